@@ -1,0 +1,27 @@
+// Package keyspace is btviz's model of a table's key space: the
+// [Snapshot]. A snapshot holds the tablet map from SampleRowKeys, a prefix
+// tree that splits row keys at their delimiters with aggregated [Stats]
+// and cell-write histograms ([TimeHist]) per node, the largest and most
+// versioned rows, a uniform row sample, and how the scan was made.
+//
+// A [Builder] aggregates rows as a scan streams them; its memory is
+// bounded by [Options] (node fan-out, total nodes, list lengths), not by
+// the number of rows, so a billion-row table and a thousand-row table give
+// snapshots of similar size. The package does no I/O other than [Save] and
+// [Load].
+//
+// # Snapshot file format (version 1)
+//
+// A snapshot file is a gzip stream (RFC 1952) holding one JSON object:
+//
+//	{"format": "btviz-snapshot", "version": 1, "snapshot": {...}}
+//
+// "snapshot" is the [Snapshot] with the JSON field names of its struct
+// tags. Row keys and key-range bounds are strings escaped by [Printable]:
+// printable ASCII stays, a backslash and every other byte are written as
+// \xNN, so any key survives the round trip through JSON exactly. An empty
+// range end means the end of the table. Times are RFC 3339, durations
+// nanoseconds, cell timestamps microseconds since the Unix epoch. Readers
+// refuse a file whose version is newer than theirs; fields added within a
+// version are optional.
+package keyspace

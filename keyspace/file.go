@@ -1,0 +1,168 @@
+package keyspace
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// FileFormat and FileVersion identify btviz snapshot files; see the
+// package documentation for the layout. A reader accepts every version up
+// to its own and refuses newer ones.
+const (
+	FileFormat  = "btviz-snapshot"
+	FileVersion = 1
+)
+
+// fileEnvelope is the top-level JSON object of a snapshot file.
+type fileEnvelope struct {
+	Format   string          `json:"format"`
+	Version  int             `json:"version"`
+	Snapshot json.RawMessage `json:"snapshot"`
+}
+
+// Encode writes snap to w in the snapshot file format.
+func Encode(w io.Writer, snap *Snapshot) error {
+	body, err := json.Marshal(snap)
+	if err != nil {
+		return fmt.Errorf("encoding snapshot of table %q: %w", snap.Table, err)
+	}
+	zw := gzip.NewWriter(w)
+	envelope := fileEnvelope{Format: FileFormat, Version: FileVersion, Snapshot: body}
+	if err := json.NewEncoder(zw).Encode(envelope); err != nil {
+		return fmt.Errorf("writing snapshot: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		return fmt.Errorf("writing snapshot: %w", err)
+	}
+	return nil
+}
+
+// Save writes snap to path atomically: to a temporary file in the same
+// directory, renamed over path only once complete, so a failed save never
+// leaves a truncated snapshot behind.
+func Save(path string, snap *Snapshot) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("saving snapshot to %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name()) // no-op once renamed
+	buffered := bufio.NewWriter(tmp)
+	if err := Encode(buffered, snap); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving snapshot to %s: %w", path, err)
+	}
+	if err := buffered.Flush(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving snapshot to %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("saving snapshot to %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("saving snapshot to %s: %w", path, err)
+	}
+	return nil
+}
+
+// ErrNotSnapshot is returned (wrapped) for a file that is not a btviz
+// snapshot; ErrTruncated for one that ends early; ErrNewerVersion for one
+// written by a newer btviz.
+var (
+	ErrNotSnapshot  = errors.New("not a btviz snapshot")
+	ErrTruncated    = errors.New("snapshot file is truncated")
+	ErrNewerVersion = errors.New("snapshot written by a newer btviz")
+)
+
+// Load reads a snapshot file written by [Save]. Its errors name the file
+// and say what to do: a foreign file, a truncated one and one from a newer
+// btviz are told apart (see [ErrNotSnapshot], [ErrTruncated],
+// [ErrNewerVersion]).
+func Load(path string) (*Snapshot, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening snapshot: %w", err)
+	}
+	defer f.Close()
+	snap, err := Decode(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return snap, nil
+}
+
+// gzipMagic starts every gzip stream, and so every snapshot file.
+var gzipMagic = []byte{0x1f, 0x8b}
+
+// Decode reads a snapshot in the file format from r.
+func Decode(r io.Reader) (*Snapshot, error) {
+	br := bufio.NewReader(r)
+	head, err := br.Peek(len(gzipMagic))
+	if err != nil || !bytes.Equal(head, gzipMagic) {
+		return nil, fmt.Errorf("%w: it is not gzip-compressed; btviz scan --out FILE writes snapshots", ErrNotSnapshot)
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v; btviz scan --out FILE writes snapshots", ErrNotSnapshot, err)
+	}
+	defer zr.Close()
+	var envelope fileEnvelope
+	if err := json.NewDecoder(zr).Decode(&envelope); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
+		}
+		return nil, fmt.Errorf("%w: %v; btviz scan --out FILE writes snapshots", ErrNotSnapshot, err)
+	}
+	if envelope.Format != FileFormat {
+		return nil, fmt.Errorf("%w: format %q, want %q; btviz scan --out FILE writes snapshots", ErrNotSnapshot, envelope.Format, FileFormat)
+	}
+	if envelope.Version > FileVersion {
+		return nil, fmt.Errorf("%w: format version %d, this btviz reads up to version %d; upgrade btviz to open it", ErrNewerVersion, envelope.Version, FileVersion)
+	}
+	if envelope.Version < 1 {
+		return nil, fmt.Errorf("%w: format version %d is not valid", ErrNotSnapshot, envelope.Version)
+	}
+	// The gzip trailer carries a checksum; reading to the end verifies it.
+	if _, err := io.Copy(io.Discard, zr); err != nil {
+		return nil, fmt.Errorf("%w (%v); scan the table again", ErrTruncated, err)
+	}
+	var snap Snapshot
+	if err := json.Unmarshal(envelope.Snapshot, &snap); err != nil {
+		return nil, fmt.Errorf("%w: snapshot body: %v", ErrNotSnapshot, err)
+	}
+	if err := snap.validate(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotSnapshot, err)
+	}
+	return &snap, nil
+}
+
+// validate checks the invariants the rest of btviz relies on.
+func (s *Snapshot) validate() error {
+	if s.Root == nil {
+		return errors.New("it has no prefix tree")
+	}
+	if s.TimeBucketMicros <= 0 {
+		return fmt.Errorf("time bucket width %d is not positive", s.TimeBucketMicros)
+	}
+	for i := 1; i < len(s.Ranges); i++ {
+		if s.Ranges[i].Start < s.Ranges[i-1].Start {
+			return fmt.Errorf("tablet ranges out of order at %d", i)
+		}
+	}
+	var err error
+	s.Root.Walk(func(n *Node) bool {
+		for i := 1; i < len(n.Children) && err == nil; i++ {
+			if n.Children[i].Start < n.Children[i-1].Start {
+				err = fmt.Errorf("children of %v out of order", n.Prefix)
+			}
+		}
+		return err == nil
+	})
+	return err
+}

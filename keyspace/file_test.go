@@ -1,0 +1,103 @@
+package keyspace
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func testSnapshot(t *testing.T) *Snapshot {
+	t.Helper()
+	meta := &Snapshot{
+		Source: SourceEmulator, Project: "local", Instance: "btviz", Table: "binary",
+		Families: []string{"cf"},
+		Ranges:   []Range{{Start: "", End: "m", SampledBytes: 100}, {Start: "m", SampledBytes: 200}},
+		Scan:     ScanInfo{Mode: ModeFull, Fraction: 1, Started: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)},
+	}
+	b := NewBuilder(meta, Options{})
+	for i := range 500 {
+		key := fmt.Sprintf("dev\x1b%d#\\%c\xff", i%9, 'a'+rune(i%26))
+		b.Add(row(key, 1, cell("cf", "q\x00", base+int64(i)*1e7, int64(i))))
+	}
+	snap := b.Snapshot()
+	snap.Scan.Complete = true
+	snap.Scan.Duration = 1500 * time.Millisecond
+	return snap
+}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	snap := testSnapshot(t)
+	path := filepath.Join(t.TempDir(), "snap.btviz")
+	if err := Save(path, snap); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(snap, back) {
+		t.Fatalf("loaded snapshot differs from saved one")
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	var good bytes.Buffer
+	if err := Encode(&good, testSnapshot(t)); err != nil {
+		t.Fatal(err)
+	}
+	gz := func(body string) []byte {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write([]byte(body))
+		zw.Close()
+		return buf.Bytes()
+	}
+	cases := []struct {
+		name string
+		data []byte
+		want error
+		hint string
+	}{
+		{"empty", nil, ErrNotSnapshot, "btviz scan"},
+		{"text", []byte("hello"), ErrNotSnapshot, "not gzip"},
+		{"truncated", good.Bytes()[:good.Len()/2], ErrTruncated, "scan the table again"},
+		{"foreign json", gz(`{"format":"other","version":1}`), ErrNotSnapshot, "format"},
+		{"newer", gz(`{"format":"btviz-snapshot","version":99,"snapshot":{}}`), ErrNewerVersion, "upgrade btviz"},
+		{"no tree", gz(`{"format":"btviz-snapshot","version":1,"snapshot":{"time_bucket_micros":1}}`), ErrNotSnapshot, "prefix tree"},
+	}
+	for _, tc := range cases {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, tc.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.want)
+			continue
+		}
+		if !bytes.Contains([]byte(err.Error()), []byte(tc.hint)) || !bytes.Contains([]byte(err.Error()), []byte(path)) {
+			t.Errorf("%s: error %q lacks %q or the file name", tc.name, err, tc.hint)
+		}
+	}
+	if _, err := Load(filepath.Join(dir, "missing")); err == nil {
+		t.Error("loading a missing file succeeded")
+	}
+}
+
+func TestSaveLeavesNoPartialFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := Save(filepath.Join(dir, "no-such-dir", "x"), testSnapshot(t)); err == nil {
+		t.Fatal("save into a missing directory succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 0 {
+		t.Fatalf("save left files behind: %v", entries)
+	}
+}

@@ -1,0 +1,151 @@
+package keyspace
+
+import (
+	"fmt"
+	"strings"
+)
+
+// KeyEscaping names the escaping [Printable] applies, as reports state it.
+const KeyEscaping = `printable ASCII kept; backslash and every other byte written as \xNN`
+
+// Printable renders a row key (or any byte string) so that it is safe to
+// print: printable ASCII (0x20–0x7e) is kept, every other byte and the
+// backslash itself become \xNN. The result never contains control bytes and
+// [ParseKey] reverses it exactly.
+func Printable(key string) string {
+	clean := true
+	for i := 0; i < len(key); i++ {
+		if needsEscape(key[i]) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return key
+	}
+	const hexDigits = "0123456789abcdef"
+	var b strings.Builder
+	b.Grow(len(key) + 8)
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !needsEscape(c) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteString(`\x`)
+		b.WriteByte(hexDigits[c>>4])
+		b.WriteByte(hexDigits[c&0x0f])
+	}
+	return b.String()
+}
+
+func needsEscape(c byte) bool { return c < 0x20 || c > 0x7e || c == '\\' }
+
+// ParseKey turns a key written by a user or by [Printable] back into bytes:
+// \xNN gives that byte and \\ a backslash; any other character stands for
+// itself. It fails on a truncated or malformed escape.
+func ParseKey(s string) (string, error) {
+	if !strings.Contains(s, `\`) {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '\\' {
+			b.WriteByte('\\')
+			i++
+			continue
+		}
+		if i+3 < len(s) && s[i+1] == 'x' {
+			hi, okHi := hexValue(s[i+2])
+			lo, okLo := hexValue(s[i+3])
+			if okHi && okLo {
+				b.WriteByte(hi<<4 | lo)
+				i += 3
+				continue
+			}
+		}
+		return "", fmt.Errorf(`key %q: bad escape at byte %d; write a byte as \xNN (two hex digits) and a backslash as \\`, s, i)
+	}
+	return b.String(), nil
+}
+
+func hexValue(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// PrefixEnd returns the smallest key greater than every key that starts
+// with prefix: the exclusive end of the prefix's range. It returns "" (the
+// end of the table) when no such key exists (empty prefix or all 0xff).
+func PrefixEnd(prefix string) string {
+	end := []byte(prefix)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return string(end[:i+1])
+		}
+	}
+	return ""
+}
+
+// CommonPrefix returns the longest prefix shared by a and b.
+func CommonPrefix(a, b string) string {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return a[:i]
+		}
+	}
+	return a[:n]
+}
+
+// InRange reports whether key lies in [start, end), where an empty end means
+// the end of the table.
+func InRange(key, start, end string) bool {
+	return key >= start && (end == "" || key < end)
+}
+
+// EndBefore reports whether the exclusive range end a comes before b, with ""
+// meaning the end of the table (greater than every key).
+func EndBefore(a, b string) bool {
+	switch {
+	case a == "":
+		return false
+	case b == "":
+		return true
+	}
+	return a < b
+}
+
+// Key is a row key or key-range bound: raw bytes held in a string. Its
+// String method and its JSON/text form are [Printable], so printing a Key
+// can never write raw key bytes to a terminal or a report.
+type Key string
+
+// String returns the key escaped by [Printable].
+func (k Key) String() string { return Printable(string(k)) }
+
+// MarshalText writes the key escaped by [Printable].
+func (k Key) MarshalText() ([]byte, error) { return []byte(Printable(string(k))), nil }
+
+// UnmarshalText reads a key escaped by [Printable].
+func (k *Key) UnmarshalText(text []byte) error {
+	raw, err := ParseKey(string(text))
+	if err != nil {
+		return err
+	}
+	*k = Key(raw)
+	return nil
+}

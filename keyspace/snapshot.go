@@ -1,0 +1,159 @@
+package keyspace
+
+import "time"
+
+// Source says where a snapshot's data came from.
+type Source string
+
+const (
+	// SourceBigtable is a Cloud Bigtable instance.
+	SourceBigtable Source = "bigtable"
+	// SourceEmulator is a Bigtable emulator (bttest, cbtemulator, gcloud's).
+	SourceEmulator Source = "emulator"
+)
+
+// Mode says how rows were read.
+type Mode string
+
+const (
+	// ModeFull read every row in the scanned range.
+	ModeFull Mode = "full"
+	// ModeSample read a server-side random sample (RowSampleFilter) or a
+	// row budget; counts are scaled estimates.
+	ModeSample Mode = "sample"
+)
+
+// ScanInfo records how a snapshot was taken, so that every view can say
+// what it shows and how sure it is.
+type ScanInfo struct {
+	Mode Mode `json:"mode"`
+	// Fraction is the share of rows read (1 for a full scan).
+	Fraction float64 `json:"fraction"`
+	// MaxRows is the row budget of a --max-rows scan (0: none).
+	MaxRows int64 `json:"max_rows,omitempty"`
+	// Start and End bound the scanned key range [Start, End); Prefix is
+	// set when the range was given as a prefix.
+	Start  Key `json:"start"`
+	End    Key `json:"end"`
+	Prefix Key `json:"prefix,omitempty"`
+	// ValuesRead is false when values were stripped: value and row sizes
+	// are then unknown (counted as 0).
+	ValuesRead  bool  `json:"values_read"`
+	Concurrency int   `json:"concurrency,omitempty"`
+	RowsRead    int64 `json:"rows_read"`
+	CellsRead   int64 `json:"cells_read"`
+	// RowsEstimated and BytesEstimated are the estimated totals of the
+	// scanned range (equal to what was read in a full scan).
+	RowsEstimated  int64 `json:"rows_estimated"`
+	BytesEstimated int64 `json:"bytes_estimated"`
+	// Complete is false when the scan stopped early (cancelled, failed);
+	// Incomplete then says why.
+	Complete   bool          `json:"complete"`
+	Incomplete string        `json:"incomplete,omitempty"`
+	Started    time.Time     `json:"started"`
+	Duration   time.Duration `json:"duration_ns"`
+}
+
+// Range is one key range of the tablet map built from SampleRowKeys: a
+// tablet on Cloud Bigtable, the span between two random sample keys on an
+// emulator ([Snapshot.RangesAreTablets] tells which).
+type Range struct {
+	Start Key `json:"start"`
+	End   Key `json:"end"`
+	// SampledBytes is the size SampleRowKeys' offsets give the range.
+	SampledBytes int64 `json:"sampled_bytes"`
+	// Stats aggregate the rows the scan read in the range.
+	Stats
+	Writes TimeHist `json:"writes"`
+	// Scanned is true once the scan finished the range; Rescanned when a
+	// sampled scan re-read it in full because its sampled size was far
+	// above what the sample saw (an oversized row hiding in it).
+	Scanned   bool `json:"scanned"`
+	Rescanned bool `json:"rescanned,omitempty"`
+}
+
+// Snapshot is everything btviz knows about one table's key space: the
+// tablet map, the prefix tree with per-node statistics and write-time
+// histograms, the largest and most versioned rows, a uniform sample of
+// rows, and how the scan was made. It is a plain value: built by a
+// [Builder], saved and loaded by [Save] and [Load], and read by the
+// heatmap, diagnostics and UI.
+type Snapshot struct {
+	Source     Source `json:"source"`
+	Project    string `json:"project"`
+	Instance   string `json:"instance"`
+	Table      string `json:"table"`
+	AppProfile string `json:"app_profile,omitempty"`
+	// Families lists the table's column families, in the order the
+	// family bit masks of [Stats] index them.
+	Families []string `json:"families"`
+	// Delimiters are the key-segment delimiter bytes the tree splits at.
+	Delimiters string   `json:"delimiters"`
+	Scan       ScanInfo `json:"scan"`
+	// Ranges is the tablet map, sorted and covering the scanned range.
+	Ranges []Range `json:"ranges"`
+	// RangesAreTablets is true on Cloud Bigtable; on an emulator the
+	// boundaries are random sample keys, not tablets.
+	RangesAreTablets bool `json:"ranges_are_tablets"`
+	// TimeBucketMicros is the width of every [TimeHist] bucket.
+	TimeBucketMicros int64 `json:"time_bucket_micros"`
+	Root             *Node `json:"root"`
+	// Largest and MostVersioned are the table's top rows by bytes and by
+	// versions of one column.
+	Largest       []RowStat `json:"largest"`
+	MostVersioned []RowStat `json:"most_versioned"`
+	// Sample is a uniform reservoir sample of the rows read.
+	Sample []SampledRow `json:"sample"`
+}
+
+// Totals returns the aggregate of every row in the snapshot.
+func (s *Snapshot) Totals() *Stats {
+	if s.Root == nil {
+		return &Stats{}
+	}
+	return &s.Root.Stats
+}
+
+// TimeSpan returns the absolute bucket indexes [first, last) that the
+// snapshot's cell timestamps cover on its time grid.
+func (s *Snapshot) TimeSpan() (first, last int64) {
+	if s.Root == nil || len(s.Root.Writes.Counts) == 0 {
+		return 0, 0
+	}
+	return s.Root.Writes.First, s.Root.Writes.Last()
+}
+
+// BucketTime returns the start time of absolute time bucket i.
+func (s *Snapshot) BucketTime(i int64) time.Time {
+	return time.UnixMicro(i * s.TimeBucketMicros).UTC()
+}
+
+// FamilyNames returns the names of the families whose bits are set in mask.
+func (s *Snapshot) FamilyNames(stats *Stats) []string {
+	var names []string
+	for i, name := range s.Families {
+		if stats.HasFamily(i) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// Clone returns a deep copy of the snapshot.
+func (s *Snapshot) Clone() *Snapshot {
+	c := *s
+	c.Families = append([]string(nil), s.Families...)
+	c.Ranges = make([]Range, len(s.Ranges))
+	for i := range s.Ranges {
+		c.Ranges[i] = s.Ranges[i]
+		c.Ranges[i].Stats = s.Ranges[i].Stats.clone()
+		c.Ranges[i].Writes = s.Ranges[i].Writes.clone()
+	}
+	if s.Root != nil {
+		c.Root = s.Root.clone()
+	}
+	c.Largest = append([]RowStat(nil), s.Largest...)
+	c.MostVersioned = append([]RowStat(nil), s.MostVersioned...)
+	c.Sample = append([]SampledRow(nil), s.Sample...)
+	return &c
+}
