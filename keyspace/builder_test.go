@@ -32,7 +32,7 @@ func TestBuilderFullScanCountsAreExact(t *testing.T) {
 			key := fmt.Sprintf("user#%s#%04d", user, i)
 			c := cell("cf", "body", base+int64(i)*1e6, 100)
 			b.Add(row(key, 1, c, cell("cf", "likes", base, 4)))
-			wantBytes += float64(len(key) + (2+4+8+100) + (2+5+8+4))
+			wantBytes += float64(len(key) + (2 + 4 + 8 + 100) + (2 + 5 + 8 + 4))
 		}
 	}
 	snap := b.Snapshot()
