@@ -174,6 +174,7 @@ func (b *Builder) add(row *Row) {
 	}
 	b.sample.offer(SampledRow{
 		Key: Key(row.Key), Weight: weight, Bytes: bytes, Cells: b.summary.cells,
+		Columns: b.summary.columns, MaxVersions: versions,
 		FirstWrite: b.summary.firstWrite, LastWrite: b.summary.lastWrite,
 	})
 }

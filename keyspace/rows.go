@@ -58,14 +58,18 @@ type ColumnStat struct {
 
 // SampledRow is one row of the snapshot's uniform reservoir sample, kept
 // for key-pattern analysis and what-if re-keying. Weight is how many table
-// rows it stands for.
+// rows it stands for. Columns and MaxVersions give the row's shape (how
+// its cells split into columns and versions) so that a re-keyed row can be
+// rebuilt faithfully; they are 0 in files written before they existed.
 type SampledRow struct {
-	Key        Key     `json:"key"`
-	Weight     float64 `json:"weight"`
-	Bytes      int64   `json:"bytes"`
-	Cells      int64   `json:"cells"`
-	FirstWrite int64   `json:"first_write"`
-	LastWrite  int64   `json:"last_write"`
+	Key         Key     `json:"key"`
+	Weight      float64 `json:"weight"`
+	Bytes       int64   `json:"bytes"`
+	Cells       int64   `json:"cells"`
+	Columns     int64   `json:"columns,omitempty"`
+	MaxVersions int64   `json:"max_versions,omitempty"`
+	FirstWrite  int64   `json:"first_write"`
+	LastWrite   int64   `json:"last_write"`
 }
 
 // rowSummary is the per-row digest the builder computes once and folds

@@ -99,6 +99,12 @@ func (s *Stats) setFamily(i int) {
 	s.FamilyMask[word] |= 1 << (i % 64)
 }
 
+// Merge folds the aggregate other into s, as if s had also seen other's
+// rows: counts add up, maxima and key and time bounds widen. It never
+// writes to other; to aggregate nodes without touching them, merge them
+// into a zero Stats.
+func (s *Stats) Merge(other *Stats) { s.merge(other) }
+
 // merge folds the aggregate other into s.
 func (s *Stats) merge(other *Stats) {
 	if other.Rows == 0 {

@@ -1,0 +1,98 @@
+package heatmap
+
+import (
+	"fmt"
+
+	"github.com/btviz/btviz/keyspace"
+)
+
+// Bucketing names how a view's key range is cut into rows. The names are
+// stable: they are the values of btviz's bucketing flag and key.
+type Bucketing string
+
+const (
+	// BucketPrefix gives one row per child prefix of the view's node (at
+	// [View.Depth]); when there are more than wanted, the adjacent pair
+	// with the smallest combined metric is merged first, so hot children
+	// stay apart.
+	BucketPrefix Bucketing = "prefix"
+	// BucketEven gives rows of about equal row counts, as Key Visualizer
+	// draws them, from the finest units the tree has under the view.
+	BucketEven Bucketing = "even"
+	// BucketHeat keeps hot units apart and merges cold runs, with a
+	// threshold searched so that about the wanted number of rows results
+	// (TiDB's Key Visualizer): a single hot key survives any zoom.
+	BucketHeat Bucketing = "heat"
+	// BucketTablets gives one row per SampleRowKeys range
+	// ([keyspace.Snapshot.Ranges]) that meets the view.
+	BucketTablets Bucketing = "tablets"
+)
+
+// Bucketings returns every bucketing mode, in the order help texts list
+// them.
+func Bucketings() []Bucketing {
+	return []Bucketing{BucketPrefix, BucketEven, BucketHeat, BucketTablets}
+}
+
+// ParseBucketing returns the bucketing mode named name. Its error lists
+// the valid names and wraps [ErrUnknownName].
+func ParseBucketing(name string) (Bucketing, error) {
+	for _, b := range Bucketings() {
+		if string(b) == name {
+			return b, nil
+		}
+	}
+	return "", fmt.Errorf("%w: bucketing %q; valid bucketings are %s", ErrUnknownName, name, joinNames(Bucketings()))
+}
+
+func (b Bucketing) valid() bool {
+	_, err := ParseBucketing(string(b))
+	return err == nil
+}
+
+// Bucket is one row of a [Matrix]: the key range [Start, End), what it
+// holds and its values. Buckets tile the view: each one's End is the next
+// one's Start.
+type Bucket struct {
+	Start, End keyspace.Key
+	// Label names the bucket for a key axis: the node's prefix, or for a
+	// run of keys their common prefix and the range of the next byte
+	// ("user#a[b-k]"). ShortLabel is the same without the view's own
+	// prefix. Both are escaped by [keyspace.Printable].
+	Label, ShortLabel string
+	// Node is the tree node the bucket is exactly, or nil for a merge of
+	// several units, a tablet, or the rows of a prefix that none of its
+	// children holds.
+	Node *keyspace.Node
+	// Units is how many tree nodes or tablets the bucket merges.
+	Units int
+	// Stats aggregate the bucket's rows.
+	Stats keyspace.Stats
+	// Values holds the metric per matrix column.
+	Values []float64
+}
+
+// CanDrill reports whether the bucket can be shown in more detail from the
+// same snapshot: a prefix node with children, or a merge of several units
+// (shown as a range view). Its view is [Bucket.DrillView].
+func (b *Bucket) CanDrill() bool {
+	if b.Node != nil {
+		return b.Node.Kind == keyspace.KindPrefix && !b.Node.IsLeaf()
+	}
+	return b.Units > 1
+}
+
+// NeedsRescan reports whether more detail on the bucket needs a new scan
+// of its key range: a single row, a range the builder merged, or a leaf
+// the tree's limits stopped at.
+func (b *Bucket) NeedsRescan() bool { return !b.CanDrill() }
+
+// DrillView returns the view one level into the bucket, keeping the rest
+// of v (bucketing, metric, size).
+func (b *Bucket) DrillView(v View) View {
+	v.Node, v.Start, v.End = nil, b.Start, b.End
+	if b.Node != nil {
+		v.Node = b.Node
+	}
+	return v
+}

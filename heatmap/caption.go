@@ -1,0 +1,73 @@
+package heatmap
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/btviz/btviz/keyspace"
+)
+
+// Caption is an image's title and subtitle: what table, metric, key range
+// and scan the picture shows, so that it stands on its own in a review.
+type Caption struct {
+	Title, Subtitle string
+}
+
+// Describe returns the caption of matrix m made from snap: table and
+// metric in the title; key range, bucketing, scale and how the scan was
+// made in the subtitle, with the emulator caveat where it applies.
+func Describe(snap *keyspace.Snapshot, m *Matrix, scale Scale) Caption {
+	if m == nil {
+		return Caption{}
+	}
+	title := m.View.Metric.Description() + " by key"
+	if m.Timed() {
+		title += " and write time"
+	}
+	if m.Table != "" {
+		title = m.Table + " — " + title
+	}
+	parts := []string{rangeText(m.Start, m.End), fmt.Sprintf("%s bucketing, %d rows", m.View.Bucketing, len(m.Buckets)), scale.String() + " scale"}
+	if snap != nil {
+		parts = append(parts, scanText(snap))
+		if m.View.Bucketing == BucketTablets && !snap.RangesAreTablets {
+			parts = append(parts, "emulator: boundaries are samples, not tablets")
+		}
+		if m.View.Metric.Timed() {
+			parts = append(parts, "only versions kept by GC are counted")
+		}
+	}
+	return Caption{Title: title, Subtitle: strings.Join(parts, " · ")}
+}
+
+// rangeText writes a key range as [start, end) with printable keys, or
+// "all keys" for the whole table.
+func rangeText(start, end keyspace.Key) string {
+	if start == "" && end == "" {
+		return "all keys"
+	}
+	s, e := start.String(), end.String()
+	if start == "" {
+		s = tableStartLabel
+	}
+	if end == "" {
+		e = "(table end)"
+	}
+	return "keys [" + s + ", " + e + ")"
+}
+
+// scanText says how the snapshot was read.
+func scanText(snap *keyspace.Snapshot) string {
+	s := snap.Scan
+	text := fmt.Sprintf("%s scan of %s rows", s.Mode, formatCount(float64(s.RowsRead)))
+	if s.Mode == keyspace.ModeSample && s.Fraction > 0 && s.Fraction < 1 {
+		text = fmt.Sprintf("sampled scan (%s of rows, %s read)", formatPercent(s.Fraction), formatCount(float64(s.RowsRead)))
+	}
+	if snap.Source != "" {
+		text += " on " + string(snap.Source)
+	}
+	if !s.Complete {
+		text += ", incomplete"
+	}
+	return text
+}

@@ -1,0 +1,22 @@
+// Package heatmap turns a [keyspace.Snapshot] into the picture btviz
+// exists to show: a [Matrix] of key buckets (rows) against write time or
+// a single metric column, and renderers that draw it in a terminal
+// ([RenderText]) or as an image ([RenderPNG], [RenderSVG]).
+//
+// Everything here is a pure function of its inputs: no terminal, clock or
+// I/O other than the writer an image is encoded to. The package knows
+// nothing of Bubble Tea; the TUI calls [Build] for its view, [TextLayout]
+// to size it, [RenderText] to draw it and [HitTest] to map a mouse click
+// back to a bucket.
+//
+// The classic patterns read at a glance: sequential keys draw a diagonal
+// (each key range is written in its own time slice), a hot key range a
+// bright horizontal band, an oversized row one bright row under
+// [MetricMaxRow] or [MetricBytes].
+//
+// Key buckets come from four [Bucketing] modes: one row per child prefix
+// ([BucketPrefix]), rows of about equal row counts as Key Visualizer draws
+// them ([BucketEven]), hot ranges kept apart while cold runs merge as
+// TiDB's Key Visualizer does ([BucketHeat]), and one row per tablet
+// ([BucketTablets]).
+package heatmap

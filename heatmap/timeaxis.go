@@ -1,0 +1,127 @@
+package heatmap
+
+import (
+	"time"
+
+	"github.com/btviz/btviz/keyspace"
+)
+
+// TimeAxis is the time dimension of a [Matrix]: Columns equal columns
+// covering [Start, End), the span of the snapshot's cell timestamps on
+// its time grid. Columns is 0 for a matrix without a time axis.
+type TimeAxis struct {
+	Start, End time.Time
+	Columns    int
+}
+
+// Span returns End − Start.
+func (a TimeAxis) Span() time.Duration { return a.End.Sub(a.Start) }
+
+// ColumnDuration returns the time one column covers.
+func (a TimeAxis) ColumnDuration() time.Duration {
+	if a.Columns <= 0 {
+		return 0
+	}
+	return a.Span() / time.Duration(a.Columns)
+}
+
+// ColumnStart returns the time column j begins at.
+func (a TimeAxis) ColumnStart(j int) time.Time {
+	if a.Columns <= 0 {
+		return a.Start
+	}
+	return a.Start.Add(time.Duration(float64(a.Span()) * float64(j) / float64(a.Columns)))
+}
+
+// ColumnAt returns the column holding time t, clamped to the axis.
+func (a TimeAxis) ColumnAt(t time.Time) int {
+	if a.Columns <= 0 || a.Span() <= 0 {
+		return 0
+	}
+	j := int(float64(t.Sub(a.Start)) / float64(a.Span()) * float64(a.Columns))
+	return min(max(j, 0), a.Columns-1)
+}
+
+// timeGrid is the part of the snapshot's time grid its cells occupy:
+// buckets of width micros starting at absolute bucket first.
+type timeGrid struct {
+	first   int64
+	buckets int
+	micros  int64
+}
+
+func newTimeGrid(snap *keyspace.Snapshot) timeGrid {
+	first, last := snap.TimeSpan()
+	if snap.TimeBucketMicros <= 0 || last <= first {
+		return timeGrid{}
+	}
+	return timeGrid{first: first, buckets: int(last - first), micros: snap.TimeBucketMicros}
+}
+
+// axis returns the time axis of columns columns over the grid.
+func (g timeGrid) axis(columns int) TimeAxis {
+	return TimeAxis{
+		Start:   time.UnixMicro(g.first * g.micros).UTC(),
+		End:     time.UnixMicro((g.first + int64(g.buckets)) * g.micros).UTC(),
+		Columns: columns,
+	}
+}
+
+// empty returns a zero histogram covering the grid densely.
+func (g timeGrid) empty() keyspace.TimeHist {
+	return keyspace.TimeHist{First: g.first, Counts: make([]float64, g.buckets)}
+}
+
+// accumulate adds h into dense, a histogram covering the grid.
+func (g timeGrid) accumulate(dense []float64, h *keyspace.TimeHist) {
+	for j, count := range h.Counts {
+		if k := h.First + int64(j) - g.first; k >= 0 && k < int64(len(dense)) {
+			dense[k] += count
+		}
+	}
+}
+
+// rebinner spreads grid buckets over columns by overlap: a column covers
+// buckets/columns grid buckets, and each grid bucket gives every column
+// the share of its count that their overlap is of its width. Every column
+// spans the same time, so a steady write rate draws a flat row whether
+// the grid is coarser or finer than the columns: no stripes from columns
+// that caught one grid bucket more than their neighbours.
+type rebinner struct {
+	// Grid bucket g gives fractions[k] of its count to column columns[k]
+	// for k in offsets[g] ≤ k < offsets[g+1].
+	offsets   []int
+	columns   []int
+	fractions []float64
+}
+
+func newRebinner(buckets, columns int) rebinner {
+	r := rebinner{offsets: make([]int, buckets+1)}
+	// On a common integer scale, grid bucket g is [g·columns,
+	// (g+1)·columns) and column j is [j·buckets, (j+1)·buckets); the
+	// overlaps are exact integers, so equal overlaps give equal fractions.
+	for g := range buckets {
+		lo, hi := g*columns, (g+1)*columns
+		for j := lo / buckets; j < columns && j*buckets < hi; j++ {
+			overlap := min(hi, (j+1)*buckets) - max(lo, j*buckets)
+			if overlap > 0 {
+				r.columns = append(r.columns, j)
+				r.fractions = append(r.fractions, float64(overlap)/float64(columns))
+			}
+		}
+		r.offsets[g+1] = len(r.columns)
+	}
+	return r
+}
+
+// apply adds the dense grid counts into out, one value per column.
+func (r rebinner) apply(dense, out []float64) {
+	for g, count := range dense {
+		if count == 0 {
+			continue
+		}
+		for k := r.offsets[g]; k < r.offsets[g+1]; k++ {
+			out[r.columns[k]] += count * r.fractions[k]
+		}
+	}
+}
