@@ -1,0 +1,25 @@
+// Package diagnose names the row-key and schema problems that Google's
+// Bigtable schema-design guidance warns about, from a [keyspace.Snapshot]
+// alone: it is pure, prints nothing and does no I/O.
+//
+// [Diagnose] returns [Finding] values, one per problem, each with a
+// [Kind] (the stable names of DESIGN.md), a [Severity], the key range it
+// points at, a one-line summary with the numbers, advice, and an
+// [Evidence] map of the numbers a reviewer can check. Severities follow
+// one rule: [SeverityError] only for what is past a hard Bigtable limit
+// (a row over 256 MB, a key over 4 KB), [SeverityWarning] for what goes
+// against the guidance, [SeverityInfo] for notes about what the snapshot
+// can and cannot show. A design the guide recommends raises no warning or
+// error.
+//
+// [RunWhatIf] re-keys the snapshot's row sample with a [Transform] (salting,
+// reversed timestamps, reversed segments, field promotion), rebuilds a
+// snapshot from it and diagnoses that, so a user can compare the key
+// distribution and findings before and after a migration, and what it
+// costs readers ([WhatIf]).
+//
+// Key analysis works on the snapshot's delimiters ([keyspace.Splitter])
+// and looks at every segment position of the sampled keys, so that
+// tenant|user|ts and a:b:c keys are read as well as user#id keys. Keys in
+// summaries are always escaped by [keyspace.Printable].
+package diagnose

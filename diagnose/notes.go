@@ -1,0 +1,66 @@
+package diagnose
+
+import (
+	"fmt"
+
+	"github.com/btviz/btviz/keyspace"
+)
+
+// checkScanNotes adds the info notes that say what the snapshot can and
+// cannot show: emulator boundaries, a sampled or incomplete scan, values
+// not read, and versions removed by garbage collection.
+func checkScanNotes(d *diagnosis) []Finding {
+	scan := d.snap.Scan
+	start, end := d.tableWide()
+	note := func(summary, advice string, evidence Evidence) Finding {
+		return Finding{Kind: KindScanNote, Severity: SeverityInfo, Start: start, End: end,
+			Summary: summary, Advice: advice, Evidence: evidence}
+	}
+	var notes []Finding
+	if !d.snap.RangesAreTablets {
+		summary := "the range map is not a tablet map, so tablet-skew is not checked"
+		if d.snap.Source == keyspace.SourceEmulator {
+			summary = "emulator: boundaries are samples, not tablets (the emulator's SampleRowKeys returns random " +
+				"row keys), so tablet-skew is not checked"
+		}
+		notes = append(notes, note(summary,
+			"Run btviz against a Cloud Bigtable instance to see real tablets and their sizes.",
+			Evidence{"ranges": float64(len(d.snap.Ranges))}))
+	}
+	if scan.Mode == keyspace.ModeSample {
+		if scan.RowsEstimated == 0 {
+			scan.RowsEstimated = int64(d.root.Rows + 0.5)
+		}
+		evidence := Evidence{}
+		evidence.set("fraction", scan.Fraction)
+		evidence.set("rows_read", float64(scan.RowsRead))
+		evidence.set("rows_estimated", float64(scan.RowsEstimated))
+		notes = append(notes, note(
+			fmt.Sprintf("sampled scan: read %s of about %s rows (fraction %.4g); counts and shares are estimates, "+
+				"and the largest-row lists cover only rows read", groupThousands(scan.RowsRead),
+				groupThousands(scan.RowsEstimated), scan.Fraction),
+			"Scan with --full for exact counts when the table is small enough.", evidence))
+	}
+	if !scan.Complete {
+		reason := scan.Incomplete
+		if reason == "" {
+			reason = "stopped early"
+		}
+		notes = append(notes, note(
+			fmt.Sprintf("incomplete scan (%s): the findings cover only the %s rows read", reason, groupThousands(scan.RowsRead)),
+			"Scan again to cover the whole range.", Evidence{"rows_read": float64(scan.RowsRead)}))
+	}
+	if !scan.ValuesRead && d.root.Rows > 0 {
+		notes = append(notes, note(
+			"values were not read: row and cell sizes count keys and column names only, so large-row and large-cell cannot be judged",
+			"Scan with values to check row and cell sizes.", Evidence{}))
+	}
+	if d.root.Cells > 0 {
+		evidence := Evidence{}
+		evidence.set("cells", d.root.Cells)
+		notes = append(notes, note(
+			"only cell versions that garbage collection kept are visible: write times and version counts describe what survives, not every write",
+			"Read write-pattern findings with the families' GC policies in mind.", evidence))
+	}
+	return notes
+}

@@ -1,0 +1,227 @@
+package diagnose
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/btviz/btviz/keyspace"
+)
+
+// Thresholds of sequential-keys (and of the leading-segment checks). The
+// guide describes the pattern, Key Visualizer's diagonal, without numbers.
+const (
+	// maxWriteFronts is the most places new writes may land for the keys
+	// to count as sequential: with at most 4 key ranges taking all new
+	// rows, at most 4 tablets (so at most 4 nodes) do the writing, fewer
+	// than a production cluster has to share it. Salting with N >= 5 and
+	// entity-first keys with many entities both pass.
+	maxWriteFronts = 4
+	// sequentialMinCorrelation is the rank correlation between key order
+	// and write time, within each write front, at or above which (or at
+	// or below its negative) new rows march through the key space.
+	// Entity-first keys with random entity IDs stay near 0; timestamp-
+	// first keys and increasing IDs are above 0.95.
+	sequentialMinCorrelation = 0.8
+	// minCorrelationRows is the fewest sampled rows with write times a
+	// correlation is computed over.
+	minCorrelationRows = 30
+	// newestRowsShare is the share of newest sampled rows whose key
+	// spread the evidence reports.
+	newestRowsShare = 0.1
+)
+
+const sequentialAdvice = "Lead the key with a field that spreads concurrent writes, such as the device, user " +
+	"or account ID, and put the time after it (entity#timestamp, or entity#reversed-timestamp when the newest " +
+	"rows are read first). Without such a field, salt the key (hash mod N in front) or, for increasing IDs, " +
+	"reverse the ID's digits. Sequential keys send every new row to the one tablet at the end of the range, " +
+	"whatever the cluster size."
+
+// writePattern is how write time follows key order within groups of
+// sampled rows that share their first segments.
+type writePattern struct {
+	// depth is how many leading segments form a group; groups are their
+	// key prefixes, in key order.
+	depth  int
+	groups []string
+	// correlation is the row-weighted mean rank correlation between key
+	// order and first-write time within groups; rows is how many rows it
+	// is over.
+	correlation float64
+	rows        int
+	// newestSpan is the share of the largest group's key order the newest
+	// [newestRowsShare] of its rows cover.
+	newestSpan float64
+}
+
+// findWritePattern looks for the shallowest grouping (at most
+// [maxWriteFronts] groups) in which write time follows key order.
+func findWritePattern(profile *keyProfile) (writePattern, bool) {
+	for depth := 0; depth <= len(profile.positions); depth++ {
+		groups := map[string][]int{}
+		for i, row := range profile.rows {
+			if row.Cells == 0 {
+				continue
+			}
+			key := string(row.Key)
+			prefix := profile.prefixBefore(key, depth)
+			if depth > 0 && len(prefix) == len(key) {
+				continue
+			}
+			groups[prefix] = append(groups[prefix], i)
+		}
+		if len(groups) > maxWriteFronts {
+			return writePattern{}, false
+		}
+		pattern := writePattern{depth: depth}
+		var weighted float64
+		largest := 0
+		for prefix, members := range groups {
+			pattern.groups = append(pattern.groups, prefix)
+			if len(members) < minCorrelationRows {
+				continue
+			}
+			rho, span := groupPattern(profile.rows, members)
+			weighted += rho * float64(len(members))
+			pattern.rows += len(members)
+			if len(members) > largest {
+				largest, pattern.newestSpan = len(members), span
+			}
+		}
+		slices.Sort(pattern.groups)
+		if pattern.rows < minCorrelationRows {
+			continue
+		}
+		pattern.correlation = weighted / float64(pattern.rows)
+		if math.Abs(pattern.correlation) >= sequentialMinCorrelation {
+			return pattern, true
+		}
+	}
+	return writePattern{}, false
+}
+
+// groupPattern returns the rank correlation between key order and first
+// write within one group (members are in key order), and the share of the
+// group's key order its newest rows span.
+func groupPattern(rows []keyspace.SampledRow, members []int) (rho, newestSpan float64) {
+	order := make([]float64, len(members))
+	times := make([]float64, len(members))
+	for k, i := range members {
+		order[k] = float64(k)
+		times[k] = float64(rows[i].FirstWrite)
+	}
+	rho = spearman(order, times)
+	byTime := make([]int, len(members))
+	for k := range byTime {
+		byTime[k] = k
+	}
+	slices.SortStableFunc(byTime, func(a, b int) int { return cmp.Compare(times[b], times[a]) })
+	newest := byTime[:max(1, int(math.Ceil(float64(len(members))*newestRowsShare)))]
+	lo, hi := slices.Min(newest), slices.Max(newest)
+	return rho, float64(hi-lo+1) / float64(len(members))
+}
+
+// checkSequentialKeys raises sequential-keys when, in at most
+// [maxWriteFronts] groups of keys, write time follows key order.
+func checkSequentialKeys(d *diagnosis) []Finding {
+	pattern, ok := findWritePattern(d.profile)
+	if !ok {
+		return nil
+	}
+	direction := "ever-later"
+	end := "end"
+	if pattern.correlation < 0 {
+		direction, end = "ever-earlier", "start"
+	}
+	evidence := Evidence{}
+	evidence.set("rank_correlation", pattern.correlation)
+	evidence.set("min_rank_correlation", sequentialMinCorrelation)
+	evidence.set("sampled_rows", float64(pattern.rows))
+	evidence.set("write_fronts", float64(len(pattern.groups)))
+	evidence.set("max_write_fronts", maxWriteFronts)
+	evidence.set("newest_rows_key_span", pattern.newestSpan)
+	f := Finding{Kind: KindSequentialKeys, Severity: SeverityWarning, Advice: sequentialAdvice, Evidence: evidence}
+	where, target := "new rows land at "+direction+" keys", "the table"
+	if pattern.depth == 0 {
+		f.Start, f.End = d.tableWide()
+		if common := d.profile.commonPrefix(); common != "" {
+			f.Start, f.End = prefixRange(common)
+			f.Prefix = keyspace.Key(common)
+			target = printable(common)
+		}
+	} else {
+		first, last := pattern.groups[0], pattern.groups[len(pattern.groups)-1]
+		f.Start, f.End = keyspace.Key(first), keyspace.Key(keyspace.PrefixEnd(last))
+		f.Prefix = keyspace.Key(keyspace.CommonPrefix(first, last))
+		names := make([]string, len(pattern.groups))
+		for i, g := range pattern.groups {
+			names[i] = printable(g)
+		}
+		where = "within each of " + strings.Join(names, ", ") + ", " + where
+		target = "each of these " + plural(len(pattern.groups), "range", "ranges")
+	}
+	if node := d.groupNode(pattern); node != nil {
+		if trend, ok := hottestChildTrend(node); ok {
+			evidence.set("hottest_child_trend", trend)
+		}
+	}
+	f.Summary = fmt.Sprintf("%s: key order and write time have rank correlation %.2f over %s sampled rows, "+
+		"and the newest %s of rows sit in %s of the key order, so new rows all go to the %s of %s",
+		where, pattern.correlation, groupThousands(int64(pattern.rows)), percent(newestRowsShare), percent(pattern.newestSpan),
+		end, target)
+	return []Finding{f}
+}
+
+// groupNode returns the tree node of the pattern's only group (the root
+// for a table-wide pattern), or nil.
+func (d *diagnosis) groupNode(pattern writePattern) *keyspace.Node {
+	if pattern.depth == 0 {
+		return d.root
+	}
+	if len(pattern.groups) != 1 {
+		return nil
+	}
+	path := d.root.Lookup(pattern.groups[0])
+	if path == nil {
+		return nil
+	}
+	return path[len(path)-1]
+}
+
+// hottestChildTrend follows, time bucket by time bucket, which child of n
+// took the most writes, and returns the rank correlation between time and
+// that child's position: near 1 when the hottest range moves steadily to
+// later keys (the Key Visualizer diagonal), from the tree's histograms
+// rather than the sample.
+func hottestChildTrend(n *keyspace.Node) (float64, bool) {
+	if len(n.Children) < 3 {
+		return 0, false
+	}
+	var times, positions []float64
+	for bucket := n.Writes.First; bucket < n.Writes.Last(); bucket++ {
+		best, bestCount := -1, 0.0
+		for i, child := range n.Children {
+			if c := child.Writes.At(bucket); c > bestCount {
+				best, bestCount = i, c
+			}
+		}
+		if best >= 0 {
+			times = append(times, float64(bucket))
+			positions = append(positions, float64(best))
+		}
+	}
+	if len(times) < 3 {
+		return 0, false
+	}
+	return spearman(times, positions), true
+}
+
+// plural writes n and the singular or plural noun: "1 range", "3 ranges".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return groupThousands(int64(n)) + " " + many
+}

@@ -1,0 +1,68 @@
+package diagnose
+
+import "fmt"
+
+// unpaddedMinDistinct is how many distinct integers a segment position
+// must show before unequal widths mean missing padding rather than a
+// small enumeration.
+const unpaddedMinDistinct = 10
+
+const unpaddedAdvice = "Zero-pad numbers in keys to one fixed width (user#0000003, user#0000020): Bigtable " +
+	"sorts keys byte by byte, so unpadded, 3 sorts after 20 and a range scan over numbers returns the wrong " +
+	"rows. Choose the width for the largest value the field will ever hold (19 digits fit any 64-bit " +
+	"integer); timestamps used in range scans need it most."
+
+// checkUnpaddedNumbers raises unpadded-number for every segment position
+// whose integers come in more than one width.
+func checkUnpaddedNumbers(d *diagnosis) []Finding {
+	var findings []Finding
+	for p := range d.profile.positions {
+		pos := &d.profile.positions[p]
+		if pos.class != classInteger || pos.distinct < unpaddedMinDistinct || pos.minWidth == pos.maxWidth {
+			continue
+		}
+		var shorter int
+		for _, v := range pos.values {
+			if allDigits(v) && len(v) < pos.maxWidth {
+				shorter++
+			}
+		}
+		evidence := Evidence{}
+		evidence.set("segment", float64(p))
+		evidence.set("min_width", float64(pos.minWidth))
+		evidence.set("max_width", float64(pos.maxWidth))
+		evidence.set("shorter_share", share(float64(shorter), float64(len(pos.values))))
+		evidence.set("distinct_sampled", float64(pos.distinct))
+		summary := fmt.Sprintf("the %s key segment holds integers of %d to %d digits (%s of sampled keys shorter "+
+			"than %d), so key order is not numeric order", ordinal(p), pos.minWidth, pos.maxWidth,
+			percent(share(float64(shorter), float64(len(pos.values)))), pos.maxWidth)
+		if early, late, ok := d.misorderedPair(pos); ok {
+			summary += fmt.Sprintf(": %s sorts before %s", printable(early), printable(late))
+		}
+		f := Finding{Kind: KindUnpaddedNumber, Severity: SeverityWarning, Summary: summary,
+			Advice: unpaddedAdvice, Evidence: evidence}
+		findings = append(findings, d.positionLocation(f, pos))
+	}
+	return findings
+}
+
+// misorderedPair returns two sampled keys whose integers at pos sort the
+// wrong way round: a longer, numerically larger one that sorts first.
+func (d *diagnosis) misorderedPair(pos *segmentPosition) (early, late string, ok bool) {
+	short, long := -1, -1
+	for i, v := range pos.values {
+		if !allDigits(v) || v[0] == '0' {
+			continue
+		}
+		if len(v) == pos.minWidth && (short < 0 || v > pos.values[short]) {
+			short = i
+		}
+		if len(v) == pos.maxWidth && (long < 0 || v < pos.values[long]) {
+			long = i
+		}
+	}
+	if short < 0 || long < 0 || pos.values[long] >= pos.values[short] {
+		return "", "", false
+	}
+	return string(d.profile.rows[pos.rowOf[long]].Key), string(d.profile.rows[pos.rowOf[short]].Key), true
+}

@@ -1,0 +1,11 @@
+// Package report renders a snapshot and its findings as the output of
+// `btviz report`: JSON in the stable shape of DESIGN.md ([JSON]), Markdown
+// ready to paste into a design review ([Markdown]) and a compact terminal
+// form ([Text]). All three are pure functions of an [Input]; [Gate] is
+// the --fail-on exit-code rule.
+//
+// Keys are always written escaped by [keyspace.Printable] (the JSON says
+// so in "key_escaping"); Markdown additionally puts them in code spans
+// that backticks and pipes in keys cannot break, and no output holds raw
+// control bytes.
+package report

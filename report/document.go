@@ -1,0 +1,233 @@
+package report
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/keyspace"
+)
+
+// DocumentVersion is the version of the report's JSON shape.
+const DocumentVersion = 1
+
+// Limits of the prefix and row lists.
+const (
+	// PrefixDepths is how many tree levels the prefix list covers.
+	PrefixDepths = 4
+	// PrefixesPerDepth is how many of the largest prefixes by rows each
+	// level lists.
+	PrefixesPerDepth = 10
+	// LargestRows is how many of the largest rows a report lists.
+	LargestRows = 20
+)
+
+// SourceSnapshot is the report source of a snapshot read from a file.
+const SourceSnapshot = "snapshot"
+
+// Document is the report as JSON writes it: the field names of DESIGN.md
+// ("Report (JSON)") plus key_escaping, ranges_are_tablets, origin,
+// finding_counts and what_if. Counts are integers rounded from the
+// snapshot's estimates; keys are escaped by [keyspace.Printable].
+type Document struct {
+	Version int `json:"version"`
+	// Source is bigtable, emulator or snapshot; for a snapshot, Origin
+	// says where it was scanned.
+	Source           string       `json:"source"`
+	Origin           string       `json:"origin,omitempty"`
+	Project          string       `json:"project,omitempty"`
+	Instance         string       `json:"instance,omitempty"`
+	Table            string       `json:"table"`
+	KeyEscaping      string       `json:"key_escaping"`
+	Delimiters       keyspace.Key `json:"delimiters"`
+	RangesAreTablets bool         `json:"ranges_are_tablets"`
+	Scan             ScanDoc      `json:"scan"`
+	FindingCounts    CountsDoc    `json:"finding_counts"`
+	Tablets          []TabletDoc  `json:"tablets"`
+	Prefixes         []PrefixDoc  `json:"prefixes"`
+	LargestRows      []RowDoc     `json:"largest_rows"`
+	Findings         []FindingDoc `json:"findings"`
+	WhatIf           []WhatIfDoc  `json:"what_if,omitempty"`
+}
+
+// ScanDoc is how the snapshot was taken.
+type ScanDoc struct {
+	Mode           string  `json:"mode"`
+	Fraction       float64 `json:"fraction"`
+	RowsRead       int64   `json:"rows_read"`
+	RowsEstimated  int64   `json:"rows_estimated"`
+	BytesEstimated int64   `json:"bytes_estimated"`
+	Complete       bool    `json:"complete"`
+	Incomplete     string  `json:"incomplete,omitempty"`
+	ValuesRead     bool    `json:"values_read"`
+	Started        string  `json:"started"`
+	DurationMillis int64   `json:"duration_ms"`
+}
+
+// CountsDoc counts findings by severity.
+type CountsDoc struct {
+	Info    int `json:"info"`
+	Warning int `json:"warning"`
+	Error   int `json:"error"`
+}
+
+// TabletDoc is one range of the tablet map (a tablet when
+// ranges_are_tablets, else the span between two sample keys).
+type TabletDoc struct {
+	Start keyspace.Key `json:"start"`
+	End   keyspace.Key `json:"end"`
+	Bytes int64        `json:"bytes"`
+	Rows  int64        `json:"rows"`
+}
+
+// PrefixDoc is one of the largest prefixes of a tree level.
+type PrefixDoc struct {
+	Prefix      keyspace.Key `json:"prefix"`
+	Depth       int          `json:"depth"`
+	Rows        int64        `json:"rows"`
+	RowShare    float64      `json:"row_share"`
+	Bytes       int64        `json:"bytes"`
+	Cells       int64        `json:"cells"`
+	MaxRowBytes int64        `json:"max_row_bytes"`
+}
+
+// RowDoc is one of the largest rows.
+type RowDoc struct {
+	Key          keyspace.Key `json:"key"`
+	Bytes        int64        `json:"bytes"`
+	Cells        int64        `json:"cells"`
+	Columns      int64        `json:"columns"`
+	MaxVersions  int64        `json:"max_versions"`
+	MaxCellBytes int64        `json:"max_cell_bytes"`
+}
+
+// FindingDoc is one finding.
+type FindingDoc struct {
+	Kind     string             `json:"kind"`
+	Severity string             `json:"severity"`
+	Start    keyspace.Key       `json:"start"`
+	End      keyspace.Key       `json:"end"`
+	Prefix   keyspace.Key       `json:"prefix"`
+	Summary  string             `json:"summary"`
+	Advice   string             `json:"advice"`
+	Evidence map[string]float64 `json:"evidence"`
+}
+
+// Build turns an [Input] into the report [Document].
+func Build(in Input) Document {
+	snap := in.Snapshot
+	if snap == nil {
+		snap = &keyspace.Snapshot{}
+	}
+	totals := snap.Totals()
+	doc := Document{
+		Version:          DocumentVersion,
+		Source:           string(snap.Source),
+		Project:          snap.Project,
+		Instance:         snap.Instance,
+		Table:            snap.Table,
+		KeyEscaping:      keyspace.KeyEscaping,
+		Delimiters:       keyspace.Key(snap.Delimiters),
+		RangesAreTablets: snap.RangesAreTablets,
+		Scan:             scanDoc(snap.Scan, totals),
+		Tablets:          []TabletDoc{},
+		Prefixes:         topPrefixes(snap),
+		LargestRows:      []RowDoc{},
+		Findings:         findingDocs(in.Findings),
+	}
+	if in.FromFile {
+		doc.Source, doc.Origin = SourceSnapshot, string(snap.Source)
+	}
+	counts := diagnose.CountBySeverity(in.Findings)
+	doc.FindingCounts = CountsDoc{Info: counts.Info, Warning: counts.Warning, Error: counts.Error}
+	for _, r := range snap.Ranges {
+		bytes := r.SampledBytes
+		if bytes == 0 {
+			bytes = round(r.Bytes)
+		}
+		doc.Tablets = append(doc.Tablets, TabletDoc{Start: r.Start, End: r.End, Bytes: bytes, Rows: round(r.Rows)})
+	}
+	for _, row := range snap.Largest[:min(len(snap.Largest), LargestRows)] {
+		doc.LargestRows = append(doc.LargestRows, RowDoc{
+			Key: row.Key, Bytes: row.Bytes, Cells: row.Cells, Columns: row.Columns,
+			MaxVersions: row.MaxVersions, MaxCellBytes: row.MaxCellBytes,
+		})
+	}
+	for _, w := range in.WhatIfs {
+		if w != nil {
+			doc.WhatIf = append(doc.WhatIf, whatIfDoc(w))
+		}
+	}
+	return doc
+}
+
+func scanDoc(scan keyspace.ScanInfo, totals *keyspace.Stats) ScanDoc {
+	rows, bytes := scan.RowsEstimated, scan.BytesEstimated
+	if rows == 0 {
+		rows = round(totals.Rows)
+	}
+	if bytes == 0 {
+		bytes = round(totals.Bytes)
+	}
+	return ScanDoc{
+		Mode: string(scan.Mode), Fraction: scan.Fraction, RowsRead: scan.RowsRead,
+		RowsEstimated: rows, BytesEstimated: bytes, Complete: scan.Complete, Incomplete: scan.Incomplete,
+		ValuesRead: scan.ValuesRead, Started: timestamp(scan.Started), DurationMillis: scan.Duration.Milliseconds(),
+	}
+}
+
+// topPrefixes lists the largest prefix nodes by rows at each of the first
+// [PrefixDepths] levels. Single rows are in largest_rows; ranges (runs of
+// small siblings the tree merged) are left out, since their common prefix
+// would pass for a prefix they do not fill.
+func topPrefixes(snap *keyspace.Snapshot) []PrefixDoc {
+	docs := []PrefixDoc{}
+	if snap.Root == nil {
+		return docs
+	}
+	total := snap.Root.Rows
+	for depth := 1; depth <= PrefixDepths; depth++ {
+		var nodes []*keyspace.Node
+		snap.Root.Walk(func(n *keyspace.Node) bool {
+			if n.Depth == depth && n.Kind == keyspace.KindPrefix {
+				nodes = append(nodes, n)
+			}
+			return n.Depth < depth
+		})
+		slices.SortStableFunc(nodes, func(a, b *keyspace.Node) int { return cmp.Compare(b.Rows, a.Rows) })
+		for _, n := range nodes[:min(len(nodes), PrefixesPerDepth)] {
+			docs = append(docs, PrefixDoc{
+				Prefix: n.Prefix, Depth: n.Depth, Rows: round(n.Rows),
+				RowShare: shareOf(n.Rows, total), Bytes: round(n.Bytes), Cells: round(n.Cells), MaxRowBytes: n.MaxRowBytes,
+			})
+		}
+	}
+	return docs
+}
+
+func findingDocs(findings []diagnose.Finding) []FindingDoc {
+	docs := make([]FindingDoc, 0, len(findings))
+	for _, f := range findings {
+		docs = append(docs, findingDoc(f))
+	}
+	return docs
+}
+
+func findingDoc(f diagnose.Finding) FindingDoc {
+	evidence := make(map[string]float64, len(f.Evidence))
+	for name, value := range f.Evidence {
+		evidence[name] = value
+	}
+	return FindingDoc{
+		Kind: string(f.Kind), Severity: f.Severity.String(), Start: f.Start, End: f.End, Prefix: f.Prefix,
+		Summary: sanitize(f.Summary), Advice: sanitize(f.Advice), Evidence: evidence,
+	}
+}
+
+// shareOf returns part/whole rounded to 4 decimals, 0 for an empty whole.
+func shareOf(part, whole float64) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return float64(round(part/whole*1e4)) / 1e4
+}

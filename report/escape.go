@@ -1,0 +1,123 @@
+package report
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/btviz/btviz/keyspace"
+)
+
+// sanitize makes free text (summaries, advice, names from a snapshot
+// file) safe for a terminal: control bytes, DEL, C1 controls and bytes
+// that are not UTF-8 are written as \xNN; the rest is kept.
+func sanitize(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && size == 1 {
+			b.WriteString(keyspace.Printable(s[i : i+size]))
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// mdCode writes s as a Markdown code span that nothing in s can break,
+// inside or outside a table: s is escaped by [keyspace.Printable] first
+// (so no control bytes or newlines remain), pipes are written \| (GitHub
+// Markdown reads that as a pipe inside a table cell, also in code), and
+// the span is fenced with one backtick more than the longest run of
+// backticks in s, padded with spaces when s starts or ends with a
+// backtick. An empty s is written as `""`.
+func mdCode(s string) string {
+	text := keyspace.Printable(s)
+	if text == "" {
+		return "`\"\"`"
+	}
+	text = strings.ReplaceAll(text, "|", `\|`)
+	longest, run := 0, 0
+	for i := 0; i < len(text); i++ {
+		if text[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(text, "`") || strings.HasSuffix(text, "`") || strings.HasPrefix(text, " ") && strings.HasSuffix(text, " ") {
+		text = " " + text + " "
+	}
+	return fence + text + fence
+}
+
+// mdText writes free text for a Markdown paragraph or table cell: control
+// bytes escaped, line breaks flattened, and the characters Markdown would
+// act on (emphasis, code, links, HTML, table pipes, entities) escaped with
+// a backslash.
+func mdText(s string) string {
+	s = sanitize(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte("\\`*_[]<>|#~&!", s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// rangeText writes [start, end) with each bound written by key, "whole
+// table" for a table-wide range and "end of table" for an empty end.
+func rangeText(start, end keyspace.Key, key func(string) string) string {
+	switch {
+	case start == "" && end == "":
+		return "whole table"
+	case end == "":
+		return "[" + key(string(start)) + ", end of table)"
+	}
+	return "[" + key(string(start)) + ", " + key(string(end)) + ")"
+}
+
+// maxTextKey is how much of a key the text report shows.
+const maxTextKey = 80
+
+// printable escapes a key or name for the text report, cutting it at
+// [maxTextKey] escaped characters.
+func printable(s string) string {
+	return cutEscaped(keyspace.Printable(s), maxTextKey)
+}
+
+// cutEscaped cuts escaped text to at most width characters, ending in
+// "..." when cut, and never inside a \xNN escape.
+func cutEscaped(text string, width int) string {
+	if len(text) <= width {
+		return text
+	}
+	cut := width - 3
+	if i := strings.LastIndexByte(text[:cut], '\\'); i >= 0 && cut-i < 4 {
+		cut = i
+	}
+	return text[:cut] + "..."
+}
+
+// maxMarkdownKey is how much of a key a Markdown code span shows; the JSON
+// report keeps whole keys.
+const maxMarkdownKey = 120
+
+// mdKey writes a key as a code span ([mdCode]), cut at [maxMarkdownKey]
+// escaped characters with its length in bytes after it when cut.
+func mdKey(key string) string {
+	text := keyspace.Printable(key)
+	if len(text) <= maxMarkdownKey {
+		return mdCode(key)
+	}
+	// Cut the raw key so that the span still shows exact bytes.
+	raw := key
+	for len(keyspace.Printable(raw)) > maxMarkdownKey {
+		raw = raw[:len(raw)*3/4]
+	}
+	return mdCode(raw) + "... (" + thousands(int64(len(key))) + " bytes)"
+}
