@@ -28,6 +28,10 @@ type Builder struct {
 
 	sample sampler
 
+	// free holds nodes released by merges, reused with their slices.
+	free      []*Node
+	compactor compactor
+
 	// Per-row scratch, reused to keep Add allocation-free.
 	summary    rowSummary
 	rowBuckets []timeCount
@@ -156,9 +160,7 @@ func (b *Builder) add(row *Row) {
 		node.addRow(&b.summary, weight)
 		b.addWrites(&node.Writes)
 		if b.nodeLargest.qualifies(node.Top, bytes) {
-			s := rowStat()
-			s.TopColumns = nil
-			node.Top = b.nodeLargest.insert(node.Top, s)
+			node.Top = b.nodeLargest.insert(node.Top, b.summary.brief())
 		}
 	}
 	if i, ok := b.rangeOf(row.Key); ok {
@@ -269,17 +271,24 @@ func (b *Builder) childFor(parent *Node, key string, offset int) *Node {
 		return parent.Children[i]
 	}
 	end := offset + b.splitter.Next(key, offset)
-	child := &Node{Depth: parent.Depth + 1}
+	var kind NodeKind
+	var prefix, start, stop string
 	if end == len(key) && !b.endsWithDelimiter(key) {
-		child.Kind, child.Prefix, child.Start, child.End = KindRow, Key(key), Key(key), Key(key+"\x00")
+		kind, prefix, start, stop = KindRow, key, key, key+"\x00"
 	} else {
-		prefix := key[:end]
-		child.Kind, child.Prefix, child.Start, child.End = KindPrefix, Key(prefix), Key(prefix), Key(PrefixEnd(prefix))
+		kind, prefix, start, stop = KindPrefix, key[:end], key[:end], PrefixEnd(key[:end])
 	}
 	i, _ := parent.childIndex(key)
 	if b.nodes >= b.opts.MaxNodes {
-		return b.foldInto(parent, i, child)
+		return b.foldInto(parent, i, start, stop)
 	}
+	if kind == KindRow {
+		if neighbour := b.coldNeighbour(parent, i); neighbour != nil {
+			return b.foldInto(parent, i, start, stop)
+		}
+	}
+	child := b.newNode(parent.Depth + 1)
+	child.Kind, child.Prefix, child.Start, child.End = kind, Key(prefix), Key(start), Key(stop)
 	// Keep siblings disjoint even for keys the splitter cannot separate.
 	if i > 0 && parent.Children[i-1].End != "" && child.Start < parent.Children[i-1].End {
 		child.Start = parent.Children[i-1].End
@@ -288,7 +297,6 @@ func (b *Builder) childFor(parent *Node, key string, offset int) *Node {
 		child.End = parent.Children[i].Start
 	}
 	parent.Children = slices.Insert(parent.Children, i, child)
-	b.nodes++
 	if len(parent.Children) > b.opts.MaxChildren {
 		b.compact(parent)
 		j, _ := parent.childIndex(key)
@@ -301,58 +309,116 @@ func (b *Builder) endsWithDelimiter(key string) bool {
 	return len(key) > 0 && b.splitter.isDelimiter[key[len(key)-1]]
 }
 
+// coldNeighbour returns the sibling a new row at insertion point i should
+// join instead of becoming a node of its own: once parent is half full, an
+// ordinary row next to a cold leaf (a row or range whose [heat] is no more
+// than an even split over half the fan-out) is folded into it, as a
+// compaction would soon do anyway. Prefix nodes are never folded this way,
+// so a hot entity keeps its node, and neither is a row that is itself hot
+// (a huge or many-versioned row). It returns nil when the row should be a
+// node.
+func (b *Builder) coldNeighbour(parent *Node, i int) *Node {
+	half := b.opts.MaxChildren / 2
+	if len(parent.Children) < half {
+		return nil
+	}
+	coldLimit := heatDimensions / float64(half)
+	r := &b.summary
+	rowHeat := share(1, parent.Rows) + share(float64(r.bytes), parent.Bytes) + share(float64(r.cells), parent.Cells)
+	if rowHeat > coldLimit {
+		return nil
+	}
+	isCold := func(n *Node) bool { return n.Kind != KindPrefix && heat(n, parent)+rowHeat <= coldLimit }
+	switch {
+	case i > 0 && isCold(parent.Children[i-1]):
+		return parent.Children[i-1]
+	case i == 0 && isCold(parent.Children[0]):
+		return parent.Children[0]
+	}
+	return nil
+}
+
+// heatDimensions is how many shares [heat] adds up.
+const heatDimensions = 3
+
+// heat measures how much of parent a child holds: its share of the
+// parent's rows plus its share of bytes plus its share of cells. A hot
+// entity (many rows), a huge row (bytes) and a row rewritten thousands of
+// times (cells) all score high, so merging the coolest siblings first
+// keeps every kind of outlier a node of its own.
+func heat(n, parent *Node) float64 {
+	return share(n.Rows, parent.Rows) + share(n.Bytes, parent.Bytes) + share(n.Cells, parent.Cells)
+}
+
+func share(part, whole float64) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return part / whole
+}
+
 // foldInto widens the sibling next to insertion point i so that it covers
-// the would-be child, turning it into a range; used once the node budget
-// is spent.
-func (b *Builder) foldInto(parent *Node, i int, child *Node) *Node {
+// the would-be child [start, end), turning it into a range; used once the
+// node budget is spent.
+func (b *Builder) foldInto(parent *Node, i int, start, end string) *Node {
 	if len(parent.Children) == 0 {
 		return nil
 	}
 	var sibling *Node
 	if i > 0 {
 		sibling = parent.Children[i-1]
-		sibling.End = child.End
-		if i < len(parent.Children) && EndBefore(string(parent.Children[i].Start), string(sibling.End)) {
+		sibling.End = Key(end)
+		if i < len(parent.Children) && EndBefore(string(parent.Children[i].Start), end) {
 			sibling.End = parent.Children[i].Start
 		}
 	} else {
 		sibling = parent.Children[0]
-		sibling.Start = child.Start
+		sibling.Start = Key(start)
 	}
 	b.toRange(sibling)
 	return sibling
 }
 
-// toRange turns n into a leaf range, releasing its subtree.
+// toRange turns n into a leaf range, recycling its subtree.
 func (b *Builder) toRange(n *Node) {
-	b.nodes -= n.Count() - 1
-	n.Children = nil
+	for _, child := range n.Children {
+		b.release(child)
+	}
+	clear(n.Children)
+	n.Children = n.Children[:0]
 	n.Kind = KindRange
 	n.Prefix = Key(CommonPrefix(string(n.FirstKey), string(n.LastKey)))
 }
 
-// compact merges adjacent children of parent, the pair with the fewest
-// rows first, until it is back under its fan-out cap. Hot children stay
-// separate; cold runs become ranges.
-func (b *Builder) compact(parent *Node) {
-	target := max(2, int(float64(b.opts.MaxChildren)*compactToShare))
-	children := parent.Children
-	for len(children) > target {
-		best := 0
-		for i := 1; i+1 < len(children); i++ {
-			if children[i].Rows+children[i+1].Rows < children[best].Rows+children[best+1].Rows {
-				best = i
-			}
-		}
-		left, right := children[best], children[best+1]
-		b.toRange(left)
-		b.nodes -= right.Count()
-		left.End = right.End
-		left.Stats.merge(&right.Stats)
-		left.Writes.merge(&right.Writes)
-		left.Top = b.nodeLargest.merge(left.Top, right.Top)
-		left.Prefix = Key(CommonPrefix(string(left.FirstKey), string(left.LastKey)))
-		children = slices.Delete(children, best+1, best+2)
+// newNode returns an empty node at depth, recycled when one is free.
+func (b *Builder) newNode(depth int) *Node {
+	b.nodes++
+	if last := len(b.free) - 1; last >= 0 {
+		n := b.free[last]
+		b.free = b.free[:last]
+		n.Depth = depth
+		return n
 	}
-	parent.Children = children
+	return &Node{Depth: depth}
+}
+
+// release recycles n and its subtree; nothing may refer to them after.
+func (b *Builder) release(n *Node) {
+	for _, child := range n.Children {
+		b.release(child)
+	}
+	b.recycle(n)
+}
+
+// recycle resets n, keeping its slices' memory, and puts it on the free
+// list.
+func (b *Builder) recycle(n *Node) {
+	b.nodes--
+	*n = Node{
+		Stats:    Stats{FamilyMask: n.FamilyMask[:0]},
+		Writes:   TimeHist{Counts: n.Writes.Counts[:0]},
+		Top:      n.Top[:0],
+		Children: n.Children[:0],
+	}
+	b.free = append(b.free, n)
 }

@@ -243,3 +243,44 @@ func TestBuilderRowsWithoutDelimiterAndDegenerateKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestBuilderKeepsOutlierRowsAsNodes(t *testing.T) {
+	b := newTestBuilder(Options{Delimiters: "#", MaxChildren: 32})
+	for i := range 20000 {
+		key := fmt.Sprintf("m#%06d", i)
+		cells := []Cell{cell("cf", "q", base+int64(i)*1000, 100)}
+		switch i {
+		case 7000: // a 120 MB row
+			cells = nil
+			for j := range 120 {
+				cells = append(cells, cell("blob", fmt.Sprintf("c%03d", j), base, 1<<20))
+			}
+		case 13000: // a row rewritten 5,000 times
+			cells = nil
+			for j := range 5000 {
+				cells = append(cells, cell("cf", "mem", base+int64(j)*15e6, 8))
+			}
+		}
+		b.Add(row(key, 1, cells...))
+	}
+	snap := b.Snapshot()
+	path := snap.Root.Lookup("m#")
+	if path == nil {
+		t.Fatal("no m# node")
+	}
+	parent := path[len(path)-1]
+	if n := len(parent.Children); n > 32 {
+		t.Fatalf("m# has %d children, cap 32", n)
+	}
+	for _, key := range []string{"m#007000", "m#013000"} {
+		found := false
+		for _, child := range parent.Children {
+			if child.Kind == KindRow && string(child.Prefix) == key {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("outlier row %s was merged into a range", key)
+		}
+	}
+}

@@ -96,7 +96,9 @@ func summarize(row *Row, familyIndex func(string) int, summary *rowSummary) {
 		cell := &row.Cells[i]
 		if column == nil || column.Family != cell.Family || string(column.Qualifier) != cell.Qualifier {
 			if column == nil || column.Family != cell.Family {
-				summary.families = append(summary.families, familyIndex(cell.Family))
+				if family := familyIndex(cell.Family); !slices.Contains(summary.families, family) {
+					summary.families = append(summary.families, family)
+				}
 			}
 			summary.columnStats = append(summary.columnStats, ColumnStat{Family: cell.Family, Qualifier: Key(cell.Qualifier)})
 			column = &summary.columnStats[len(summary.columnStats)-1]
@@ -129,18 +131,18 @@ func (r *rowSummary) stat() RowStat {
 	if len(columns) > maxColumnDetail {
 		columns = columns[:maxColumnDetail]
 	}
-	families := 0
-	seen := make(map[int]bool, len(r.families))
-	for _, family := range r.families {
-		if !seen[family] {
-			seen[family] = true
-			families++
-		}
-	}
+	stat := r.brief()
+	stat.TopColumns = columns
+	return stat
+}
+
+// brief returns the summary as a [RowStat] without column detail: what a
+// node's top list keeps, cheap enough to build for every new node.
+func (r *rowSummary) brief() RowStat {
 	return RowStat{
 		Key: Key(r.key), Bytes: r.bytes, Cells: r.cells, Columns: r.columns,
-		Families: families, MaxVersions: r.maxVersions, MaxCellBytes: r.maxCellBytes,
-		FirstWrite: r.firstWrite, LastWrite: r.lastWrite, TopColumns: columns,
+		Families: len(r.families), MaxVersions: r.maxVersions, MaxCellBytes: r.maxCellBytes,
+		FirstWrite: r.firstWrite, LastWrite: r.lastWrite,
 	}
 }
 
