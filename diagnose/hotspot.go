@@ -160,7 +160,7 @@ func (d *diagnosis) hotFinding(c hotCandidate) Finding {
 		Kind:     KindHotKeyRange,
 		Severity: SeverityWarning,
 		Summary:  summary,
-		Advice:   hotAdvice(buckets, c.worst),
+		Advice:   d.hotAdvice(c.node, buckets, c.worst),
 		Evidence: evidence,
 	}, c.node)
 }
@@ -174,15 +174,6 @@ func suggestedSalt(worst float64) int {
 		n *= 2
 	}
 	return n
-}
-
-func hotAdvice(buckets int, worst float64) string {
-	return fmt.Sprintf("Spread this range over the key space by salting: put hash(key) mod N and a delimiter "+
-		"in front of the key; N = %d would leave each piece about %s. Hash the whole key, timestamp included: "+
-		"hashing only the part before the timestamp keeps each entity's series together but leaves a single hot "+
-		"entity just as hot. Point reads and writes still compute one key; a scan of the entity becomes N scans "+
-		"merged by the reader. Salting can start with new keys after a cut-over time. "+
-		"Compare before migrating with the what-if salt(%d).", buckets, percent(worst/float64(buckets)), buckets)
 }
 
 // joinList joins items as "a", "a and b", "a, b and c".

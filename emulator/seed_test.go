@@ -1,0 +1,231 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cloud.google.com/go/bigtable"
+)
+
+// raceSubset are the scenarios loaded under the race detector, which slows
+// the emulator and client down about sevenfold: the concurrent writer is the
+// same for every scenario, so a few cover it, including the oversized row,
+// the 5,000-version row and the 120 families. Without -race every scenario
+// is loaded.
+const raceSubset = "timeseries-timestamp-first,social-celebrity-salted,large-row-and-cell,memusage-single-row,binary-sensor-keys,too-many-families"
+
+// testedScenarios returns every scenario, or raceSubset under -race.
+func testedScenarios(t testing.TB) []Scenario {
+	t.Helper()
+	spec := "all"
+	if raceEnabled {
+		spec = raceSubset
+		t.Logf("race detector on: seeding %s; run without -race for all scenarios", spec)
+	}
+	scenarios, err := Lookup(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scenarios
+}
+
+// progressLog records SeedProgress reports and checks their invariants.
+type progressLog struct {
+	mu         sync.Mutex
+	inCall     bool
+	last       map[string]SeedProgress
+	concurrent bool
+}
+
+func (p *progressLog) report(sp SeedProgress) {
+	p.mu.Lock()
+	if p.inCall {
+		p.concurrent = true
+	}
+	p.inCall = true
+	if p.last == nil {
+		p.last = map[string]SeedProgress{}
+	}
+	p.last[sp.Scenario] = sp
+	p.mu.Unlock()
+
+	time.Sleep(time.Microsecond) // widen the window for overlapping calls
+	p.mu.Lock()
+	p.inCall = false
+	p.mu.Unlock()
+}
+
+func TestSeedLoadsEveryScenario(t *testing.T) {
+	t.Parallel()
+	env := startEmulator(t)
+	ctx := testContext(t, 5*time.Minute)
+	scenarios := testedScenarios(t)
+
+	var progress progressLog
+	start := time.Now()
+	if err := Seed(ctx, env.admin, env.client, scenarios, progress.report); err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(start)
+	rows := 0
+	for _, sc := range scenarios {
+		rows += sc.Rows
+	}
+	t.Logf("seeded %d scenarios, %d rows, in %s", len(scenarios), rows, elapsed.Round(time.Millisecond))
+	if !raceEnabled && len(scenarios) == len(Scenarios()) && elapsed > 15*time.Second {
+		t.Errorf("loading all scenarios took %s, want under 15 s", elapsed)
+	}
+
+	if progress.concurrent {
+		t.Error("progress was called concurrently; Seed must serialize reports")
+	}
+	for _, sc := range scenarios {
+		last, ok := progress.last[sc.Name]
+		if !ok || !last.Done || last.Err != nil || last.RowsWritten != sc.Rows || last.RowsTotal != sc.Rows {
+			t.Errorf("last progress of %s = %+v, want Done with %d of %d rows and no error", sc.Name, last, sc.Rows, sc.Rows)
+		}
+	}
+
+	tables, err := env.admin.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) != len(scenarios) {
+		t.Errorf("instance holds %d tables %v, want one per scenario (%d)", len(tables), tables, len(scenarios))
+	}
+
+	digests := map[string][32]byte{}
+	for _, sc := range scenarios {
+		t.Run(sc.Name, func(t *testing.T) {
+			digests[sc.Name] = verifyScenario(t, ctx, env.client, env.admin, sc).digest
+		})
+	}
+
+	// Determinism: a second load, into another instance of the same
+	// emulator, gives the same keys, columns and timestamps.
+	again := scenarios
+	if raceEnabled {
+		again = scenarios[:2]
+	}
+	client, admin := dialForTest(t, env.server.Addr, "btviz-again")
+	if err := Seed(ctx, admin, client, again, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range again {
+		if got := scanTable(t, ctx, client, sc.Name).digest; got != digests[sc.Name] {
+			t.Errorf("%s: a second load differs from the first (digest %x, then %x)", sc.Name, digests[sc.Name], got)
+		}
+	}
+}
+
+func TestSeedReplacesExistingTable(t *testing.T) {
+	env := startEmulator(t)
+	ctx := testContext(t, time.Minute)
+	scenarios, err := Lookup("hashed-order-keys")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := scenarios[0]
+
+	// A stale table of the same name, with another family and a row the
+	// scenario does not write.
+	err = env.admin.CreateTableFromConf(ctx, &bigtable.TableConf{
+		TableID:        sc.Name,
+		ColumnFamilies: map[string]bigtable.Family{"stale": {}, "doc": {}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutation := bigtable.NewMutation()
+	mutation.Set("stale", "x", bigtable.Time(DemoNow().Add(-time.Hour)), []byte("left over"))
+	if err := env.client.Open(sc.Name).Apply(ctx, "zzz-stale-row", mutation); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := Seed(ctx, env.admin, env.client, scenarios, nil); err != nil {
+		t.Fatal(err)
+	}
+	verifyScenario(t, ctx, env.client, env.admin, sc)
+}
+
+func TestSeedRejectsBadInput(t *testing.T) {
+	env := startEmulator(t)
+	ctx := testContext(t, time.Minute)
+	scenarios, err := Lookup("bus-locations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		admin     *bigtable.AdminClient
+		client    *bigtable.Client
+		scenarios []Scenario
+		want      string
+	}{
+		{"no admin client", nil, env.client, scenarios, "admin client"},
+		{"no data client", env.admin, nil, scenarios, "data client"},
+		{"listed twice", env.admin, env.client, append(scenarios, scenarios...), "listed twice"},
+		{"not from Lookup", env.admin, env.client, []Scenario{{Name: "home-made", Rows: 1}}, "not a known scenario"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Seed(ctx, tt.admin, tt.client, tt.scenarios, nil)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Seed() error = %v, want one mentioning %q", err, tt.want)
+			}
+		})
+	}
+	tables, err := env.admin.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) != 0 {
+		t.Errorf("rejected seeds created tables %v", tables)
+	}
+}
+
+func TestSeedStopsWhenCancelled(t *testing.T) {
+	env := startEmulator(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	scenarios, err := Lookup("users-sequential-ids,pii-login-keys,bus-locations,hashed-order-keys")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	var reports []SeedProgress
+	err = Seed(ctx, env.admin, env.client, scenarios, func(p SeedProgress) {
+		reports = append(reports, p)
+		if p.RowsWritten > 0 {
+			once.Do(cancel)
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Seed() error = %v, want context.Canceled", err)
+	}
+	for _, p := range reports {
+		if p.Done && p.Err == nil && p.RowsWritten == p.RowsTotal {
+			t.Errorf("%s finished after cancellation", p.Scenario)
+		}
+	}
+}
+
+func TestSeedFailsOnStoppedEmulator(t *testing.T) {
+	env := startEmulator(t)
+	ctx := testContext(t, 30*time.Second)
+	if err := env.server.Close(); err != nil {
+		t.Fatal(err)
+	}
+	scenarios, err := Lookup("bus-locations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Seed(ctx, env.admin, env.client, scenarios, nil)
+	if err == nil || !strings.Contains(err.Error(), `seed scenario "bus-locations"`) {
+		t.Errorf("Seed() error = %v, want one naming the scenario", err)
+	}
+}
