@@ -1,0 +1,93 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/sampler"
+)
+
+// snapshotFlags select where a command's snapshot comes from: a live scan
+// of the target, or a snapshot file.
+type snapshotFlags struct {
+	target   targetFlags
+	scan     scanFlags
+	snapshot string
+}
+
+func (f *snapshotFlags) register(cmd *cobra.Command) {
+	f.target.register(cmd.Flags())
+	f.scan.register(cmd.Flags())
+	cmd.Flags().StringVar(&f.snapshot, "snapshot", "", "read a snapshot file written by `btviz scan` instead of scanning a table")
+}
+
+// acquired is a snapshot and how it was obtained. partial holds the
+// error of a scan that stopped part-way: the snapshot is still usable and
+// must be written, then the command exits 3.
+type acquired struct {
+	snap     *keyspace.Snapshot
+	fromFile bool
+	partial  error
+}
+
+// acquire loads the --snapshot file or scans the target's table.
+func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
+	req, err := f.scan.validate(cmd)
+	if err != nil {
+		return acquired{}, err
+	}
+	if f.snapshot != "" {
+		for _, name := range []string{"project", "instance", "table", "emulator", "emulator-host", "prefix", "start", "end", "full", "sample", "max-rows"} {
+			if cmd.Flags().Changed(name) {
+				return acquired{}, usageErrorf("--snapshot reads a saved scan; --%s would need a new one: give one or the other", name)
+			}
+		}
+		snap, err := keyspace.Load(f.snapshot)
+		if err != nil {
+			return acquired{}, usageError(err)
+		}
+		return acquired{snap: snap, fromFile: true}, nil
+	}
+	if f.target.Table == "" {
+		return acquired{}, usageErrorf("name the table to scan with --table, or read a saved scan with --snapshot FILE (`btviz --emulator` or `btviz` alone lists the tables)")
+	}
+	t, stop, err := a.target(cmd.Context(), f.target.Flags)
+	if err != nil {
+		return acquired{}, err
+	}
+	defer stop()
+	conn, err := a.open(cmd.Context(), t)
+	if err != nil {
+		return acquired{}, err
+	}
+	defer conn.Close()
+	snap, err := sampler.Scan(cmd.Context(), conn, t.Table, a.samplerOptions(req))
+	switch {
+	case errors.Is(err, sampler.ErrIncomplete) && snap != nil:
+		return acquired{snap: snap, partial: partialError(err)}, nil
+	case errors.Is(err, connect.ErrTableNotFound), errors.Is(err, sampler.ErrBadOptions):
+		return acquired{}, usageError(err)
+	case err != nil:
+		return acquired{}, fmt.Errorf("scanning table %q in %s: %w", t.Table, t.Where(), err)
+	}
+	return acquired{snap: snap}, nil
+}
+
+// samplerOptions turns validated scan flags into [sampler.Options], with a
+// progress bar on stderr when it is a terminal.
+func (a *app) samplerOptions(req scanFlags) sampler.Options {
+	opts := sampler.Options{
+		Prefix: req.prefix, Start: req.start, End: req.end,
+		Full: req.full, Fraction: req.fraction, MaxRows: req.maxRows,
+		Concurrency: req.concurrency, Delimiters: req.delimiters,
+	}
+	if f, ok := a.stderr.(*os.File); ok {
+		opts.Progress = sampler.NewBar(f).Update
+	}
+	return opts
+}

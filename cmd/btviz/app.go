@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/emulator"
+)
+
+// app carries the process's environment to every command, so that tests
+// can run btviz in-process with their own streams and variables.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
+
+// target resolves the target flags into a [connect.Target]; with
+// --emulator and no emulator address it starts the embedded emulator and
+// seeds the demo scenarios into it (stop closes it).
+func (a *app) target(ctx context.Context, flags connect.Flags) (t connect.Target, stop func(), err error) {
+	rc, err := connect.LoadCbtrc(connect.CbtrcPath(a.getenv))
+	if err != nil {
+		return t, nil, usageError(err)
+	}
+	t, err = connect.Resolve(flags, a.getenv, rc)
+	if errors.Is(err, connect.ErrNoEmulatorHost) {
+		return a.embeddedDemo(ctx, t)
+	}
+	if err != nil {
+		return t, nil, usageError(err)
+	}
+	return t, func() {}, nil
+}
+
+// embeddedDemo starts the in-process emulator and loads the demo into t's
+// project and instance: only the scenario t.Table names when it names one,
+// every scenario otherwise.
+func (a *app) embeddedDemo(ctx context.Context, t connect.Target) (connect.Target, func(), error) {
+	scenarios := emulator.Scenarios()
+	if t.Table != "" {
+		chosen, err := emulator.Lookup(t.Table)
+		if err != nil {
+			return t, nil, usageErrorf("table %q is not a demo table, and the embedded emulator holds only those: %s; to look at your own tables, point %s at your emulator",
+				t.Table, strings.Join(emulator.ScenarioNames(), ", "), connect.EmulatorHostEnv)
+		}
+		scenarios = chosen
+	}
+	srv, err := emulator.Start("127.0.0.1:0")
+	if err != nil {
+		return t, nil, fmt.Errorf("starting the embedded emulator: %w", err)
+	}
+	t.EmulatorHost = srv.Addr
+	stop := func() { srv.Close() }
+	if err := a.seed(ctx, t, scenarios); err != nil {
+		stop()
+		return t, nil, err
+	}
+	return t, stop, nil
+}
+
+// open connects to t and checks that the table exists when one is named.
+func (a *app) open(ctx context.Context, t connect.Target) (*connect.Conn, error) {
+	conn, err := connect.Open(ctx, t)
+	if err != nil {
+		return nil, usageError(err)
+	}
+	if t.Table != "" {
+		if _, err := conn.Table(ctx, t.Table); err != nil {
+			conn.Close()
+			return nil, usageError(err)
+		}
+	}
+	return conn, nil
+}

@@ -1,0 +1,314 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"cloud.google.com/go/bigtable"
+
+	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/keyspace"
+)
+
+// The end-to-end tests run the real btviz binary against the official
+// emulator binary (cbtemulator, built from cloud.google.com/go/bigtable),
+// as a user would. They build both once per test run.
+
+var binaries struct {
+	once                    sync.Once
+	dir, btviz, cbtemulator string
+	err                     error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binaries.dir != "" {
+		os.RemoveAll(binaries.dir)
+	}
+	os.Exit(code)
+}
+
+// buildBinaries builds btviz and the official emulator, or skips under -short.
+func buildBinaries(t *testing.T) (btviz, cbtemulator string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end test: builds and runs binaries")
+	}
+	binaries.once.Do(func() {
+		binaries.dir, binaries.err = os.MkdirTemp("", "btviz-e2e-")
+		if binaries.err != nil {
+			return
+		}
+		binaries.btviz = filepath.Join(binaries.dir, "btviz")
+		binaries.cbtemulator = filepath.Join(binaries.dir, "cbtemulator")
+		for target, pkg := range map[string]string{binaries.btviz: ".", binaries.cbtemulator: "cloud.google.com/go/bigtable/cmd/emulator"} {
+			out, err := exec.Command("go", "build", "-o", target, pkg).CombinedOutput()
+			if err != nil {
+				binaries.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+				return
+			}
+		}
+	})
+	if binaries.err != nil {
+		t.Fatal(binaries.err)
+	}
+	return binaries.btviz, binaries.cbtemulator
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// waitForPort waits until something accepts connections at addr.
+func waitForPort(t *testing.T, addr string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			conn.Close()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("nothing listens at %s after 30 s", addr)
+}
+
+// officialEmulator starts cbtemulator on a free loopback port.
+func officialEmulator(t *testing.T) string {
+	t.Helper()
+	_, cbtemulator := buildBinaries(t)
+	port := freePort(t)
+	cmd := exec.Command(cbtemulator, "-host", "127.0.0.1", "-port", fmt.Sprint(port))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	waitForPort(t, addr)
+	return addr
+}
+
+// btvizCommand prepares the btviz binary with the emulator at host.
+func btvizCommand(t *testing.T, host string, args ...string) *exec.Cmd {
+	t.Helper()
+	btviz, _ := buildBinaries(t)
+	cmd := exec.Command(btviz, args...)
+	cmd.Env = append(os.Environ(), connect.EmulatorHostEnv+"="+host, "HOME="+t.TempDir(), "NO_COLOR=1")
+	return cmd
+}
+
+// seededOfficialEmulator is one official emulator loaded with every demo
+// scenario by `btviz seed`, shared by the tests that only read it.
+var seeded struct {
+	once sync.Once
+	host string
+	took time.Duration
+	err  error
+}
+
+func seededOfficial(t *testing.T) string {
+	t.Helper()
+	buildBinaries(t)
+	seeded.once.Do(func() {
+		// This emulator outlives the test that starts it; it dies with the
+		// test binary, and the port is private to it.
+		_, cbtemulator := buildBinaries(t)
+		port := freePort(t)
+		cmd := exec.Command(cbtemulator, "-host", "127.0.0.1", "-port", fmt.Sprint(port))
+		if seeded.err = cmd.Start(); seeded.err != nil {
+			return
+		}
+		seeded.host = fmt.Sprintf("127.0.0.1:%d", port)
+		waitForPort(t, seeded.host)
+		start := time.Now()
+		out, err := btvizCommand(t, seeded.host, "seed", "--scenario", "all").CombinedOutput()
+		seeded.took = time.Since(start)
+		if err != nil {
+			seeded.err = fmt.Errorf("btviz seed --scenario all: %v\n%s", err, out)
+		}
+	})
+	if seeded.err != nil {
+		t.Fatal(seeded.err)
+	}
+	return seeded.host
+}
+
+// checkScenarioTables reads every scenario's table back with the official
+// client and checks families, exact row counts and the timestamp window.
+func checkScenarioTables(t *testing.T, host string, scenarios []emulator.Scenario) {
+	t.Helper()
+	ctx := context.Background()
+	client, admin, err := emulator.Dial(ctx, host, connect.EmulatorProject, connect.EmulatorInstance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	defer admin.Close()
+	tables, err := admin.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range scenarios {
+		if !slices.Contains(tables, sc.Name) {
+			t.Errorf("table %s missing; have %v", sc.Name, tables)
+			continue
+		}
+		info, err := admin.TableInfo(ctx, sc.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		families := slices.Sorted(slices.Values(info.Families))
+		if !slices.Equal(families, sc.Families) {
+			t.Errorf("%s: families %v, want %v", sc.Name, families, sc.Families)
+		}
+		rows := 0
+		var outside []string
+		err = client.Open(sc.Name).ReadRows(ctx, bigtable.InfiniteRange(""), func(row bigtable.Row) bool {
+			rows++
+			for _, items := range row {
+				for _, item := range items {
+					at := item.Timestamp.Time()
+					if at.Before(sc.TimeStart) || !at.Before(sc.TimeEnd) {
+						outside = append(outside, at.String())
+					}
+				}
+			}
+			return true
+		}, bigtable.RowFilter(bigtable.StripValueFilter()))
+		if err != nil {
+			t.Fatalf("reading %s: %v", sc.Name, err)
+		}
+		if rows != sc.Rows {
+			t.Errorf("%s: %d rows, want %d", sc.Name, rows, sc.Rows)
+		}
+		if len(outside) > 0 {
+			t.Errorf("%s: %d cells outside [%v, %v), e.g. %s", sc.Name, len(outside), sc.TimeStart, sc.TimeEnd, outside[0])
+		}
+	}
+}
+
+func TestE2ESeedIntoTheOfficialEmulator(t *testing.T) {
+	host := seededOfficial(t)
+	t.Logf("btviz seed --scenario all into cbtemulator took %v", seeded.took)
+	checkScenarioTables(t, host, emulator.Scenarios())
+}
+
+func TestE2EEmulatorCommandServesTheScenarios(t *testing.T) {
+	port := freePort(t)
+	cmd := btvizCommand(t, "", "emulator", "--port", fmt.Sprint(port), "--seed", "social-celebrity,memusage-single-row,large-row-and-cell")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	want := fmt.Sprintf("export BIGTABLE_EMULATOR_HOST=127.0.0.1:%d", port)
+	lines := bufio.NewScanner(stdout)
+	found := false
+	for lines.Scan() {
+		if strings.Contains(lines.Text(), want) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		t.Fatalf("btviz emulator never printed %q; stderr:\n%s", want, stderr.String())
+	}
+	go func() {
+		for lines.Scan() {
+		}
+	}()
+	chosen, _ := emulator.Lookup("social-celebrity,memusage-single-row,large-row-and-cell")
+	checkScenarioTables(t, fmt.Sprintf("127.0.0.1:%d", port), chosen)
+	cmd.Process.Signal(syscall.SIGINT)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("btviz emulator did not stop cleanly on Ctrl+C: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "emulator stopped") {
+		t.Errorf("stderr lacks the stop message:\n%s", stderr.String())
+	}
+}
+
+// reportJSON is the part of `btviz report --format json` the tests read.
+type reportJSON struct {
+	Findings []struct {
+		Kind     string `json:"kind"`
+		Severity string `json:"severity"`
+		Start    string `json:"start"`
+		Prefix   string `json:"prefix"`
+	} `json:"findings"`
+}
+
+func TestE2EReportFindsEachScenarioDesign(t *testing.T) {
+	host := seededOfficial(t)
+	for _, sc := range emulator.Scenarios() {
+		t.Run(sc.Name, func(t *testing.T) {
+			out, err := btvizCommand(t, host, "report", "--table", sc.Name, "--format", "json").Output()
+			if err != nil {
+				t.Fatalf("btviz report: %v", err)
+			}
+			var doc reportJSON
+			if err := json.Unmarshal(out, &doc); err != nil {
+				t.Fatalf("report is not JSON: %v", err)
+			}
+			raised := map[string]bool{}
+			for _, f := range doc.Findings {
+				if f.Severity == "warning" || f.Severity == "error" {
+					raised[f.Kind] = true
+				}
+			}
+			got := slices.Sorted(func(yield func(string) bool) {
+				for kind := range raised {
+					if !yield(kind) {
+						return
+					}
+				}
+			})
+			want := slices.Sorted(slices.Values(sc.Expect))
+			if !slices.Equal(got, want) {
+				t.Fatalf("warnings and errors %v, want exactly %v (good design: %v)", got, want, sc.Good)
+			}
+			for _, loc := range sc.Locations {
+				located := false
+				for _, f := range doc.Findings {
+					if f.Kind != loc.Kind {
+						continue
+					}
+					key := keyspace.Printable(loc.Key) // the report escapes keys
+					if (loc.Row && f.Start == key) || (!loc.Row && f.Prefix == key) {
+						located = true
+					}
+				}
+				if !located {
+					t.Errorf("%s not located at %q: %+v", loc.Kind, loc.Key, doc.Findings)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/report"
+)
+
+func (a *app) reportCommand() *cobra.Command {
+	var f snapshotFlags
+	var format, failOn string
+	var whatIfs []string
+	cmd := &cobra.Command{
+		Use:   "report [--table T | --snapshot FILE] --format text|json|markdown [--fail-on SEVERITY]",
+		Short: "Write the findings about a table's key design as text, JSON or Markdown",
+		Long: "Scan a table (or read a snapshot) and report what btviz finds: hotspots, timestamp-leading\n" +
+			"and sequential keys, oversized rows and cells, and the other key-design problems of the\n" +
+			"Bigtable schema guide, each with its key range, evidence and advice. With --fail-on, exit 1\n" +
+			"when a finding reaches that severity, so that CI can gate on it. --what-if re-keys the\n" +
+			"sampled rows to show what a redesign would do before you migrate.",
+		Example: "  btviz report --emulator --table social-celebrity --format markdown\n" +
+			"  btviz report --snapshot events.btviz --format json --fail-on warning\n" +
+			"  btviz report --snapshot events.btviz --what-if 'salt(8)' --what-if 'promote(2)'",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			outFormat, err := report.ParseFormat(format)
+			if err != nil {
+				return usageError(err)
+			}
+			var threshold diagnose.Severity
+			if failOn != "" {
+				if threshold, err = report.ParseFailOn(failOn); err != nil {
+					return usageError(err)
+				}
+			}
+			var transforms []diagnose.Transform
+			for _, expr := range whatIfs {
+				transform, err := diagnose.ParseTransform(expr)
+				if err != nil {
+					return usageErrorf("--what-if %q: %w", expr, err)
+				}
+				transforms = append(transforms, transform)
+			}
+			got, err := a.acquire(cmd, &f)
+			if err != nil {
+				return err
+			}
+			in := report.Input{Snapshot: got.snap, Findings: diagnose.Diagnose(got.snap), FromFile: got.fromFile}
+			for _, transform := range transforms {
+				result, err := diagnose.RunWhatIf(got.snap, transform)
+				if errors.Is(err, diagnose.ErrNoSample) {
+					return usageErrorf("--what-if: %w", err)
+				}
+				if err != nil {
+					return fmt.Errorf("--what-if: %w", err)
+				}
+				in.WhatIfs = append(in.WhatIfs, result)
+			}
+			body, err := report.Render(outFormat, in)
+			if err != nil {
+				return err
+			}
+			if _, err := a.stdout.Write(body); err != nil {
+				return fmt.Errorf("writing the report: %w", err)
+			}
+			if got.partial != nil {
+				return got.partial
+			}
+			if failOn != "" && report.Gate(in.Findings, threshold) {
+				return errFindingsGate
+			}
+			return nil
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().StringVar(&format, "format", "text", "report format: text, json or markdown")
+	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 when a finding is at least this severe: info, warning or error")
+	cmd.Flags().StringArrayVar(&whatIfs, "what-if", nil, "re-key the sampled rows and compare: salt(N), salt(N, prefix=K), reverse-ts(S), reverse(S), promote(S)")
+	return cmd
+}

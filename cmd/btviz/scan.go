@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/btviz/btviz/keyspace"
+)
+
+func (a *app) scanCommand() *cobra.Command {
+	var f snapshotFlags
+	var out string
+	cmd := &cobra.Command{
+		Use:   "scan --table T --out FILE [scan flags]",
+		Short: "Scan a table and save its snapshot for later (open, report, export, diff)",
+		Long: "Read a table's key space and write a snapshot file: the tablet map, the prefix tree with\n" +
+			"rows, bytes, cells and write times per prefix, the largest rows and a sample of keys.\n" +
+			"The file is gzip-compressed JSON (format documented in package keyspace); it holds no\n" +
+			"cell values. A scan that stops part-way still writes what it read, marked incomplete,\n" +
+			"and exits 3.",
+		Example: "  btviz scan --emulator --table social-celebrity --out celebrity.btviz\n" +
+			"  btviz scan --project p --instance i --table events --sample 0.05 --out events.btviz",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				return usageErrorf("say where to write the snapshot: --out FILE (e.g. --out %s.btviz)", fileStem(f.target.Table))
+			}
+			got, err := a.acquire(cmd, &f)
+			if err != nil {
+				return err
+			}
+			if err := keyspace.Save(out, got.snap); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stderr, "wrote %s: %s\n", out, describeScan(got.snap))
+			return got.partial
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().MarkHidden("snapshot")
+	cmd.Flags().StringVar(&out, "out", "", "snapshot file to write")
+	return cmd
+}
+
+// describeScan sums up a snapshot in one line for the terminal.
+func describeScan(snap *keyspace.Snapshot) string {
+	scan := snap.Scan
+	mode := "every row"
+	if scan.Mode == keyspace.ModeSample {
+		mode = fmt.Sprintf("a %.3g%% sample", 100*scan.Fraction)
+	}
+	status := "complete"
+	if !scan.Complete {
+		status = "INCOMPLETE (" + scan.Incomplete + ")"
+	}
+	return fmt.Sprintf("table %q, %d rows read (%s) of about %d, %s, %s, %s",
+		snap.Table, scan.RowsRead, mode, scan.RowsEstimated, humanBytes(scan.BytesEstimated), scan.Duration.Round(1e6), status)
+}
+
+// fileStem turns a table name into a file-name stem.
+func fileStem(table string) string {
+	if table == "" {
+		return "table"
+	}
+	return strings.Map(func(r rune) rune {
+		if r == filepath.Separator || r < ' ' {
+			return '_'
+		}
+		return r
+	}, table)
+}
+
+// humanBytes writes a byte count with a binary unit.
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	value, exp := float64(n), 0
+	for value >= unit && exp < 5 {
+		value /= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", value, "KMGTP"[exp-1])
+}
