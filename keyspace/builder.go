@@ -19,6 +19,10 @@ type Builder struct {
 
 	familyIndex map[string]int
 	nodes       int
+	// depth is the deepest level the tree splits now: it starts at
+	// MaxDepth and drops when the node budget forces the tree to give up
+	// its deepest level (see prune).
+	depth int
 
 	// The occupied span of the time grid, in absolute bucket indexes.
 	hasTime          bool
@@ -63,6 +67,8 @@ func NewBuilder(meta *Snapshot, opts Options) *Builder {
 	meta.TimeBucketMicros = initialBucketMicros
 	meta.Root = &Node{Kind: KindPrefix}
 	b.nodes = 1
+	b.depth = opts.MaxDepth
+	meta.TreeDepth = opts.MaxDepth
 	sort.Slice(meta.Ranges, func(i, j int) bool { return meta.Ranges[i].Start < meta.Ranges[j].Start })
 	if opts.Delimiters != "" {
 		b.setDelimiters(opts.Delimiters)
@@ -251,7 +257,7 @@ func (b *Builder) rangeOf(key string) (int, bool) {
 func (b *Builder) descend(key string, path []*Node) []*Node {
 	node := b.snap.Root
 	path = append(path, node)
-	for offset := 0; offset < len(key) && node.Kind == KindPrefix && node.Depth < b.opts.MaxDepth; {
+	for offset := 0; offset < len(key) && node.Kind == KindPrefix && node.Depth < b.depth; {
 		child := b.childFor(node, key, offset)
 		if child == nil {
 			break
@@ -277,6 +283,12 @@ func (b *Builder) childFor(parent *Node, key string, offset int) *Node {
 		kind, prefix, start, stop = KindRow, key, key, key+"\x00"
 	} else {
 		kind, prefix, start, stop = KindPrefix, key[:end], key[:end], PrefixEnd(key[:end])
+	}
+	if b.nodes >= b.opts.MaxNodes {
+		b.prune()
+		if parent.Depth >= b.depth {
+			return nil // the row stays with parent, now a leaf level
+		}
 	}
 	i, _ := parent.childIndex(key)
 	if b.nodes >= b.opts.MaxNodes {
@@ -388,6 +400,36 @@ func (b *Builder) toRange(n *Node) {
 	n.Children = n.Children[:0]
 	n.Kind = KindRange
 	n.Prefix = Key(CommonPrefix(string(n.FirstKey), string(n.LastKey)))
+}
+
+// pruneToShare is the share of the node budget a prune frees the tree
+// down to, so that prunes are rare.
+const pruneToShare = 0.75
+
+// prune gives up the tree's deepest levels until it is back under
+// pruneToShare of the node budget: nodes at the new deepest level keep
+// their totals, histograms and top rows but lose their children, and no
+// row splits below that level any more. Spending the budget on depth
+// everywhere alike, rather than refusing new nodes once it is spent,
+// keeps every entity at the shallower levels whatever the order rows
+// arrive in (a late salt bucket keeps its hot user). The root's children
+// are never given up.
+func (b *Builder) prune() {
+	for b.depth > 1 && float64(b.nodes) > pruneToShare*float64(b.opts.MaxNodes) {
+		b.depth--
+		b.snap.TreeDepth = b.depth
+		b.snap.Root.Walk(func(n *Node) bool {
+			if n.Depth < b.depth {
+				return true
+			}
+			for _, child := range n.Children {
+				b.release(child)
+			}
+			clear(n.Children)
+			n.Children = n.Children[:0]
+			return false
+		})
+	}
 }
 
 // newNode returns an empty node at depth, recycled when one is free.

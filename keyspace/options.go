@@ -15,8 +15,8 @@ type Options struct {
 	MaxChildren int
 	// MaxDepth is the deepest segment level the tree splits (default 8).
 	MaxDepth int
-	// MaxNodes caps the whole tree (default 20000); past it, new keys are
-	// folded into a neighbouring node.
+	// MaxNodes caps the whole tree (default 20000); past it, the tree
+	// gives up its deepest level everywhere (see [Snapshot.TreeDepth]).
 	MaxNodes int
 	// TopRows is the length of the snapshot's largest and most versioned
 	// row lists (default 50); NodeTopRows that of each node (default 3).

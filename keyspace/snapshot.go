@@ -95,6 +95,11 @@ type Snapshot struct {
 	// RangesAreTablets is true on Cloud Bigtable; on an emulator the
 	// boundaries are random sample keys, not tablets.
 	RangesAreTablets bool `json:"ranges_are_tablets"`
+	// TreeDepth is the deepest level the prefix tree splits: nodes at
+	// this depth hold their rows without children (the node budget made
+	// the builder give up deeper levels), so drilling below it needs a
+	// rescan of the node's range.
+	TreeDepth int `json:"tree_depth"`
 	// TimeBucketMicros is the width of every [TimeHist] bucket.
 	TimeBucketMicros int64 `json:"time_bucket_micros"`
 	Root             *Node `json:"root"`
