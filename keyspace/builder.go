@@ -416,19 +416,7 @@ const pruneToShare = 0.75
 // are never given up.
 func (b *Builder) prune() {
 	for b.depth > 1 && float64(b.nodes) > pruneToShare*float64(b.opts.MaxNodes) {
-		b.depth--
-		b.snap.TreeDepth = b.depth
-		b.snap.Root.Walk(func(n *Node) bool {
-			if n.Depth < b.depth {
-				return true
-			}
-			for _, child := range n.Children {
-				b.release(child)
-			}
-			clear(n.Children)
-			n.Children = n.Children[:0]
-			return false
-		})
+		b.collapseTo(b.depth - 1)
 	}
 }
 

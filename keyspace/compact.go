@@ -2,7 +2,11 @@ package keyspace
 
 // compact merges adjacent children of parent, the pair with the least
 // [heat] first, until it is back to compactToShare of its fan-out cap. Hot
-// children stay separate; cold runs become ranges. Pairs are kept in a
+// children stay separate; cold runs become ranges. The first and the last
+// child are never merged: when a table is built in key-ordered chunks
+// (see [Builder.Append]) they are the ones whose rows may still be
+// arriving, from the chunk before or after, so their totals are not yet
+// known. Pairs are kept in a
 // min-heap over a linked list of the children, so a compaction costs
 // O(merges · log fan-out) rather than a scan of all pairs per merge.
 func (b *Builder) compact(parent *Node) {
@@ -14,7 +18,7 @@ func (b *Builder) compact(parent *Node) {
 	n := len(children)
 	c := &b.compactor
 	c.reset(n)
-	for i := 0; i+1 < n; i++ {
+	for i := 1; i+2 < n; i++ {
 		c.pairs = append(c.pairs, pairCandidate{left: i, heat: heat(children[i], parent) + heat(children[i+1], parent)})
 	}
 	c.pairs.init()
@@ -33,10 +37,10 @@ func (b *Builder) compact(parent *Node) {
 		remaining--
 		// The merged node's pairs with both neighbours changed.
 		c.version[p.left]++
-		if after := c.next[p.left]; after >= 0 {
+		if after := c.next[p.left]; after >= 0 && after != n-1 {
 			c.pairs.push(pairCandidate{left: p.left, version: c.version[p.left], heat: heat(children[p.left], parent) + heat(children[after], parent)})
 		}
-		if before := c.prev[p.left]; before >= 0 {
+		if before := c.prev[p.left]; before > 0 {
 			c.version[before]++
 			c.pairs.push(pairCandidate{left: before, version: c.version[before], heat: heat(children[before], parent) + heat(children[p.left], parent)})
 		}

@@ -101,3 +101,36 @@ func TestSaveLeavesNoPartialFile(t *testing.T) {
 		t.Fatalf("save left files behind: %v", entries)
 	}
 }
+
+func TestSampleMethodRoundTrips(t *testing.T) {
+	snap := testSnapshot(t)
+	snap.Scan.Mode, snap.Scan.Fraction, snap.Scan.Method = ModeSample, 0.05, MethodSpans
+	var buf bytes.Buffer
+	if err := Encode(&buf, snap); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Scan.Method != MethodSpans {
+		t.Fatalf("method %q after a round trip, want %q", back.Scan.Method, MethodSpans)
+	}
+	// A full scan (or a file written before the field existed) has none.
+	snap.Scan.Mode, snap.Scan.Fraction, snap.Scan.Method = ModeFull, 1, ""
+	buf.Reset()
+	if err := Encode(&buf, snap); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	if _, err := body.ReadFrom(zr); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(body.Bytes(), []byte(`"method"`)) {
+		t.Fatal("a full scan's file names a sample method")
+	}
+}

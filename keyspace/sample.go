@@ -37,6 +37,20 @@ func (s *sampler) offer(row SampledRow) {
 	}
 }
 
+// absorb merges other's sample into s, as if s had been offered other's
+// rows too: the rows with the largest keys of both stay.
+func (s *sampler) absorb(other *sampler) {
+	s.totalWeight += other.totalWeight
+	for _, kept := range other.kept {
+		if len(s.kept) < s.size {
+			heap.Push(&s.kept, kept)
+		} else if kept.key > s.kept[0].key {
+			s.kept[0] = kept
+			heap.Fix(&s.kept, 0)
+		}
+	}
+}
+
 // rows returns the sample in key order, each weighted by its share of the
 // table.
 func (s *sampler) rows() []SampledRow {

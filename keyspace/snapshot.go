@@ -18,9 +18,23 @@ type Mode string
 const (
 	// ModeFull read every row in the scanned range.
 	ModeFull Mode = "full"
-	// ModeSample read a server-side random sample (RowSampleFilter) or a
-	// row budget; counts are scaled estimates.
+	// ModeSample read a sample of rows (see [ScanInfo].Method) or a row
+	// budget; counts are scaled estimates.
 	ModeSample Mode = "sample"
+)
+
+// SampleMethod says how a sampled scan chose the rows it read.
+type SampleMethod string
+
+const (
+	// MethodRows had the server keep each row with probability Fraction
+	// (RowSampleFilter); a row read stands for 1/Fraction rows.
+	MethodRows SampleMethod = "rows"
+	// MethodSpans read whole key spans between SampleRowKeys samples: one
+	// span of every few consecutive spans (stratified) plus every span far
+	// larger than typical; a row read stands for its group of spans (a
+	// ratio estimate by the spans' sampled bytes).
+	MethodSpans SampleMethod = "spans"
 )
 
 // ScanInfo records how a snapshot was taken, so that every view can say
@@ -29,6 +43,9 @@ type ScanInfo struct {
 	Mode Mode `json:"mode"`
 	// Fraction is the share of rows read (1 for a full scan).
 	Fraction float64 `json:"fraction"`
+	// Method says how a sampled scan chose what to read; empty for full
+	// and --max-rows scans, and in files written before it existed.
+	Method SampleMethod `json:"method,omitempty"`
 	// MaxRows is the row budget of a --max-rows scan (0: none).
 	MaxRows int64 `json:"max_rows,omitempty"`
 	// Start and End bound the scanned key range [Start, End); Prefix is

@@ -1,0 +1,181 @@
+package keyspace
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// ErrAppendOrder is returned (wrapped) by [Builder.Append] when the
+// appended rows do not follow the builder's.
+var ErrAppendOrder = errors.New("appended rows must follow the builder's rows in key order")
+
+// Append folds sub into b. sub must hold rows that all sort after every
+// row b holds: the next key range of the scan, built by another goroutine
+// from its own sorted rows. Building a table as a sequence of such chunks
+// appended in key order gives the tree a parallel scan cannot give a
+// single builder fed interleaved rows: every node is judged on complete
+// data, because an entity that spans two chunks is the last child of one
+// and the first child of the next, and compaction never merges those (see
+// [Builder.compact]). sub must have been made with the same metadata
+// (tablet map) and delimiters; it must not be used afterwards.
+func (b *Builder) Append(sub *Builder) error {
+	if b.detecting {
+		b.finishDetection()
+	}
+	if sub.detecting {
+		sub.finishDetection()
+	}
+	if b.splitter.Delimiters() != sub.splitter.Delimiters() {
+		return fmt.Errorf("appending a chunk split at %q to a build split at %q: give both the same delimiters", sub.splitter.Delimiters(), b.splitter.Delimiters())
+	}
+	if len(b.snap.Ranges) != len(sub.snap.Ranges) {
+		return fmt.Errorf("appending a chunk with %d tablet ranges to a build with %d: both need the same tablet map", len(sub.snap.Ranges), len(b.snap.Ranges))
+	}
+	if b.snap.Root.Rows > 0 && sub.snap.Root.Rows > 0 && sub.snap.Root.FirstKey <= b.snap.Root.LastKey {
+		return fmt.Errorf("%w: chunk starts at %v, build ends at %v", ErrAppendOrder, sub.snap.Root.FirstKey, b.snap.Root.LastKey)
+	}
+	b.adoptFamilies(sub)
+	b.alignTime(sub)
+
+	b.appendNode(b.snap.Root, sub.snap.Root)
+	for i := range b.snap.Ranges {
+		to, from := &b.snap.Ranges[i], &sub.snap.Ranges[i]
+		to.Stats.merge(&from.Stats)
+		to.Writes.merge(&from.Writes)
+		to.Scanned = to.Scanned || from.Scanned
+		to.Rescanned = to.Rescanned || from.Rescanned
+	}
+	b.snap.Largest = b.largest.merge(b.snap.Largest, sub.snap.Largest)
+	b.snap.MostVersioned = b.mostVersioned.merge(b.snap.MostVersioned, sub.snap.MostVersioned)
+	b.sample.absorb(&sub.sample)
+	b.snap.Scan.RowsRead += sub.snap.Scan.RowsRead
+	b.snap.Scan.CellsRead += sub.snap.Scan.CellsRead
+	if sub.depth < b.depth {
+		b.collapseTo(sub.depth)
+	}
+	if b.nodes > b.opts.MaxNodes {
+		b.prune()
+	}
+	return nil
+}
+
+// adoptFamilies renumbers sub's family bits into b's family list.
+func (b *Builder) adoptFamilies(sub *Builder) {
+	remap := make([]int, len(sub.snap.Families))
+	same := true
+	for i, name := range sub.snap.Families {
+		remap[i] = b.familyOf(name)
+		same = same && remap[i] == i
+	}
+	if same {
+		return
+	}
+	move := func(s *Stats) {
+		old := s.FamilyMask
+		s.FamilyMask = nil
+		for i := range remap {
+			if i/64 < len(old) && old[i/64]&(1<<(i%64)) != 0 {
+				s.setFamily(remap[i])
+			}
+		}
+	}
+	sub.snap.Root.Walk(func(n *Node) bool { move(&n.Stats); return true })
+	for i := range sub.snap.Ranges {
+		move(&sub.snap.Ranges[i].Stats)
+	}
+}
+
+// alignTime brings b and sub onto one time grid wide enough for both.
+func (b *Builder) alignTime(sub *Builder) {
+	for b.snap.TimeBucketMicros < sub.snap.TimeBucketMicros {
+		b.coarsen()
+		b.minTime, b.maxTime = floorDiv(b.minTime, 2), floorDiv(b.maxTime, 2)
+	}
+	for sub.snap.TimeBucketMicros < b.snap.TimeBucketMicros {
+		sub.coarsen()
+		sub.minTime, sub.maxTime = floorDiv(sub.minTime, 2), floorDiv(sub.maxTime, 2)
+	}
+	if !sub.hasTime {
+		return
+	}
+	lo, hi := sub.minTime, sub.maxTime
+	if b.hasTime {
+		lo, hi = min(lo, b.minTime), max(hi, b.maxTime)
+	}
+	for hi-lo >= MaxTimeBuckets {
+		b.coarsen()
+		sub.coarsen()
+		lo, hi = floorDiv(lo, 2), floorDiv(hi, 2)
+	}
+	b.hasTime, b.minTime, b.maxTime = true, lo, hi
+}
+
+// appendNode folds src, the same key prefix as dst in a chunk that
+// follows it, into dst.
+func (b *Builder) appendNode(dst, src *Node) {
+	dst.Stats.merge(&src.Stats)
+	dst.Writes.merge(&src.Writes)
+	dst.Top = b.nodeLargest.merge(dst.Top, src.Top)
+	if dst.Kind != KindPrefix || dst.Depth >= b.depth {
+		return // a leaf: the totals are all it keeps
+	}
+	for _, child := range src.Children {
+		i, found := dst.childIndex(string(child.Start))
+		if !found {
+			b.adoptChild(dst, i, child)
+			continue
+		}
+		target := dst.Children[i]
+		if target.Kind == KindPrefix && child.Kind == KindPrefix && target.Prefix == child.Prefix {
+			b.appendNode(target, child) // an entity that spans both chunks
+			continue
+		}
+		// The chunk's first child starts inside dst's last one without
+		// being the same prefix (a merged range): widen dst's child to
+		// cover it, keeping the totals exact.
+		target.Stats.merge(&child.Stats)
+		target.Writes.merge(&child.Writes)
+		target.Top = b.nodeLargest.merge(target.Top, child.Top)
+		if EndBefore(string(target.End), string(child.End)) && target.Kind != KindPrefix {
+			target.End = child.End
+			if i+1 < len(dst.Children) && EndBefore(string(dst.Children[i+1].Start), string(target.End)) {
+				target.End = dst.Children[i+1].Start
+			}
+			b.toRange(target)
+		}
+	}
+	if len(dst.Children) > b.opts.MaxChildren {
+		b.compact(dst)
+	}
+}
+
+// adoptChild moves child (and its subtree) from a chunk into dst at
+// insertion point i.
+func (b *Builder) adoptChild(dst *Node, i int, child *Node) {
+	if i > 0 && dst.Children[i-1].End != "" && child.Start < dst.Children[i-1].End {
+		child.Start = dst.Children[i-1].End
+	}
+	if i < len(dst.Children) && EndBefore(string(dst.Children[i].Start), string(child.End)) {
+		child.End = dst.Children[i].Start
+	}
+	dst.Children = slices.Insert(dst.Children, i, child)
+	b.nodes += child.Count()
+}
+
+// collapseTo gives up every level below depth.
+func (b *Builder) collapseTo(depth int) {
+	b.depth = depth
+	b.snap.TreeDepth = depth
+	b.snap.Root.Walk(func(n *Node) bool {
+		if n.Depth < depth {
+			return true
+		}
+		for _, child := range n.Children {
+			b.release(child)
+		}
+		clear(n.Children)
+		n.Children = n.Children[:0]
+		return false
+	})
+}
