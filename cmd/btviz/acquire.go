@@ -18,6 +18,9 @@ type snapshotFlags struct {
 	target   targetFlags
 	scan     scanFlags
 	snapshot string
+	// prefixIsView says that --prefix also places the view (export), so
+	// it goes with --snapshot too: there it only places the view.
+	prefixIsView bool
 }
 
 func (f *snapshotFlags) register(cmd *cobra.Command) {
@@ -43,7 +46,7 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 	}
 	if f.snapshot != "" {
 		for _, name := range []string{"project", "instance", "table", "emulator", "emulator-host", "prefix", "start", "end", "full", "sample", "max-rows"} {
-			if cmd.Flags().Changed(name) {
+			if cmd.Flags().Changed(name) && !(name == "prefix" && f.prefixIsView) {
 				return acquired{}, usageErrorf("--snapshot reads a saved scan; --%s would need a new one: give one or the other", name)
 			}
 		}
@@ -81,13 +84,18 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 // samplerOptions turns validated scan flags into [sampler.Options], with a
 // progress bar on stderr when it is a terminal.
 func (a *app) samplerOptions(req scanFlags) sampler.Options {
-	opts := sampler.Options{
-		Prefix: req.prefix, Start: req.start, End: req.end,
-		Full: req.full, Fraction: req.fraction, MaxRows: req.maxRows,
-		Concurrency: req.concurrency, Delimiters: req.delimiters,
-	}
+	opts := req.options()
 	if f, ok := a.stderr.(*os.File); ok {
 		opts.Progress = sampler.NewBar(f).Update
 	}
 	return opts
+}
+
+// options turns validated scan flags into [sampler.Options].
+func (f scanFlags) options() sampler.Options {
+	return sampler.Options{
+		Prefix: f.prefix, Start: f.start, End: f.end,
+		Full: f.full, Fraction: f.fraction, MaxRows: f.maxRows,
+		Concurrency: f.concurrency, Delimiters: f.delimiters,
+	}
 }

@@ -3,16 +3,19 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/export"
 	"github.com/btviz/btviz/report"
 )
 
 func (a *app) reportCommand() *cobra.Command {
 	var f snapshotFlags
-	var format, failOn string
+	var format, failOn, out, images string
 	var whatIfs []string
 	cmd := &cobra.Command{
 		Use:   "report [--table T | --snapshot FILE] --format text|json|markdown [--fail-on SEVERITY]",
@@ -60,12 +63,20 @@ func (a *app) reportCommand() *cobra.Command {
 				}
 				in.WhatIfs = append(in.WhatIfs, result)
 			}
+			if images != "" {
+				if outFormat != report.FormatMarkdown {
+					return usageErrorf("--images draws pictures for the Markdown report: add --format markdown")
+				}
+				if err := export.ReportImages(images, &in, export.ReportImageOptions{MarkdownDir: filepath.Dir(out)}); err != nil {
+					return err
+				}
+			}
 			body, err := report.Render(outFormat, in)
 			if err != nil {
 				return err
 			}
-			if _, err := a.stdout.Write(body); err != nil {
-				return fmt.Errorf("writing the report: %w", err)
+			if err := a.writeOutput(out, body); err != nil {
+				return err
 			}
 			if got.partial != nil {
 				return got.partial
@@ -79,6 +90,23 @@ func (a *app) reportCommand() *cobra.Command {
 	f.register(cmd)
 	cmd.Flags().StringVar(&format, "format", "text", "report format: text, json or markdown")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 when a finding is at least this severe: info, warning or error")
+	cmd.Flags().StringVar(&out, "out", "", "write the report to this file instead of stdout")
+	cmd.Flags().StringVar(&images, "images", "", "with --format markdown: draw heatmap PNGs into this directory and link them")
 	cmd.Flags().StringArrayVar(&whatIfs, "what-if", nil, "re-key the sampled rows and compare: salt(N), salt(N, prefix=K), reverse-ts(S), reverse(S), promote(S)")
 	return cmd
+}
+
+// writeOutput writes body to path, or to stdout when path is empty.
+func (a *app) writeOutput(path string, body []byte) error {
+	if path == "" {
+		if _, err := a.stdout.Write(body); err != nil {
+			return fmt.Errorf("writing the report: %w", err)
+		}
+		return nil
+	}
+	if err := os.WriteFile(path, body, 0o644); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	fmt.Fprintf(a.stderr, "wrote %s\n", path)
+	return nil
 }

@@ -1,71 +1,145 @@
 package main
 
 import (
-	"fmt"
-	"text/tabwriter"
+	"context"
+	"errors"
+	"os"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/tui"
 )
 
 func (a *app) rootCommand() *cobra.Command {
 	var target targetFlags
 	var scan scanFlags
+	var theme string
 	cmd := &cobra.Command{
 		Use:   "btviz [--project P --instance I] [--table T] [scan flags]",
 		Short: "An offline Key Visualizer for Cloud Bigtable, in the terminal",
 		Long: "btviz reads a Bigtable table's row keys (SampleRowKeys plus parallel scans), shows where\n" +
 			"rows, bytes and writes concentrate in an interactive heatmap with drill-down into key\n" +
 			"prefixes, and names the row-key design problems it finds: hotspots, timestamp-leading\n" +
-			"and sequential keys, oversized rows and more. No Key Visualizer, no hour of traffic needed.",
+			"and sequential keys, oversized rows and more. No Key Visualizer, no hour of traffic needed.\n\n" +
+			"Without --table it starts on a list of the instance's tables. Press ? inside for the keys.",
 		Example: "  btviz --emulator                       # embedded emulator with demo tables\n" +
 			"  btviz --project p --instance i --table events\n" +
 			"  btviz open events.btviz",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := scan.validate(cmd); err != nil {
-				return err
-			}
-			t, stop, err := a.target(cmd.Context(), target.Flags)
+			req, err := scan.validate(cmd)
 			if err != nil {
 				return err
 			}
-			defer stop()
-			return a.summary(cmd, t)
+			cfg := tui.Config{Table: target.Table, Scan: req.options()}
+			if cfg.Theme, err = tui.ParseTheme(theme); err != nil {
+				return usageError(err)
+			}
+			if err := a.requireTerminal(); err != nil {
+				return err
+			}
+			backend, closeBackend, err := a.backend(cmd.Context(), target.Flags)
+			if err != nil {
+				return err
+			}
+			defer closeBackend()
+			cfg.Backend = backend
+			return a.runTUI(cmd.Context(), cfg)
 		},
 	}
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
 	target.register(cmd.Flags())
 	scan.register(cmd.Flags())
-	cmd.AddCommand(a.scanCommand(), a.reportCommand(), a.seedCommand(), a.emulatorCommand())
+	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto (from the terminal's background), dark or light")
+	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand())
 	return cmd
 }
 
-// summary prints the instance's tables and how to look at them.
-func (a *app) summary(cmd *cobra.Command, t connect.Target) error {
-	conn, err := a.open(cmd.Context(), t)
+func (a *app) openCommand() *cobra.Command {
+	var theme string
+	cmd := &cobra.Command{
+		Use:     "open FILE.btviz",
+		Short:   "Explore a saved snapshot in the interactive view (no network)",
+		Example: "  btviz scan --emulator --table social-celebrity --out celebrity.btviz\n  btviz open celebrity.btviz",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return flagError(errors.New("open takes one snapshot file, written by `btviz scan --out FILE`"))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			parsed, err := tui.ParseTheme(theme)
+			if err != nil {
+				return usageError(err)
+			}
+			snap, err := keyspace.Load(args[0])
+			if err != nil {
+				return usageError(err)
+			}
+			if err := a.requireTerminal(); err != nil {
+				return err
+			}
+			return a.runTUI(cmd.Context(), tui.Config{
+				Snapshot: snap, Table: snap.Table, Theme: parsed,
+				Backend: tui.NewSnapshotBackend(args[0], snap),
+			})
+		},
+	}
+	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto, dark or light")
+	return cmd
+}
+
+// backend opens what the interactive view reads tables through: the
+// embedded demo (loading in the background, so the picker shows at once)
+// for --emulator without an address, otherwise a connection to the target.
+func (a *app) backend(ctx context.Context, flags connect.Flags) (tui.Backend, func(), error) {
+	rc, err := connect.LoadCbtrc(connect.CbtrcPath(a.getenv))
 	if err != nil {
-		return err
+		return nil, nil, usageError(err)
 	}
-	defer conn.Close()
-	tables, err := conn.Tables(cmd.Context())
+	t, err := connect.Resolve(flags, a.getenv, rc)
+	if errors.Is(err, connect.ErrNoEmulatorHost) {
+		if t.Table != "" {
+			if _, err := emulator.Lookup(t.Table); err != nil {
+				return nil, nil, usageErrorf("table %q is not a demo table, and the embedded emulator holds only those: %s", t.Table, joinNames(emulator.ScenarioNames()))
+			}
+		}
+		demo, err := tui.NewDemoBackend(ctx, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		return demo, func() { demo.Close() }, nil
+	}
 	if err != nil {
-		return usageError(err)
+		return nil, nil, usageError(err)
 	}
-	descriptions := map[string]string{}
-	for _, sc := range emulator.Scenarios() {
-		descriptions[sc.Name] = sc.Description
+	conn, err := a.open(ctx, t)
+	if err != nil {
+		return nil, nil, err
 	}
-	fmt.Fprintf(a.stdout, "%d tables in %s:\n\n", len(tables), t.Where())
-	w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "TABLE\tFAMILIES\tDESCRIPTION")
-	for _, table := range tables {
-		fmt.Fprintf(w, "%s\t%d\t%s\n", table.Name, len(table.Families), descriptions[table.Name])
+	return tui.NewConnBackend(conn), func() { conn.Close() }, nil
+}
+
+// runTUI runs the interactive view until the user quits; Ctrl+C from
+// outside (SIGINT, SIGTERM) is a normal way out too.
+func (a *app) runTUI(ctx context.Context, cfg tui.Config) error {
+	err := tui.Run(ctx, cfg, a.stdin, a.stdout)
+	if errors.Is(err, context.Canceled) {
+		return nil
 	}
-	if err := w.Flush(); err != nil {
-		return err
+	return err
+}
+
+// requireTerminal refuses to start the interactive view without one.
+func (a *app) requireTerminal() error {
+	in, inOK := a.stdin.(*os.File)
+	out, outOK := a.stdout.(*os.File)
+	if inOK && outOK && term.IsTerminal(in.Fd()) && term.IsTerminal(out.Fd()) {
+		return nil
 	}
-	return nil
+	return usageErrorf("the interactive view needs a terminal, and stdin or stdout is not one; for scripts use `btviz report` or `btviz export`")
 }

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/export"
+)
+
+func (a *app) exportCommand() *cobra.Command {
+	f := snapshotFlags{prefixIsView: true}
+	var flags export.Flags
+	cmd := &cobra.Command{
+		Use:   "export [--table T | --snapshot FILE] --out FILE.png|.svg|.txt|.ansi [--view V] [--size WxH]",
+		Short: "Write what btviz shows as an image or text, without a terminal",
+		Long: "Render the view the interactive btviz shows (heatmap, prefixes, findings or largest rows) at\n" +
+			"a given size and write it as PNG or SVG (for reviews), plain text, or text with colours\n" +
+			"(.ansi, for `cat` in a terminal). It needs no terminal, so it runs in CI and scripts, and\n" +
+			"it draws exactly the frame the interactive view and its `s` key would.",
+		Example: "  btviz export --emulator --table social-celebrity --out celebrity.png\n" +
+			"  btviz export --snapshot events.btviz --view findings --size 160x50 --out findings.svg\n" +
+			"  btviz export --snapshot events.btviz --prefix 'user#' --metric bytes --theme light --out users.png",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			flags.Prefix = f.scan.prefix
+			opts, err := export.ParseOptions(flags)
+			if err != nil {
+				return usageError(err)
+			}
+			got, err := a.acquire(cmd, &f)
+			if err != nil {
+				return err
+			}
+			if err := export.Write(flags.Out, got.snap, diagnose.Diagnose(got.snap), opts); err != nil {
+				return usageError(err)
+			}
+			fmt.Fprintf(a.stderr, "wrote %s (%s view of table %q)\n", flags.Out, opts.View, got.snap.Table)
+			return got.partial
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().StringVar(&flags.Out, "out", "", "file to write: .png, .svg, .txt or .ansi")
+	cmd.Flags().StringVar(&flags.View, "view", "", "what to show: heatmap, prefixes, findings or rows (default heatmap)")
+	cmd.Flags().StringVar(&flags.Metric, "metric", "", "heatmap metric: writes, rows, bytes, versions, max-row, share or write-share")
+	cmd.Flags().StringVar(&flags.Bucketing, "bucketing", "", "key buckets: prefix, even, heat or tablets")
+	cmd.Flags().StringVar(&flags.Size, "size", "", "terminal size to draw, columns x rows (default 200x60, at least 80x24)")
+	cmd.Flags().StringVar(&flags.Theme, "theme", "", "dark or light (default dark)")
+	return cmd
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/btviz/btviz/screenshot"
+)
+
+// scanScenarios scans the named demo tables into snapshot files.
+func scanScenarios(t *testing.T, tables ...string) map[string]string {
+	t.Helper()
+	env := seededEmulator(t, strings.Join(tables, ","))
+	dir := t.TempDir()
+	paths := map[string]string{}
+	for _, table := range tables {
+		path := filepath.Join(dir, table+".btviz")
+		runBtviz(t, env, "scan", "--table", table, "--out", path).requireExit(t, exitOK)
+		paths[table] = path
+	}
+	return paths
+}
+
+func TestExportWritesEveryFormatWithoutATerminal(t *testing.T) {
+	snap := scanScenarios(t, "social-celebrity")["social-celebrity"]
+	dir := t.TempDir()
+	for _, name := range []string{"heat.png", "heat.svg", "heat.txt", "heat.ansi", "findings.png", "rows.txt"} {
+		out := filepath.Join(dir, name)
+		args := []string{"export", "--snapshot", snap, "--out", out, "--size", "120x40"}
+		switch {
+		case strings.HasPrefix(name, "findings"):
+			args = append(args, "--view", "findings")
+		case strings.HasPrefix(name, "rows"):
+			args = append(args, "--view", "rows")
+		}
+		runBtviz(t, nil, args...).requireExit(t, exitOK, "wrote "+out)
+	}
+	f, err := os.Open(filepath.Join(dir, "heat.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("PNG does not decode: %v", err)
+	}
+	if w := img.Bounds().Dx(); w != 120*screenshot.DefaultCellWidth {
+		t.Errorf("PNG is %d px wide, want 120 columns × %d px", w, screenshot.DefaultCellWidth)
+	}
+	text, _ := os.ReadFile(filepath.Join(dir, "heat.txt"))
+	if strings.ContainsAny(string(text), "\x1b\x00\x07") {
+		t.Error("the .txt export holds escape or control bytes")
+	}
+	if !strings.Contains(string(text), "social-celebrity") || !strings.Contains(string(text), "mila_rosewood") {
+		t.Errorf("the .txt export lacks the table or its hot user:\n%s", text)
+	}
+	ansi, _ := os.ReadFile(filepath.Join(dir, "heat.ansi"))
+	if stripped := regexp.MustCompile("\x1b\\[[0-9;:]*m").ReplaceAllString(string(ansi), ""); strings.Contains(stripped, "\x1b") {
+		t.Error("the .ansi export holds escapes other than colours")
+	}
+	r := runBtviz(t, nil, "export", "--snapshot", snap, "--out", filepath.Join(dir, "x.gif"))
+	r.requireExit(t, exitUsage, ".png")
+}
+
+func TestDiffShowsSaltingRemoveTheHotspot(t *testing.T) {
+	snaps := scanScenarios(t, "social-celebrity", "social-celebrity-salted")
+	before, after := snaps["social-celebrity"], snaps["social-celebrity-salted"]
+	runBtviz(t, nil, "diff", before, after).requireExit(t, exitUsage, "--force")
+	image := filepath.Join(t.TempDir(), "salting.png")
+	r := runBtviz(t, nil, "diff", before, after, "--force", "--format", "json", "--out", image)
+	r.requireExit(t, exitOK)
+	var doc struct {
+		Prefixes []struct {
+			Prefix         string  `json:"prefix"`
+			Status         string  `json:"status"`
+			RowShareBefore float64 `json:"row_share_before"`
+			RowShareAfter  float64 `json:"row_share_after"`
+		} `json:"prefixes"`
+		Findings struct {
+			Disappeared []struct{ Kind, Prefix string } `json:"disappeared"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("diff is not JSON: %v", err)
+	}
+	hotBefore, pieces := 0.0, 0
+	for _, p := range doc.Prefixes {
+		switch {
+		case p.Prefix == "user#mila_rosewood#":
+			hotBefore = p.RowShareBefore
+		case regexp.MustCompile(`^[0-7]#user#mila_rosewood#$`).MatchString(p.Prefix):
+			pieces++
+			if p.RowShareAfter >= 0.06 {
+				t.Errorf("salted piece %s still holds %.1f%% of rows", p.Prefix, 100*p.RowShareAfter)
+			}
+		}
+	}
+	if hotBefore < 0.35 || pieces != 8 {
+		t.Errorf("celebrity held %.1f%% before; %d salted pieces after, want 8", 100*hotBefore, pieces)
+	}
+	gone := false
+	for _, f := range doc.Findings.Disappeared {
+		gone = gone || (f.Kind == "hot-key-range" && f.Prefix == "user#mila_rosewood#")
+	}
+	if !gone {
+		t.Errorf("hot-key-range did not disappear: %+v", doc.Findings.Disappeared)
+	}
+	if info, err := os.Stat(image); err != nil || info.Size() == 0 {
+		t.Errorf("side-by-side image not written: %v", err)
+	}
+}
+
+func TestMarkdownReportLinksTheImagesItWrites(t *testing.T) {
+	snap := scanScenarios(t, "social-celebrity")["social-celebrity"]
+	dir := t.TempDir()
+	out := filepath.Join(dir, "review.md")
+	runBtviz(t, nil, "report", "--snapshot", snap, "--format", "markdown", "--images", filepath.Join(dir, "img"), "--out", out).requireExit(t, exitOK)
+	body, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := regexp.MustCompile(`!\[[^\]]*\]\(<?([^)>]+)>?\)`).FindAllStringSubmatch(string(body), -1)
+	if len(links) < 2 {
+		t.Fatalf("report links %d images:\n%s", len(links), body)
+	}
+	for _, link := range links {
+		f, err := os.Open(filepath.Join(dir, link[1]))
+		if err != nil {
+			t.Errorf("linked image %s missing: %v", link[1], err)
+			continue
+		}
+		if _, err := png.Decode(f); err != nil {
+			t.Errorf("linked image %s is not a PNG: %v", link[1], err)
+		}
+		f.Close()
+	}
+	runBtviz(t, nil, "report", "--snapshot", snap, "--images", dir).requireExit(t, exitUsage, "--format markdown")
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/btviz/btviz/tui/tuitest"
+)
+
+// TestE2ETerminalCelebrityFlow runs the built btviz binary in tmux exactly
+// as the README's first command does (`btviz --emulator`: the embedded
+// emulator, every demo table loading in the background) and walks the
+// celebrity flow a user would, checking the screen at each step and that
+// quitting restores the terminal.
+func TestE2ETerminalCelebrityFlow(t *testing.T) {
+	btviz, _ := buildBinaries(t)
+	shots := t.TempDir()
+	start := time.Now()
+	term := tuitest.Start(t, tuitest.Options{Width: 200, Height: 60, Dir: shots, Env: []string{
+		"BIGTABLE_EMULATOR_HOST=", "HOME=" + t.TempDir(),
+	}}, btviz, "--emulator")
+
+	// The picker comes up at once and fills in as the tables load.
+	term.WaitFor(t, 5*time.Second, tuitest.PickerShown, "social-celebrity")
+	t.Logf("picker on screen after %v", time.Since(start).Round(time.Millisecond))
+	term.WaitFor(t, 2*time.Minute, tuitest.PickerAllLoaded(18))
+	t.Logf("all 18 demo tables loaded after %v", time.Since(start).Round(time.Millisecond))
+
+	// Open the celebrity table (the fifth): its hotspot is the one bright band.
+	term.Send("Down", "Down", "Down", "Down", "Enter")
+	term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.HeatmapTitle, tuitest.CelebrityBucket,
+		tuitest.CelebrityFinding, tuitest.EmulatorNote, tuitest.GCNote)
+
+	// Its finding: details and advice, then a jump to the celebrity's bucket.
+	term.Send("f")
+	term.WaitFor(t, 5*time.Second, tuitest.FindingDetails, tuitest.FindingAdvice)
+	term.Send("Enter")
+	term.WaitFor(t, 5*time.Second, "⌂ social-celebrity › user#")
+	// Drill into the celebrity's prefix, and back up.
+	term.Send("Enter")
+	term.WaitFor(t, 5*time.Second, tuitest.CelebrityCrumb, "p000000#")
+	term.Send("Escape")
+	term.WaitUntil(t, 5*time.Second, "the way back up", func(s string) bool { return !strings.Contains(s, tuitest.CelebrityCrumb) })
+	// Search a prefix and land on it.
+	term.Send("/")
+	term.WaitFor(t, 5*time.Second, tuitest.SearchPrompt)
+	term.Type(tuitest.CelebrityPrefix)
+	term.Send("Enter")
+	term.WaitFor(t, 5*time.Second, tuitest.CelebrityCrumb)
+	// A screenshot lands in the working directory as PNG and SVG.
+	term.Send("s")
+	term.WaitFor(t, 10*time.Second, tuitest.ScreenshotSaved)
+	for _, pattern := range []string{"btviz-social-celebrity-*.png", "btviz-social-celebrity-*.svg"} {
+		if matches, _ := filepath.Glob(filepath.Join(shots, pattern)); len(matches) != 1 {
+			t.Errorf("screenshot %s: found %v", pattern, matches)
+		} else if info, err := os.Stat(matches[0]); err != nil || info.Size() == 0 {
+			t.Errorf("screenshot %s is empty", matches[0])
+		}
+	}
+	// Quit: the terminal must be as it was.
+	term.Send("q")
+	term.WaitExit(t, 10*time.Second)
+}

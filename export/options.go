@@ -1,0 +1,181 @@
+package export
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/screenshot"
+	"github.com/btviz/btviz/tui"
+)
+
+// Frame sizes in terminal cells. The minimum is the TUI's; the maximum is
+// what a screenshot can hold (one row goes to the title bar).
+const (
+	DefaultWidth  = 200
+	DefaultHeight = 60
+	MinWidth      = tui.MinWidth
+	MinHeight     = tui.MinHeight
+	MaxWidth      = screenshot.MaxColumns
+	MaxHeight     = screenshot.MaxRows - 1
+)
+
+// Themes names the --theme values.
+var themes = []string{"dark", "light"}
+
+// Options say what [Write] draws: which view of the snapshot, at what
+// size and in which theme, and the file format. Make them with
+// [ParseOptions] from flags, or fill them in; zero fields take the TUI's
+// defaults ([tui.PaneHeatmap], [heatmap.MetricWrites],
+// [tui.DefaultBucketing]) and a
+// [DefaultWidth]×[DefaultHeight] dark frame.
+type Options struct {
+	// Format is the output format; [Write] takes it from the file name
+	// when empty.
+	Format Format
+	// View is the TUI pane shown (default [tui.PaneHeatmap]).
+	View tui.Pane
+	// Prefix restricts the view to the keys that start with it (raw
+	// bytes; empty is the whole table).
+	Prefix keyspace.Key
+	// Metric and Bucketing pick what the heatmap measures and how it cuts
+	// the key range.
+	Metric    heatmap.Metric
+	Bucketing heatmap.Bucketing
+	// Width and Height are the frame's size in cells.
+	Width, Height int
+	// Light draws for a light background instead of a dark one.
+	Light bool
+	// Profile is the colour profile the frame is drawn for; the zero value
+	// picks true colour, and [FormatText] always draws without colour.
+	Profile colorprofile.Profile
+}
+
+// Flags are the raw values of `btviz export`'s flags, as the command line
+// gives them; [ParseOptions] checks them.
+type Flags struct {
+	// Out is the output file; its extension gives the format.
+	Out string
+	// View, Prefix, Metric, Bucketing, Size ("200x60") and Theme ("dark"
+	// or "light") are optional. Prefix may hold \xNN escapes.
+	View, Prefix, Metric, Bucketing, Size, Theme string
+}
+
+// ParseOptions checks flags and turns them into [Options]. Each error
+// names the flag, what was wrong and the valid values.
+func ParseOptions(f Flags) (Options, error) {
+	var o Options
+	var err error
+	if strings.TrimSpace(f.Out) == "" {
+		return o, fmt.Errorf("--out is required: name the file to write, ending in %s", extensionList(Formats()))
+	}
+	if o.Format, err = FormatOf(f.Out); err != nil {
+		return o, fmt.Errorf("--out: %w", err)
+	}
+	if f.View != "" {
+		if o.View, err = tui.ParsePane(f.View); err != nil {
+			return o, fmt.Errorf("--view: %w", err)
+		}
+	}
+	if f.Metric != "" {
+		if o.Metric, err = heatmap.ParseMetric(f.Metric); err != nil {
+			return o, fmt.Errorf("--metric: %w", err)
+		}
+	}
+	if f.Bucketing != "" {
+		if o.Bucketing, err = heatmap.ParseBucketing(f.Bucketing); err != nil {
+			return o, fmt.Errorf("--bucketing: %w", err)
+		}
+	}
+	if f.Prefix != "" {
+		prefix, err := keyspace.ParseKey(f.Prefix)
+		if err != nil {
+			return o, fmt.Errorf("--prefix: %w", err)
+		}
+		o.Prefix = keyspace.Key(prefix)
+	}
+	switch strings.ToLower(strings.TrimSpace(f.Theme)) {
+	case "", "dark":
+	case "light":
+		o.Light = true
+	default:
+		return o, fmt.Errorf("--theme %q: unknown theme; use one of %s", f.Theme, strings.Join(themes, ", "))
+	}
+	o.Width, o.Height = DefaultWidth, DefaultHeight
+	if f.Size != "" {
+		if o.Width, o.Height, err = ParseSize(f.Size); err != nil {
+			return o, fmt.Errorf("--size: %w", err)
+		}
+	}
+	if err := o.check(); err != nil {
+		return o, fmt.Errorf("--size: %w", err)
+	}
+	return o, nil
+}
+
+// ParseSize reads a frame size written WIDTHxHEIGHT in cells ("200x60";
+// "X" and "×" also separate) and checks it against the bounds.
+func ParseSize(s string) (width, height int, err error) {
+	clean := strings.ToLower(strings.TrimSpace(s))
+	clean = strings.ReplaceAll(clean, "×", "x")
+	w, h, ok := strings.Cut(clean, "x")
+	if ok {
+		width, err = strconv.Atoi(strings.TrimSpace(w))
+	}
+	if ok && err == nil {
+		height, err = strconv.Atoi(strings.TrimSpace(h))
+	}
+	if !ok || err != nil {
+		return 0, 0, fmt.Errorf("size %q: write it as WIDTHxHEIGHT in terminal cells, like %dx%d", s, DefaultWidth, DefaultHeight)
+	}
+	if err := checkSize(width, height); err != nil {
+		return 0, 0, err
+	}
+	return width, height, nil
+}
+
+// checkSize keeps a frame within what the TUI draws and a screenshot
+// holds.
+func checkSize(width, height int) error {
+	if width < MinWidth || height < MinHeight {
+		return fmt.Errorf("size %dx%d is below the %dx%d the TUI needs; use at least %dx%d", width, height, MinWidth, MinHeight, MinWidth, MinHeight)
+	}
+	if width > MaxWidth || height > MaxHeight {
+		return fmt.Errorf("size %dx%d is above the %dx%d a screenshot holds; use at most %dx%d", width, height, MaxWidth, MaxHeight, MaxWidth, MaxHeight)
+	}
+	return nil
+}
+
+// check validates the options' size, also against the pixel budget of a
+// PNG, and names the settings it finds wrong.
+func (o Options) check() error {
+	if err := checkSize(o.Width, o.Height); err != nil {
+		return err
+	}
+	if o.Format == FormatPNG {
+		size, err := o.screenshotOptions(nil).Size(o.Width, o.Height)
+		if err != nil {
+			return err
+		}
+		if pixels := size.X * size.Y; pixels > screenshot.MaxPixels {
+			return fmt.Errorf("size %dx%d makes a %dx%d pixel PNG, above the %d megapixels a screenshot may have; use fewer cells or write an .svg",
+				o.Width, o.Height, size.X, size.Y, screenshot.MaxPixels>>20)
+		}
+	}
+	return nil
+}
+
+// withDefaults fills the zero fields.
+func (o Options) withDefaults() Options {
+	if o.View == "" {
+		o.View = tui.PaneHeatmap
+	}
+	if o.Width == 0 && o.Height == 0 {
+		o.Width, o.Height = DefaultWidth, DefaultHeight
+	}
+	return o
+}

@@ -1,0 +1,60 @@
+package export
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/tui"
+)
+
+func TestParseOptions(t *testing.T) {
+	o, err := ParseOptions(Flags{Out: "shots/Celebrity.PNG", View: "findings", Prefix: `user#\x00a`, Metric: "bytes", Bucketing: "tablets", Size: " 120 × 40 ", Theme: "Light"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Options{Format: FormatPNG, View: tui.PaneFindings, Prefix: "user#\x00a", Metric: heatmap.MetricBytes,
+		Bucketing: heatmap.BucketTablets, Width: 120, Height: 40, Light: true}
+	if o != want {
+		t.Errorf("ParseOptions = %+v, want %+v", o, want)
+	}
+	o, err = ParseOptions(Flags{Out: "a.txt"})
+	if err != nil || o.Width != DefaultWidth || o.Height != DefaultHeight || o.Format != FormatText || o.Light {
+		t.Errorf("defaults: %+v, %v", o, err)
+	}
+}
+
+func TestParseOptionsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		flags Flags
+		want  []string
+	}{
+		{Flags{}, []string{"--out is required", ".png, .svg, .txt or .ansi"}},
+		{Flags{Out: "shot.jpg"}, []string{"--out", `".jpg"`, ".png, .svg, .txt or .ansi"}},
+		{Flags{Out: "shot"}, []string{"no extension", ".png, .svg, .txt or .ansi"}},
+		{Flags{Out: "a.png", View: "graph"}, []string{"--view", `"graph"`, "heatmap, prefixes, findings, rows"}},
+		{Flags{Out: "a.png", Metric: "ops"}, []string{"--metric", `"ops"`, "writes, rows, bytes"}},
+		{Flags{Out: "a.png", Bucketing: "random"}, []string{"--bucketing", "prefix, even, heat, tablets"}},
+		{Flags{Out: "a.png", Theme: "solarized"}, []string{"--theme", "dark, light"}},
+		{Flags{Out: "a.png", Prefix: `bad\x4`}, []string{"--prefix", `\xNN`}},
+		{Flags{Out: "a.png", Size: "wide"}, []string{"--size", "WIDTHxHEIGHT", "200x60"}},
+		{Flags{Out: "a.png", Size: "79x24"}, []string{"--size", "at least 80x24"}},
+		{Flags{Out: "a.png", Size: "80x23"}, []string{"--size", "at least 80x24"}},
+		{Flags{Out: "a.svg", Size: "1001x100"}, []string{"--size", "at most 1000x499"}},
+		{Flags{Out: "a.png", Size: "1000x499"}, []string{"--size", "megapixels", ".svg"}},
+	} {
+		_, err := ParseOptions(tc.flags)
+		if err == nil {
+			t.Errorf("%+v: no error", tc.flags)
+			continue
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%+v: error %q lacks %q", tc.flags, err, want)
+			}
+		}
+	}
+	if _, err := ParseOptions(Flags{Out: "a.svg", Size: "1000x499"}); err != nil {
+		t.Errorf("the largest SVG is refused: %v", err)
+	}
+}

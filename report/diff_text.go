@@ -1,0 +1,115 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// diffText writes the diff for a terminal: both snapshots side by side,
+// the notes, the largest share changes and the findings that changed. It
+// is plain ASCII apart from what keys and names hold, and has no control
+// bytes.
+func diffText(doc DiffDocument) []byte {
+	t := &text{}
+	b, a := doc.Before, doc.After
+	title := printable(b.Table)
+	if a.Table != b.Table {
+		title += " -> " + printable(a.Table)
+	}
+	t.line("btviz diff: %s", title)
+	if b.Label != "" || a.Label != "" {
+		t.line("before: %s  after: %s", orDash(b.Label), orDash(a.Label))
+	}
+	for _, note := range doc.Notes {
+		t.wrapped("", "note:", note)
+	}
+	t.line("")
+	rows := [][4]string{
+		{"", "before", "after", "change"},
+		{"source", sanitize(sideSource(b)), sanitize(sideSource(a)), ""},
+		{"scan", scanText(b.Scan), scanText(a.Scan), ""},
+		{"rows", thousands(b.Rows), thousands(a.Rows), countChange(b.Rows, a.Rows)},
+		{"bytes", bytesText(float64(b.Bytes)), bytesText(float64(a.Bytes)), relativeChange(b.Bytes, a.Bytes)},
+		{"cells", thousands(b.Cells), thousands(a.Cells), countChange(b.Cells, a.Cells)},
+		{"largest row", bytesText(float64(b.MaxRowBytes)), bytesText(float64(a.MaxRowBytes)), relativeChange(b.MaxRowBytes, a.MaxRowBytes)},
+		{"findings", countsText(b.FindingCounts), countsText(a.FindingCounts), countsChange(b.FindingCounts, a.FindingCounts)},
+	}
+	widths := [3]int{}
+	for _, r := range rows {
+		for i := range widths {
+			widths[i] = max(widths[i], len(r[i]))
+		}
+	}
+	for _, r := range rows {
+		t.line("  %s", strings.TrimRight(fmt.Sprintf("%-*s  %-*s  %-*s  %s", widths[0], r[0], widths[1], r[1], widths[2], r[2], r[3]), " "))
+	}
+	t.line("  top prefix (largest share of rows among siblings):")
+	t.line("    before: %s", topPrefixCell(b.TopPrefix, printable))
+	t.line("    after:  %s", topPrefixCell(a.TopPrefix, printable))
+	t.line("")
+	t.diffPrefixes(doc)
+	t.line("")
+	t.diffFindings(doc.Findings)
+	return []byte(t.String())
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return printable(s)
+}
+
+func (t *text) diffPrefixes(doc DiffDocument) {
+	shown := doc.Prefixes[:min(len(doc.Prefixes), DiffPrefixesShown)]
+	t.line("biggest share changes (rows; share of rows; share of writes):")
+	if len(shown) == 0 {
+		t.line("  none: no prefix's share of rows or writes changed")
+	}
+	var rows [][5]string
+	for _, p := range shown {
+		bound := ""
+		if !p.Exact {
+			bound = ">="
+		}
+		rows = append(rows, [5]string{p.Status, printable(string(p.Prefix)),
+			bound + thousands(p.RowsBefore) + " -> " + bound + thousands(p.RowsAfter),
+			shareChange(p.RowShareBefore, p.RowShareAfter, " -> "), shareChange(p.WriteShareBefore, p.WriteShareAfter, " -> ")})
+	}
+	var widths [5]int
+	for _, r := range rows {
+		for i, cell := range r {
+			widths[i] = max(widths[i], len(cell))
+		}
+	}
+	for _, r := range rows {
+		t.line("  %-*s %-*s  %-*s  %-*s  %s", widths[0], r[0], widths[1], r[1], widths[2], r[2], widths[3], r[3], r[4])
+	}
+	t.wrapped("  ", "", prefixCountsText(doc))
+}
+
+func (t *text) diffFindings(f FindingsDiffDoc) {
+	t.line("findings (matched by kind and prefix; scan notes left out):")
+	t.line("  resolved (only before): %d", len(f.Disappeared))
+	for _, d := range f.Disappeared {
+		t.finding(d, "    ")
+	}
+	t.line("  new (only after): %d", len(f.Appeared))
+	for _, d := range f.Appeared {
+		t.finding(d, "    ")
+	}
+	t.line("  changed: %d", len(f.Changed))
+	for _, c := range f.Changed {
+		t.line("    %s %s %s", c.Kind, severityChange(c.SeverityBefore, c.SeverityAfter, " -> "), rangeText(c.Start, c.End, printable))
+		t.wrapped("      ", "evidence:", evidenceChanges(c.Evidence, func(s string) string { return s }, " -> "))
+		t.wrapped("      ", "now:", sanitize(c.SummaryAfter))
+	}
+	t.line("  unchanged: %d", len(f.Unchanged))
+	for _, u := range f.Unchanged {
+		prefix := "(table)"
+		if u.Prefix != "" {
+			prefix = printable(string(u.Prefix))
+		}
+		t.line("    %-7s %s %s", u.Severity, u.Kind, prefix)
+	}
+}

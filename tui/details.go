@@ -1,0 +1,246 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/keyspace"
+)
+
+// Details pane limits.
+const (
+	detailTopRows     = 3
+	detailFindings    = 3
+	detailLabelColumn = 9
+	timeLayout        = "2006-01-02 15:04"
+)
+
+// detailsLines draws the details pane: the selected bucket, or the
+// selected finding when the findings list has the keyboard, or the
+// selected row in the largest-rows view.
+func (f *frame) detailsLines(r rect) []string {
+	switch f.state.Pane {
+	case PaneFindings:
+		return f.findingDetails(r)
+	case PaneRows:
+		return f.rowDetails(r)
+	}
+	return f.bucketDetails(r)
+}
+
+// field writes "label  value" with the label in the muted style.
+func (f *frame) field(label, value string) string {
+	return " " + f.styles.Muted.Render(padRight(label, detailLabelColumn)) + f.styles.Text.Render(value)
+}
+
+// bucketDetails describes the selected bucket.
+func (f *frame) bucketDetails(r rect) []string {
+	st := &f.styles
+	if f.matrix == nil || len(f.matrix.Buckets) == 0 {
+		return []string{paneTitle(st, "Details", "", r.w, false)}
+	}
+	i := f.state.Selected
+	b := &f.matrix.Buckets[i]
+	kind := "merged range"
+	switch {
+	case b.Node != nil:
+		kind = b.Node.Kind.String()
+	case b.Units == 1:
+		kind = "range"
+	}
+	lines := []string{paneTitle(st, fmt.Sprintf("Bucket %d of %d", i+1, len(f.matrix.Buckets)), kind, r.w, false)}
+	valueWidth := r.w - detailLabelColumn - 2
+	lines = append(lines,
+		f.field("start", keyStart(b.Start, valueWidth)),
+		f.field("end excl", keyEnd(b.End, valueWidth)),
+	)
+	total := f.snap.Totals()
+	share := ""
+	if total.Rows > 0 {
+		share = "  (" + heatmap.UnitShare.Format(b.Stats.Rows/total.Rows) + " of rows)"
+	}
+	lines = append(lines,
+		f.field("rows", heatmap.UnitCount.Format(b.Stats.Rows)+share),
+		f.field("bytes", heatmap.UnitBytes.Format(b.Stats.Bytes)+"   cells "+heatmap.UnitCount.Format(b.Stats.Cells)),
+		f.field("max row", heatmap.UnitBytes.Format(float64(b.Stats.MaxRowBytes))+"   versions/col "+heatmap.UnitRatio.Format(b.Stats.VersionsPerColumn())),
+	)
+	if b.Stats.Cells > 0 {
+		lines = append(lines, f.field("writes", microsTime(b.Stats.FirstWrite)+" → "+microsTime(b.Stats.LastWrite)))
+	}
+	if m, c := f.matrix, f.state.column(); m.Timed() && c >= 0 && c < m.Columns() {
+		at := m.Time.ColumnStart(c)
+		lines = append(lines, f.field("column", fmt.Sprintf("%s +%s: %s", at.Format(timeLayout), shortDuration(m.Time.ColumnDuration()),
+			m.View.Metric.Unit().Format(m.Value(i, c)))))
+	}
+	if top := f.topRowsIn(b.Start, b.End, b.Node); len(top) > 0 {
+		lines = append(lines, " "+st.Strong.Render("Largest rows here"))
+		for _, row := range top {
+			size := heatmap.UnitBytes.Format(float64(row.Bytes))
+			lines = append(lines, "   "+st.Text.Render(keyText(row.Key, max(r.w-4-ansi.StringWidth(size)-2, 8)))+"  "+st.Muted.Render(size))
+		}
+	}
+	if here, wide := findingsIn(f.findings, b.Start, b.End); len(here)+wide > 0 {
+		lines = append(lines, " "+st.Strong.Render("Findings here"))
+		for _, fi := range here[:min(len(here), detailFindings)] {
+			lines = append(lines, "   "+f.severityMark(fi.Severity)+" "+st.Text.Render(safeText(string(fi.Kind)))+" "+st.Muted.Render(keyText(fi.Prefix, r.w/2)))
+		}
+		if wide > 0 {
+			lines = append(lines, "   "+st.Muted.Render(fmt.Sprintf("+ %d table-wide (f lists them)", wide)))
+		}
+	}
+	lines = append(lines, " "+st.Muted.Render(f.drillHint(b)))
+	return lines
+}
+
+// drillHint says what enter does on bucket b.
+func (f *frame) drillHint(b *heatmap.Bucket) string {
+	sampled := f.snap != nil && f.snap.Scan.Mode == keyspace.ModeSample
+	switch {
+	case b.CanDrill() && sampled:
+		return "enter: drill in and re-read this range in full"
+	case b.CanDrill():
+		return "enter: drill in"
+	case b.Node != nil && b.Node.Kind == keyspace.KindRow:
+		return "a single row: enter re-reads it in full"
+	}
+	return "enter: re-read this range in full for more detail"
+}
+
+// keyStart and keyEnd write a range bound, naming the table's ends.
+func keyStart(k keyspace.Key, width int) string {
+	if k == "" {
+		return "(table start)"
+	}
+	return keyText(k, width)
+}
+
+func keyEnd(k keyspace.Key, width int) string {
+	if k == "" {
+		return "(table end)"
+	}
+	return keyText(k, width)
+}
+
+// microsTime writes a cell timestamp.
+func microsTime(us int64) string { return time.UnixMicro(us).UTC().Format(timeLayout) }
+
+// shortDuration writes d compactly: 45s, 12m, 3h, 2d.
+func shortDuration(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%.0fd", d.Hours()/24)
+	case d >= 2*time.Hour:
+		return fmt.Sprintf("%.0fh", d.Hours())
+	case d >= 2*time.Minute:
+		return fmt.Sprintf("%.0fm", d.Minutes())
+	case d >= time.Second:
+		return fmt.Sprintf("%.0fs", d.Seconds())
+	}
+	return d.String()
+}
+
+// topRowsIn returns the largest known rows in [start, end): the
+// snapshot's largest rows and the node's own, largest first.
+func (f *frame) topRowsIn(start, end keyspace.Key, node *keyspace.Node) []keyspace.RowStat {
+	var rows []keyspace.RowStat
+	add := func(list []keyspace.RowStat) {
+		for _, row := range list {
+			if keyspace.InRange(string(row.Key), string(start), string(end)) &&
+				!slices.ContainsFunc(rows, func(r keyspace.RowStat) bool { return r.Key == row.Key }) {
+				rows = append(rows, row)
+			}
+		}
+	}
+	add(f.snap.Largest)
+	if node != nil {
+		add(node.Top)
+	}
+	slices.SortStableFunc(rows, func(a, b keyspace.RowStat) int { return cmp.Compare(b.Bytes, a.Bytes) })
+	return rows[:min(len(rows), detailTopRows)]
+}
+
+// findingsIn returns the findings that name a key range overlapping
+// [start, end), and how many table-wide findings (no prefix) there are.
+func findingsIn(findings []diagnose.Finding, start, end keyspace.Key) (here []diagnose.Finding, tableWide int) {
+	for _, fi := range findings {
+		if fi.Prefix == "" {
+			tableWide++
+			continue
+		}
+		if overlaps(string(fi.Start), string(fi.End), string(start), string(end)) {
+			here = append(here, fi)
+		}
+	}
+	return here, tableWide
+}
+
+// overlaps reports whether [aStart, aEnd) and [bStart, bEnd) share a key
+// (empty ends mean the end of the table).
+func overlaps(aStart, aEnd, bStart, bEnd string) bool {
+	return (aEnd == "" || bStart < aEnd) && (bEnd == "" || aStart < bEnd)
+}
+
+// findingDetails describes the selected finding in full.
+func (f *frame) findingDetails(r rect) []string {
+	st := &f.styles
+	if len(f.findings) == 0 {
+		return []string{paneTitle(st, "Finding", "", r.w, false), "", " " + st.Muted.Render("no findings")}
+	}
+	i := clampIndex(f.state.Finding, len(f.findings))
+	fi := f.findings[i]
+	lines := []string{paneTitle(st, fmt.Sprintf("Finding %d of %d", i+1, len(f.findings)), fi.Severity.String(), r.w, false)}
+	head := " " + f.severityMark(fi.Severity) + " " + st.Strong.Render(safeText(string(fi.Kind)))
+	if fi.Prefix != "" {
+		head += st.Muted.Render(" at ") + st.Text.Render(keyText(fi.Prefix, r.w-ansi.StringWidth(string(fi.Kind))-8))
+	}
+	lines = append(lines, head)
+	if fi.Start != "" || fi.End != "" {
+		lines = append(lines, f.field("range", cut(rangeText(fi.Start, fi.End), r.w-detailLabelColumn-2)))
+	}
+	text := r.w - 2
+	for _, line := range wrap(safeText(fi.Summary), text) {
+		lines = append(lines, " "+st.Text.Render(line))
+	}
+	if fi.Advice != "" {
+		lines = append(lines, " "+st.Strong.Render("Advice"))
+		for _, line := range wrap(safeText(fi.Advice), text) {
+			lines = append(lines, " "+st.Text.Render(line))
+		}
+	}
+	if len(fi.Evidence) > 0 {
+		parts := make([]string, 0, len(fi.Evidence))
+		for _, name := range fi.Evidence.Names() {
+			parts = append(parts, fmt.Sprintf("%s=%s", safeText(name), trimFloat(fi.Evidence[name])))
+		}
+		lines = append(lines, " "+st.Strong.Render("Evidence"))
+		for _, line := range wrap(strings.Join(parts, "  "), text) {
+			lines = append(lines, " "+st.Muted.Render(line))
+		}
+	}
+	return lines
+}
+
+// trimFloat writes an evidence number without trailing zeros.
+func trimFloat(v float64) string {
+	s := fmt.Sprintf("%.4f", v)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// severityMark is the coloured mark of a severity.
+func (f *frame) severityMark(s diagnose.Severity) string {
+	switch s {
+	case diagnose.SeverityError:
+		return f.styles.Error.Render("✗")
+	case diagnose.SeverityWarning:
+		return f.styles.Warning.Render("▲")
+	}
+	return f.styles.Info.Render("•")
+}

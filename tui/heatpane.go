@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/btviz/btviz/heatmap"
+)
+
+// heatTitleLines is the pane title above the heatmap.
+const heatTitleLines = 1
+
+// heatOptions returns the text options the heatmap pane draws with; the
+// matrix is built for them and mouse clicks are mapped back through them.
+// A nil matrix sizes for the state's metric.
+func (f *frame) heatOptions(m *heatmap.Matrix) heatmap.TextOptions {
+	r := f.layout.main
+	o := heatmap.TextOptions{
+		Width: r.w, Height: max(r.h-heatTitleLines, 0),
+		Profile: f.profile, Theme: f.styles.Heat, Scale: f.state.Scale,
+	}
+	if m != nil {
+		o.Selected = &heatmap.Cell{Bucket: f.state.Selected, Column: f.state.column()}
+		if !m.Timed() || f.state.column() >= m.Columns() {
+			o.Selected.Column = -1
+		}
+	}
+	return o
+}
+
+// heatRect is where the heatmap itself (below its title) is drawn.
+func (f *frame) heatRect() rect {
+	r := f.layout.main
+	return rect{r.x, r.y + heatTitleLines, r.w, max(r.h-heatTitleLines, 0)}
+}
+
+// heatLines draws the heatmap pane: its title and the heatmap.
+func (f *frame) heatLines(r rect) []string {
+	title := "Heatmap · " + f.state.Metric.Description() + " by key"
+	if f.state.Metric.Timed() {
+		title += " and write time"
+	}
+	right := ""
+	if f.matrix != nil {
+		right = fmt.Sprintf("%d buckets", len(f.matrix.Buckets))
+	}
+	lines := []string{paneTitle(&f.styles, title, right, r.w, f.state.Pane == PaneHeatmap)}
+	switch {
+	case f.buildErr != nil:
+		lines = append(lines, "", " "+f.styles.Error.Render("cannot draw this view: ")+f.styles.Text.Render(f.buildErr.Error()))
+	case f.matrix == nil:
+		lines = append(lines, "", " "+f.styles.Muted.Render(f.emptyText()))
+	default:
+		lines = append(lines, splitLines(heatmap.RenderText(f.matrix, f.heatOptions(f.matrix)))...)
+	}
+	return lines
+}
+
+// emptyText says why there is nothing to draw yet.
+func (f *frame) emptyText() string {
+	switch {
+	case f.scan != nil && f.scan.loading:
+		return "the demo is loading this table into the emulator; the scan starts as soon as it is in"
+	case f.scan != nil && f.scan.running:
+		return "reading the tablet map… the heatmap fills in as ranges finish"
+	}
+	if f.scan != nil && f.scan.err != nil {
+		return "no data: the scan failed (see below)"
+	}
+	return "no data"
+}
+
+// hitHeat maps a mouse cell to the heatmap bucket (and time column)
+// under it.
+func (f *frame) hitHeat(x, y int) (heatmap.Hit, bool) {
+	if f.matrix == nil {
+		return heatmap.Hit{}, false
+	}
+	r := f.heatRect()
+	if !r.contains(x, y) {
+		return heatmap.Hit{}, false
+	}
+	return heatmap.HitTest(f.matrix, f.heatOptions(f.matrix), x-r.x, y-r.y)
+}

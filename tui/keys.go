@@ -1,0 +1,333 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/keyspace"
+)
+
+// handleKey handles a key press: the search prompt first, then the keys
+// that work everywhere, then the picker's or the focused pane's.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.sh.keys
+	if m.searching {
+		return m.searchKey(msg)
+	}
+	m.message = statusMessage{}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case m.sh.layout.tooSmall:
+		return nil
+	case key.Matches(msg, k.Help):
+		m.toggleHelp()
+		return nil
+	case key.Matches(msg, k.Screenshot):
+		return m.screenshot()
+	case m.pickerOpen:
+		return m.pickerKey(msg)
+	case key.Matches(msg, k.Tables):
+		return m.showPicker()
+	}
+	cur := m.current()
+	if cur == nil {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Stop):
+		if m.scan != nil && m.scan.running && m.cancelScan != nil {
+			m.stopScan()
+			m.stopping = true
+			m.setMessage("stopping the scan; keeping what was read", false)
+		}
+		return nil
+	case key.Matches(msg, k.Rescan):
+		return m.rescan()
+	case key.Matches(msg, k.Search):
+		m.searching = true
+		m.search.SetValue("")
+		return m.search.Focus()
+	case key.Matches(msg, k.Largest):
+		cur.state.Pane, cur.state.RowColumns = PaneRows, false
+		return nil
+	case key.Matches(msg, k.Findings):
+		cur.state.Pane = PaneFindings
+		return nil
+	case key.Matches(msg, k.Prefixes):
+		cur.state.Pane = togglePane(cur.state.Pane, PanePrefixes)
+		return nil
+	case key.Matches(msg, k.Focus):
+		cur.state.Pane = cycle([]Pane{PaneHeatmap, PanePrefixes, PaneFindings}, cur.state.Pane)
+		return nil
+	case key.Matches(msg, k.FocusBack):
+		cur.state.Pane = cycle([]Pane{PaneFindings, PanePrefixes, PaneHeatmap}, cur.state.Pane)
+		return nil
+	case key.Matches(msg, k.Metric):
+		cur.state.Metric = cycle(heatmap.Metrics(), cur.state.Metric)
+		m.rebuild()
+		return nil
+	case key.Matches(msg, k.Bucketing):
+		m.cycleBucketing()
+		return nil
+	case key.Matches(msg, k.Brighter):
+		cur.state.Scale = cur.state.Scale.Brighter()
+		return nil
+	case key.Matches(msg, k.Dimmer):
+		cur.state.Scale = cur.state.Scale.Dimmer()
+		return nil
+	case key.Matches(msg, k.Scale):
+		if cur.state.Scale.Kind == heatmap.ScaleLog {
+			cur.state.Scale.Kind = heatmap.ScaleLinear
+		} else {
+			cur.state.Scale.Kind = heatmap.ScaleLog
+		}
+		return nil
+	}
+	switch cur.state.Pane {
+	case PaneFindings:
+		return m.findingsKey(msg)
+	case PaneRows:
+		return m.rowsKey(msg)
+	}
+	return m.heatKey(msg)
+}
+
+// togglePane switches to p, or back to the heatmap when p is shown.
+func togglePane(current, p Pane) Pane {
+	if current == p {
+		return PaneHeatmap
+	}
+	return p
+}
+
+// quit stops every scan and ends the program.
+func (m *Model) quit() tea.Cmd {
+	m.stopScan()
+	return tea.Quit
+}
+
+// toggleHelp opens or closes the full help (the layout changes height).
+func (m *Model) toggleHelp() {
+	m.fullHelp = !m.fullHelp
+	m.resize()
+}
+
+// screenshot writes the frame on screen as PNG and SVG.
+func (m *Model) screenshot() tea.Cmd {
+	table := m.table
+	if m.pickerOpen {
+		table = "tables"
+	}
+	return screenshotCmd(m.cfg.ScreenshotDir, table, m.render(), m.width, m.height, m.sh.isDark, m.cfg.Now)
+}
+
+// showPicker opens the table picker (refreshing its list).
+func (m *Model) showPicker() tea.Cmd {
+	if m.backend == nil {
+		m.setMessage("no connection to list tables with: this is a saved snapshot", true)
+		return nil
+	}
+	m.pickerOpen = true
+	m.picker.listing = len(m.picker.tables) == 0
+	for i, t := range m.picker.tables {
+		if t.Name == m.table {
+			m.picker.selected = i
+		}
+	}
+	return listTablesCmd(m.ctx, m.backend)
+}
+
+// pickerKey handles a key in the table picker.
+func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.sh.keys
+	p := m.picker
+	switch {
+	case key.Matches(msg, k.Up):
+		p.selected = clampIndex(p.selected-1, len(p.tables))
+	case key.Matches(msg, k.Down):
+		p.selected = clampIndex(p.selected+1, len(p.tables))
+	case key.Matches(msg, k.PageUp):
+		p.selected = clampIndex(p.selected-m.sh.layout.picker.h, len(p.tables))
+	case key.Matches(msg, k.PageDown):
+		p.selected = clampIndex(p.selected+m.sh.layout.picker.h, len(p.tables))
+	case key.Matches(msg, k.Top):
+		p.selected = 0
+	case key.Matches(msg, k.Bottom):
+		p.selected = clampIndex(len(p.tables)-1, len(p.tables))
+	case key.Matches(msg, k.OpenTable):
+		t, ok := p.selectedTable()
+		if !ok {
+			return nil
+		}
+		if t.Loading != nil {
+			if t.Loading.Err != nil {
+				m.setMessage("table "+t.Name+" failed to load: "+t.Loading.Err.Error(), true)
+			} else {
+				m.setMessage(t.Name+" is still loading; it opens once it is ready", false)
+				m.pendingOpen = t.Name
+			}
+			return nil
+		}
+		if t.Name == m.table && len(m.levels) > 0 {
+			m.pickerOpen = false
+			return nil
+		}
+		return m.openTable(t.Name)
+	case key.Matches(msg, k.Back):
+		if len(m.levels) > 0 {
+			m.pickerOpen = false
+		}
+	}
+	return nil
+}
+
+// heatKey handles a key in the heatmap and prefix-table panes.
+func (m *Model) heatKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.sh.keys
+	cur := m.current()
+	n := 0
+	if m.matrix != nil {
+		n = len(m.matrix.Buckets)
+	}
+	page := max(m.sh.layout.main.h-2, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		cur.state.Selected = clampIndex(cur.state.Selected-1, n)
+	case key.Matches(msg, k.Down):
+		cur.state.Selected = clampIndex(cur.state.Selected+1, n)
+	case key.Matches(msg, k.PageUp):
+		cur.state.Selected = clampIndex(cur.state.Selected-page, n)
+	case key.Matches(msg, k.PageDown):
+		cur.state.Selected = clampIndex(cur.state.Selected+page, n)
+	case key.Matches(msg, k.Top):
+		cur.state.Selected = 0
+	case key.Matches(msg, k.Bottom):
+		cur.state.Selected = clampIndex(n-1, n)
+	case key.Matches(msg, k.Left):
+		m.moveColumn(-1)
+	case key.Matches(msg, k.Right):
+		m.moveColumn(+1)
+	case key.Matches(msg, k.Drill):
+		return m.drill()
+	case key.Matches(msg, k.Back):
+		m.back()
+	}
+	return nil
+}
+
+// moveColumn moves the selected time column; the first move selects the
+// latest column.
+func (m *Model) moveColumn(delta int) {
+	cur := m.current()
+	if m.matrix == nil || !m.matrix.Timed() {
+		return
+	}
+	columns := m.matrix.Columns()
+	if c := cur.state.column(); c < 0 || c >= columns {
+		cur.state.TimeColumn = columns
+		return
+	}
+	cur.state.TimeColumn = clampIndex(cur.state.column()+delta, columns) + 1
+}
+
+// cycleBucketing moves to the next bucketing mode, skipping tablets when
+// the snapshot has no tablet map.
+func (m *Model) cycleBucketing() {
+	cur := m.current()
+	next := cycle(heatmap.Bucketings(), cur.state.Bucketing)
+	if snap := m.snapOf(len(m.levels) - 1); next == heatmap.BucketTablets && (snap == nil || len(snap.Ranges) == 0) {
+		next = cycle(heatmap.Bucketings(), next)
+	}
+	cur.state.Bucketing = next
+	m.rebuild()
+}
+
+// findingsKey handles a key in the findings pane.
+func (m *Model) findingsKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.sh.keys
+	cur := m.current()
+	n := len(m.findings)
+	switch {
+	case key.Matches(msg, k.Up):
+		cur.state.Finding = clampIndex(cur.state.Finding-1, n)
+	case key.Matches(msg, k.Down):
+		cur.state.Finding = clampIndex(cur.state.Finding+1, n)
+	case key.Matches(msg, k.Top):
+		cur.state.Finding = 0
+	case key.Matches(msg, k.Bottom):
+		cur.state.Finding = clampIndex(n-1, n)
+	case key.Matches(msg, k.Drill):
+		if n > 0 {
+			m.showFinding(m.findings[clampIndex(cur.state.Finding, n)])
+		}
+	case key.Matches(msg, k.Back):
+		cur.state.Pane = PaneHeatmap
+	}
+	return nil
+}
+
+// rowsKey handles a key in the largest-rows view.
+func (m *Model) rowsKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.sh.keys
+	cur := m.current()
+	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
+	n := len(rows)
+	switch {
+	case key.Matches(msg, k.Up):
+		cur.state.Row = clampIndex(cur.state.Row-1, n)
+	case key.Matches(msg, k.Down):
+		cur.state.Row = clampIndex(cur.state.Row+1, n)
+	case key.Matches(msg, k.Top):
+		cur.state.Row = 0
+	case key.Matches(msg, k.Bottom):
+		cur.state.Row = clampIndex(n-1, n)
+	case key.Matches(msg, k.Drill):
+		if n > 0 {
+			cur.state.RowColumns = !cur.state.RowColumns
+		}
+	case key.Matches(msg, k.Back):
+		if cur.state.RowColumns {
+			cur.state.RowColumns = false
+		} else {
+			cur.state.Pane = PaneHeatmap
+		}
+	}
+	return nil
+}
+
+// searchKey handles a key while the search prompt is open.
+func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.sh.keys
+	switch {
+	case key.Matches(msg, k.ForceQuit):
+		return m.quit()
+	case key.Matches(msg, k.Cancel):
+		m.closeSearch()
+		return nil
+	case key.Matches(msg, k.Accept):
+		text := m.search.Value()
+		m.closeSearch()
+		prefix, err := keyspace.ParseKey(text)
+		if err != nil {
+			m.setMessage(err.Error(), true)
+			return nil
+		}
+		if prefix == "" {
+			m.goToPrefix("")
+			return nil
+		}
+		m.jump(prefix, true)
+		return nil
+	}
+	var cmd tea.Cmd
+	m.search, cmd = m.search.Update(msg)
+	return cmd
+}
+
+// closeSearch hides the search prompt.
+func (m *Model) closeSearch() {
+	m.searching = false
+	m.search.Blur()
+}

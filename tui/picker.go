@@ -1,0 +1,145 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/btviz/btviz/heatmap"
+)
+
+// Picker strings an end-to-end test may wait for.
+const (
+	pickerTitle = "Tables"
+	pickerHint  = "enter opens a table"
+)
+
+// Picker column widths.
+const (
+	pickerFamiliesColumn = 9
+	pickerSizeColumn     = 10
+	pickerStatusColumn   = 16
+	pickerLoadBar        = 8
+)
+
+// picker is the table picker: the instance's tables with their sizes
+// and, for the demo, how far each has loaded.
+type picker struct {
+	where    string
+	tables   []TableInfo
+	sizes    map[string]int64
+	selected int
+	// listing is set while the table list is being fetched; err when it
+	// failed.
+	listing bool
+	err     error
+	// sizeErr is why sizes are missing, when they are.
+	sizeErr error
+}
+
+// selectedTable returns the selected table, if any.
+func (p *picker) selectedTable() (TableInfo, bool) {
+	if len(p.tables) == 0 {
+		return TableInfo{}, false
+	}
+	return p.tables[clampIndex(p.selected, len(p.tables))], true
+}
+
+// setLoad records a load event on its table.
+func (p *picker) setLoad(event LoadProgress) {
+	for i := range p.tables {
+		if p.tables[i].Name != event.Table {
+			continue
+		}
+		if event.Done && event.Err == nil {
+			p.tables[i].Loading = nil
+		} else {
+			e := event
+			p.tables[i].Loading = &e
+		}
+	}
+}
+
+// loadingCount returns how many tables are still loading.
+func (p *picker) loadingCount() int {
+	n := 0
+	for _, t := range p.tables {
+		if t.Loading != nil && t.Loading.Err == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// statusText is the picker's status line.
+func (p *picker) statusText() string {
+	switch {
+	case p.err != nil:
+		return ""
+	case p.listing:
+		return "listing tables…"
+	case len(p.tables) == 0:
+		return "the instance has no tables"
+	case p.sizeErr != nil:
+		return fmt.Sprintf("%d tables · %s · sizes unavailable: %v", len(p.tables), pickerHint, p.sizeErr)
+	}
+	if n := p.loadingCount(); n > 0 {
+		return fmt.Sprintf("%d tables, %d still loading in the background · %s", len(p.tables), n, pickerHint)
+	}
+	return fmt.Sprintf("%d tables · %s", len(p.tables), pickerHint)
+}
+
+// render paints the picker: a title and the table list.
+func (p *picker) render(f *frame, c *canvas) {
+	st := &f.styles
+	l := f.layout
+	header := []string{
+		st.AppName.Render(" btviz ") + " " + st.Table.Render(pickerTitle) + "  " + st.Text.Render(safeText(p.where)),
+		" " + st.Muted.Render("Pick a table to see its key space; btviz reads it with SampleRowKeys and parallel scans."),
+		"",
+	}
+	c.paint(l.header, header)
+	body := l.picker
+	lines := []string{}
+	if p.err != nil {
+		lines = append(lines, " "+st.Error.Render("✗ ")+st.Text.Render(safeText(p.err.Error())))
+		c.paint(body, lines)
+		return
+	}
+	nameWidth := 12
+	for _, t := range p.tables {
+		nameWidth = max(nameWidth, ansi.StringWidth(safeText(t.Name))+2)
+	}
+	nameWidth = min(nameWidth, body.w/3)
+	head := "  " + padRight("table", nameWidth) + padLeft("families", pickerFamiliesColumn) + padLeft("size", pickerSizeColumn) +
+		"  " + padRight("status", pickerStatusColumn) + "description"
+	lines = append(lines, st.Muted.Render(fitLine(head, body.w)))
+	visible := max(body.h-1, 1)
+	first := scrollStart(p.selected, len(p.tables), visible)
+	for i := first; i < len(p.tables) && i < first+visible; i++ {
+		t := p.tables[i]
+		size := "…"
+		if bytes, ok := p.sizes[t.Name]; ok {
+			size = heatmap.UnitBytes.Format(float64(bytes))
+		}
+		text := padRight(cut(safeText(t.Name), nameWidth-1), nameWidth) + padLeft(strconv.Itoa(len(t.Families)), pickerFamiliesColumn) +
+			padLeft(size, pickerSizeColumn) + "  " + padRight(loadText(t.Loading), pickerStatusColumn)
+		lines = append(lines, f.listLine(i == p.selected, true, text, safeText(t.Description), body.w))
+	}
+	c.paint(body, lines)
+}
+
+// loadText is a table's load status: "ready", "waiting", a bar and share,
+// or "failed".
+func loadText(load *LoadProgress) string {
+	switch {
+	case load == nil:
+		return "ready"
+	case load.Err != nil:
+		return "load failed"
+	case !load.Started:
+		return "waiting"
+	}
+	return meter(load.Share(), 1, pickerLoadBar) + fmt.Sprintf(" %3.0f%%", load.Share()*100)
+}

@@ -1,0 +1,198 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/keyspace"
+)
+
+// RenderFrame draws the screen the TUI shows for snap and its findings in
+// state, at width×height cells, for a dark (isDark) or light background
+// and colour profile, without a terminal: the same code the interactive
+// View runs, so `btviz export` and the screenshot key give identical
+// frames. The result has exactly height lines of exactly width cells; with
+// [colorprofile.NoTTY] it holds no escape sequences at all. Keys are
+// escaped by [keyspace.Printable]. Below [MinWidth]×[MinHeight] it is the
+// "terminal too small" message.
+func RenderFrame(snap *keyspace.Snapshot, findings []diagnose.Finding, state ViewState, width, height int, isDark bool, profile colorprofile.Profile) string {
+	shared := newShared(isDark, profile, width, height, state.FullHelp)
+	f := &frame{shared: shared, snap: snap, findings: findings, state: state.normalized()}
+	f.buildMatrix()
+	return f.render()
+}
+
+// shared is the one value every component reads: styles, key map, colour
+// profile and the layout of the current size.
+type shared struct {
+	styles  Styles
+	keys    KeyMap
+	profile colorprofile.Profile
+	isDark  bool
+	layout  layout
+	help    help.Model
+}
+
+// newShared builds the shared value for a theme, profile and size.
+func newShared(isDark bool, profile colorprofile.Profile, width, height int, fullHelp bool) *shared {
+	s := &shared{keys: DefaultKeyMap()}
+	s.setTheme(isDark, profile)
+	s.resize(width, height, fullHelp)
+	return s
+}
+
+// setTheme rebuilds the styles (on tea.BackgroundColorMsg and
+// tea.ColorProfileMsg).
+func (s *shared) setTheme(isDark bool, profile colorprofile.Profile) {
+	if profile == colorprofile.Unknown {
+		profile = colorprofile.NoTTY
+	}
+	s.isDark, s.profile = isDark, profile
+	s.styles = NewStyles(isDark, profile)
+	s.help = help.New()
+	s.help.Styles = s.styles.Help
+	s.help.SetWidth(s.layout.width)
+}
+
+// resize recomputes the layout (on tea.WindowSizeMsg and when the full
+// help opens or closes).
+func (s *shared) resize(width, height int, fullHelp bool) {
+	helpLines := shortHelpLines
+	if fullHelp {
+		helpLines = fullHelpLines(s.keys)
+	}
+	s.layout = newLayout(width, height, helpLines)
+	s.help.SetWidth(width)
+}
+
+// fullHelpLines is the height of the tallest full-help column.
+func fullHelpLines(keys KeyMap) int {
+	lines := 1
+	for _, column := range (heatHelp{keys}).FullHelp() {
+		lines = max(lines, len(column))
+	}
+	return lines
+}
+
+// frame is one screen's inputs: data, view state and the transient parts
+// the interactive program adds (a running scan, a message, the search
+// prompt). Its render method is pure.
+type frame struct {
+	*shared
+	snap     *keyspace.Snapshot
+	findings []diagnose.Finding
+	state    ViewState
+	// matrix and path are the heatmap of state and the tree path to its
+	// node; buildErr says why there is no matrix.
+	matrix   *heatmap.Matrix
+	path     []*keyspace.Node
+	buildErr error
+
+	// Transient parts, zero in a headless frame.
+	table   string // the table being opened, before its snapshot arrives
+	scan    *scanStatus
+	message statusMessage
+	search  string // the rendered search prompt, when open
+	depth   int    // drill levels below the first (for the back hint)
+	picker  *picker
+}
+
+// statusMessage is a line the program shows until the next key.
+type statusMessage struct {
+	text  string
+	isErr bool
+	// done marks the report of something finished (a screenshot saved).
+	done bool
+}
+
+// buildMatrix builds the heatmap of the frame's state, sized for its
+// layout.
+func (f *frame) buildMatrix() {
+	f.matrix, f.path, f.buildErr = buildMatrix(f.snap, f.state, f.heatOptions(nil))
+	if f.matrix != nil {
+		f.state.Selected = clampIndex(f.state.Selected, len(f.matrix.Buckets))
+	}
+}
+
+// buildMatrix builds the heatmap of state over snap for a pane drawn with
+// options o.
+func buildMatrix(snap *keyspace.Snapshot, state ViewState, o heatmap.TextOptions) (*heatmap.Matrix, []*keyspace.Node, error) {
+	if snap == nil || snap.Root == nil {
+		return nil, nil, nil
+	}
+	// One bucket per heat line (not two, as half blocks could show) so
+	// that every bucket has its label and the selection marker is exact.
+	l := heatmap.TextLayout(o, state.Metric.Timed())
+	view, path := state.heatView(snap, l.HeatLines, l.HeatWidth)
+	m, err := heatmap.Build(snap, view)
+	if err != nil {
+		return nil, path, err
+	}
+	return m, path, nil
+}
+
+// clampIndex keeps i within [0, n).
+func clampIndex(i, n int) int { return max(0, min(i, n-1)) }
+
+// render draws the whole screen.
+func (f *frame) render() string {
+	l := f.layout
+	switch {
+	case l.width <= 0 || l.height <= 0:
+		return "" // no size yet: the first tea.WindowSizeMsg is on its way
+	case l.tooSmall:
+		return tooSmall(&f.styles, l.width, l.height)
+	}
+	c := newCanvas(l.width, l.height)
+	if f.picker != nil {
+		f.picker.render(f, c)
+	} else {
+		c.paint(l.header, f.headerLines())
+		switch {
+		case f.state.Pane == PaneRows && f.state.RowColumns:
+			c.paint(l.main, f.rowColumnsLines(l.main))
+		case f.state.Pane == PaneRows:
+			c.paint(l.main, f.rowsLines(l.main))
+		case f.state.Pane == PanePrefixes:
+			c.paint(l.main, f.prefixLines(l.main))
+		default:
+			c.paint(l.main, f.heatLines(l.main))
+		}
+		c.paint(f.separator(), vrule(f.styles.Rule, f.separator().h))
+		c.paint(l.details, f.detailsLines(l.details))
+		c.paint(l.findings, f.findingsLines(l.findings))
+	}
+	c.paint(l.status, []string{f.statusLine(l.status.w)})
+	c.paint(l.help, f.helpLines(l.help.w))
+	return c.String()
+}
+
+// separator is the vertical rule between side-by-side panes.
+func (f *frame) separator() rect {
+	l := f.layout
+	if l.wide {
+		return rect{l.main.w, l.main.y, separatorWidth, l.main.h}
+	}
+	return rect{l.details.w, l.details.y, separatorWidth, l.details.h}
+}
+
+// tooSmall is the whole screen below the minimum size.
+func tooSmall(st *Styles, width, height int) string {
+	msg := fmt.Sprintf("terminal too small: need %d×%d, have %d×%d", MinWidth, MinHeight, width, height)
+	lines := make([]string, max(height, 1))
+	center := func(s string) string { return strings.Repeat(" ", max((width-ansi.StringWidth(s))/2, 0)) + s }
+	lines[len(lines)/2] = center(st.Warning.Render(msg))
+	if len(lines) > 1 {
+		hint := "enlarge the window, or press q to quit"
+		lines[len(lines)/2+1] = center(st.Muted.Render(hint))
+	}
+	c := newCanvas(max(width, 1), len(lines))
+	c.paint(rect{0, 0, max(width, 1), len(lines)}, lines)
+	return c.String()
+}

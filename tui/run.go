@@ -1,0 +1,107 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/sampler"
+)
+
+// Theme picks the TUI's colours.
+type Theme string
+
+const (
+	// ThemeAuto asks the terminal for its background colour and follows
+	// it (dark until it answers).
+	ThemeAuto Theme = "auto"
+	// ThemeDark and ThemeLight fix the theme.
+	ThemeDark  Theme = "dark"
+	ThemeLight Theme = "light"
+)
+
+// ParseTheme returns the theme named name ("" is [ThemeAuto]).
+func ParseTheme(name string) (Theme, error) {
+	switch Theme(name) {
+	case "", ThemeAuto:
+		return ThemeAuto, nil
+	case ThemeDark, ThemeLight:
+		return Theme(name), nil
+	}
+	return "", fmt.Errorf("unknown theme %q: use auto, dark or light", name)
+}
+
+// Config is what [Run] shows and how.
+type Config struct {
+	// Backend reads tables; nil only with Snapshot (then the TUI cannot
+	// scan or list tables).
+	Backend Backend
+	// Table opens this table at once; empty starts on the table picker.
+	Table string
+	// Scan are the scan options of the table's first scan and of `r`
+	// (Progress is set by the TUI).
+	Scan sampler.Options
+	// Snapshot, when set, is shown at once without scanning (`btviz
+	// open`); Findings are its findings (nil: diagnosed in the
+	// background).
+	Snapshot *keyspace.Snapshot
+	Findings []diagnose.Finding
+	// View is the initial view state (zero: the whole table's heatmap).
+	View ViewState
+	// Theme picks dark or light colours (default [ThemeAuto]).
+	Theme Theme
+	// Profile fixes the colour profile; Unknown (the zero value) detects
+	// it from the output and the environment (NO_COLOR, TERM, COLORTERM).
+	Profile colorprofile.Profile
+	// ScreenshotDir is where the screenshot key writes (default: the
+	// current directory).
+	ScreenshotDir string
+	// Environ is the environment for profile detection (default
+	// os.Environ()).
+	Environ []string
+	// Now is the clock for screenshot names (default time.Now).
+	Now func() time.Time
+}
+
+// Run runs the TUI on in and out until the user quits or ctx is
+// cancelled, in the alternate screen with the mouse on, and restores the
+// terminal before it returns. It does not close cfg.Backend. It returns
+// nil when the user quits, ctx's error when ctx ended it.
+func Run(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
+	if cfg.Backend == nil && cfg.Snapshot == nil {
+		return errors.New("tui: nothing to show: give a backend or a snapshot")
+	}
+	if cfg.Environ == nil {
+		cfg.Environ = os.Environ()
+	}
+	if cfg.Profile == colorprofile.Unknown {
+		cfg.Profile = colorprofile.Detect(out, cfg.Environ)
+	}
+	// appCtx outlives no part of the program: scans and background waits
+	// end with it when Run returns.
+	appCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	program := tea.NewProgram(New(appCtx, cfg),
+		tea.WithContext(ctx),
+		tea.WithInput(in),
+		tea.WithOutput(out),
+		tea.WithEnvironment(cfg.Environ),
+		tea.WithColorProfile(cfg.Profile),
+	)
+	_, err := program.Run()
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
+		return ctx.Err()
+	}
+	return fmt.Errorf("running the terminal UI: %w", err)
+}

@@ -1,0 +1,58 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/textinput"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/btviz/btviz/keyspace"
+)
+
+// searchPrompt is the prompt of the prefix search.
+const searchPrompt = " find prefix: "
+
+// newSearchInput returns the prefix search's text input in styles st.
+func newSearchInput(st *Styles) textinput.Model {
+	in := textinput.New()
+	in.Prompt = searchPrompt
+	in.Placeholder = `e.g. user#42# (bytes as \xNN)`
+	in.CharLimit = 4096 // Bigtable's row-key limit, escaped or not
+	in.SetStyles(st.Input)
+	return in
+}
+
+// searchView renders the search prompt for the status line. Without
+// colour the prompt's cursor styling is dropped, so a NoTTY frame stays
+// free of escape sequences.
+func (m *Model) searchView() string {
+	view := m.search.View()
+	if m.sh.profile <= colorprofile.NoTTY {
+		view = ansi.Strip(view)
+	}
+	return view
+}
+
+// jumpTarget returns the view state that shows key in context: the
+// prefix node of that exact prefix when it can be drilled into (when
+// into is set), otherwise the deepest node above key whose buckets hold
+// key, with key's bucket to be selected.
+func jumpTarget(root *keyspace.Node, key string, into bool) (prefix keyspace.Key, selectKey string) {
+	if root == nil {
+		return "", key
+	}
+	if into {
+		if path := root.Lookup(key); path != nil {
+			if n := path[len(path)-1]; n.Kind == keyspace.KindPrefix && !n.IsLeaf() {
+				return n.Prefix, ""
+			}
+		}
+	}
+	path := root.Find(key)
+	for i := len(path) - 1; i > 0; i-- {
+		n := path[i]
+		if n.Kind == keyspace.KindPrefix && !n.IsLeaf() && string(n.Prefix) != key {
+			return n.Prefix, key
+		}
+	}
+	return "", key
+}

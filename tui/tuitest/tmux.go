@@ -1,0 +1,249 @@
+// Package tuitest drives btviz's terminal UI end to end in a real
+// terminal: a detached tmux session of a fixed size running the program,
+// keys sent with `tmux send-keys`, screens read with `tmux capture-pane`,
+// and the terminal's modes (alternate screen, mouse reporting, cursor)
+// read back after the program exits, so a test can check that it left the
+// terminal clean.
+//
+// A typical end-to-end test of the built binary (keys are tmux key names;
+// Send pauses between keys so that Escape is never read as alt+key):
+//
+//	term := tuitest.Start(t, tuitest.Options{Width: 200, Height: 60}, "./btviz", "--emulator")
+//	term.WaitFor(t, 2*time.Second, tuitest.PickerShown)          // picker on screen at once
+//	term.WaitFor(t, 2*time.Minute, tuitest.PickerAllLoaded(18))  // demo scenarios loaded
+//	term.Send("j", "j", "j", "j", "Enter")                       // social-celebrity is the 5th table
+//	term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.CelebrityBucket, tuitest.CelebrityFinding)
+//	term.Send("f")                                               // focus the findings
+//	term.WaitFor(t, 5*time.Second, tuitest.FindingDetails)
+//	term.Send("Enter")                                           // jump to the finding's range
+//	term.Send("Enter")                                           // drill into the celebrity
+//	term.WaitFor(t, 5*time.Second, tuitest.CelebrityCrumb)
+//	term.Send("Escape")                                          // back up
+//	term.Send("/")
+//	term.Type(tuitest.CelebrityPrefix)
+//	term.Send("Enter")                                           // search a prefix
+//	term.WaitFor(t, 5*time.Second, tuitest.CelebrityCrumb)
+//	term.Send("q")
+//	term.WaitExit(t, 5*time.Second)   // exit 0, alternate screen off, mouse off, cursor on
+//
+// The exported strings below are what the TUI shows at each step; they
+// are checked against the real program by the tui package's tests.
+package tuitest
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Strings the TUI shows, for WaitFor.
+const (
+	// PickerShown is on the picker's second line from its first frame.
+	PickerShown = "Pick a table to see its key space"
+	// PickerListed is in the picker's status line once tables are listed.
+	PickerListed = "enter opens a table"
+	// PickerLoading is in the status line while the demo still loads
+	// scenarios in the background.
+	PickerLoading = "still loading in the background"
+	// HeatmapTitle heads the heatmap pane (writes metric, the default).
+	HeatmapTitle = "Heatmap · cells written by key and write time"
+	// ScanComplete is in the header's first line after a complete full
+	// scan; ScanIncomplete after a stopped one.
+	ScanComplete   = "full scan · complete"
+	ScanIncomplete = "incomplete (cancelled"
+	// EmulatorNote and GCNote are the header's notes on an emulator and
+	// for the writes metric.
+	EmulatorNote = "emulator: boundaries are samples, not tablets"
+	GCNote       = "only versions kept by GC are visible"
+	// CelebrityBucket is the key-axis label of the celebrity's prefix in
+	// social-celebrity's user# view, CelebrityFinding its finding's kind
+	// and CelebrityPrefix the prefix it names.
+	CelebrityBucket  = "mila_rosewood#"
+	CelebrityFinding = "hot-key-range"
+	CelebrityPrefix  = "user#mila_rosewood#"
+	// CelebrityCrumb is the breadcrumb once drilled into the celebrity.
+	CelebrityCrumb = "⌂ social-celebrity › user# › mila_rosewood#"
+	// FindingDetails heads the details pane when the findings list has
+	// the keyboard; FindingAdvice is in it.
+	FindingDetails = "Finding 1 of"
+	FindingAdvice  = "Advice"
+	// SearchPrompt is the status line while `/` is open.
+	SearchPrompt = "find prefix:"
+	// ScreenshotSaved is in the status line after `s`.
+	ScreenshotSaved = "screenshot saved: "
+	// TooSmall is shown below 80×24.
+	TooSmall = "terminal too small: need 80×24"
+	// LargestRows heads the `L` view.
+	LargestRows = "Largest rows"
+)
+
+// PickerAllLoaded is the picker's status line once n tables are listed
+// and none is still loading.
+func PickerAllLoaded(n int) string { return fmt.Sprintf("%d tables · %s", n, PickerListed) }
+
+// ExitMarker is what the shell prints after the program exits; Start
+// wraps the command so that it does.
+const ExitMarker = "TUITEST-EXITED rc="
+
+// Options size the terminal and set its environment.
+type Options struct {
+	// Width and Height are the terminal size (default 200×60).
+	Width, Height int
+	// Env are extra environment variables (NAME=value) for the program;
+	// TERM=xterm-256color and COLORTERM=truecolor are set unless given.
+	Env []string
+	// Dir is the program's working directory.
+	Dir string
+}
+
+// Terminal is a tmux session running one program.
+type Terminal struct {
+	session string
+}
+
+// Start runs command in a new detached tmux session and closes it when the
+// test ends. It skips the test when tmux is not installed.
+func Start(t testing.TB, o Options, command ...string) *Terminal {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	if o.Width == 0 {
+		o.Width, o.Height = 200, 60
+	}
+	env := []string{"TERM=xterm-256color", "COLORTERM=truecolor"}
+	env = append(env, o.Env...)
+	var script strings.Builder
+	if o.Dir != "" {
+		script.WriteString("cd " + shellQuote(o.Dir) + " && ")
+	}
+	script.WriteString("env")
+	for _, e := range env {
+		script.WriteString(" " + shellQuote(e))
+	}
+	for _, arg := range command {
+		script.WriteString(" " + shellQuote(arg))
+	}
+	script.WriteString("; echo " + ExitMarker + "$?; sleep 3600")
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, t.Name())
+	term := &Terminal{session: fmt.Sprintf("tuitest-%s-%d", name, time.Now().UnixNano())}
+	out, err := exec.Command("tmux", "new-session", "-d", "-s", term.session,
+		"-x", strconv.Itoa(o.Width), "-y", strconv.Itoa(o.Height), script.String()).CombinedOutput()
+	if err != nil {
+		t.Fatalf("starting tmux: %v: %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", term.session).Run() })
+	return term
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// keyPause separates keys so that a terminal never reads Escape followed
+// by a key as alt+key.
+const keyPause = 80 * time.Millisecond
+
+// Send sends keys one at a time, as tmux names them ("j", "Enter",
+// "Escape", "BSpace", "Tab", "Up", "C-c"), pausing between them.
+func (term *Terminal) Send(keys ...string) {
+	for _, k := range keys {
+		_ = exec.Command("tmux", "send-keys", "-t", term.session, k).Run()
+		time.Sleep(keyPause)
+	}
+}
+
+// Type sends text literally (no key names).
+func (term *Terminal) Type(text string) {
+	_ = exec.Command("tmux", "send-keys", "-t", term.session, "-l", text).Run()
+	time.Sleep(keyPause)
+}
+
+// Resize changes the terminal's size.
+func (term *Terminal) Resize(width, height int) {
+	_ = exec.Command("tmux", "resize-window", "-t", term.session, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height)).Run()
+	time.Sleep(keyPause)
+}
+
+// Screen returns the visible screen as plain text.
+func (term *Terminal) Screen() string { return term.capture() }
+
+// ScreenANSI returns the visible screen with its colours and attributes.
+func (term *Terminal) ScreenANSI() string { return term.capture("-e") }
+
+func (term *Terminal) capture(flags ...string) string {
+	args := append([]string{"capture-pane", "-p", "-t", term.session}, flags...)
+	out, err := exec.Command("tmux", args...).Output()
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
+
+// WaitFor polls the screen until it contains every one of wants, and
+// returns it; it fails the test with the last screen after timeout.
+func (term *Terminal) WaitFor(t testing.TB, timeout time.Duration, wants ...string) string {
+	t.Helper()
+	return term.WaitUntil(t, timeout, strings.Join(wants, " and "), func(screen string) bool {
+		for _, w := range wants {
+			if !strings.Contains(screen, w) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// WaitUntil polls the screen until cond holds.
+func (term *Terminal) WaitUntil(t testing.TB, timeout time.Duration, what string, cond func(screen string) bool) string {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	screen := ""
+	for {
+		screen = term.Screen()
+		if cond(screen) {
+			return screen
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s; the screen is:\n%s", timeout, what, screen)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Modes are the terminal modes tmux reports for the pane.
+type Modes struct {
+	AltScreen, Mouse, CursorVisible bool
+}
+
+// Modes reads the pane's terminal modes.
+func (term *Terminal) Modes() Modes {
+	out, _ := exec.Command("tmux", "display-message", "-p", "-t", term.session,
+		"#{alternate_on} #{mouse_any_flag} #{mouse_standard_flag} #{mouse_button_flag} #{cursor_flag}").Output()
+	f := strings.Fields(string(bytes.TrimSpace(out)))
+	on := func(i int) bool { return i < len(f) && f[i] == "1" }
+	return Modes{AltScreen: on(0), Mouse: on(1) || on(2) || on(3), CursorVisible: on(4)}
+}
+
+// WaitExit waits for the program to exit and checks it left the terminal
+// clean: exit status 0, no alternate screen, mouse reporting off, cursor
+// shown. It returns the screen after the exit.
+func (term *Terminal) WaitExit(t testing.TB, timeout time.Duration) string {
+	t.Helper()
+	screen := term.WaitFor(t, timeout, ExitMarker)
+	if !strings.Contains(screen, ExitMarker+"0") {
+		t.Errorf("the program exited with a failure:\n%s", screen)
+	}
+	if m := term.Modes(); m.AltScreen || m.Mouse || !m.CursorVisible {
+		t.Errorf("the terminal was not restored: %+v", m)
+	}
+	return screen
+}
