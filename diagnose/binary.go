@@ -1,6 +1,10 @@
 package diagnose
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/btviz/btviz/units"
+)
 
 // binaryMinShare is the share of sampled keys with raw bytes above which
 // binary-key is a warning; below it a few odd keys get an info note.
@@ -42,7 +46,7 @@ func checkBinaryKeys(d *diagnosis) []Finding {
 	return []Finding{{
 		Kind: KindBinaryKey, Severity: severity, Start: start, End: end,
 		Summary: fmt.Sprintf("%s of sampled keys (%s of %s) hold control bytes or bytes that are not UTF-8, e.g. %s",
-			percent(keyShare), groupThousands(int64(binary)), groupThousands(int64(len(rows))), printable(example)),
+			units.Percent(keyShare), units.Thousands(int64(binary)), units.Thousands(int64(len(rows))), printable(example)),
 		Advice:   binaryAdvice,
 		Evidence: evidence,
 	}}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // hostDirection says which way a host name is written.
@@ -182,7 +183,7 @@ func checkDomains(d *diagnosis) []Finding {
 		Severity: SeverityWarning,
 		Start:    d.snap.Scan.Start,
 		End:      d.snap.Scan.End,
-		Summary: percent(share) + " of sampled keys hold a host name written forward, e.g. " +
+		Summary: units.Percent(share) + " of sampled keys hold a host name written forward, e.g. " +
 			keyspace.Printable(example) + " (reversed: " + keyspace.Printable(strings.Join(labels, ".")) +
 			"), so one site's hosts scatter over the key space",
 		Advice:   domainAdvice,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Thresholds of hot-key-range. The guide names the celebrity pattern but
@@ -129,12 +130,12 @@ func (d *diagnosis) hotCandidate(parent, child *keyspace.Node, rootRecent float6
 
 func (d *diagnosis) hotFinding(c hotCandidate) Finding {
 	var held []string
-	held = append(held, percent(c.rowShare)+" of rows")
+	held = append(held, units.Percent(c.rowShare)+" of rows")
 	if c.byteShare >= hotMinShare && c.byteShare > bytesWorthSaying*c.rowShare {
-		held = append(held, percent(c.byteShare)+" of bytes")
+		held = append(held, units.Percent(c.byteShare)+" of bytes")
 	}
 	if c.hasWrites {
-		held = append(held, percent(c.writeShare)+" of writes in the last "+percent(recentWindowShare)+" of the time span")
+		held = append(held, units.Percent(c.writeShare)+" of writes in the last "+units.Percent(recentWindowShare)+" of the time span")
 	}
 	what := "prefix"
 	if c.node.Kind == keyspace.KindRow {

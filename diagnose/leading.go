@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/btviz/btviz/units"
 )
 
 // Thresholds of the leading-segment checks (key-starts-with-timestamp,
@@ -91,7 +93,7 @@ func (d *diagnosis) timestampFirst(pos *segmentPosition) (Finding, bool) {
 		Kind:     KindKeyStartsWithTimestamp,
 		Severity: SeverityWarning,
 		Summary: fmt.Sprintf("%s is a %s in %s of sampled keys, e.g. %s", d.segmentName(pos), kind,
-			percent(timeShare), printable(example)),
+			units.Percent(timeShare), printable(example)),
 		Advice:   timestampFirstAdvice,
 		Evidence: evidence,
 	}
@@ -187,8 +189,8 @@ func (d *diagnosis) sequentialID(pos *segmentPosition) (Finding, bool) {
 		Severity: SeverityWarning,
 		Summary: fmt.Sprintf("%s is an increasing integer ID (%s to %s, %s of the range in use): ID and write "+
 			"time have rank correlation %.2f over %s sampled rows", d.segmentName(pos),
-			strconv.FormatFloat(lo, 'f', -1, 64), strconv.FormatFloat(hi, 'f', -1, 64), percent(density),
-			correlation, groupThousands(int64(rows))),
+			strconv.FormatFloat(lo, 'f', -1, 64), strconv.FormatFloat(hi, 'f', -1, 64), units.Percent(density),
+			correlation, units.Thousands(int64(rows))),
 		Advice:   sequentialIDAdvice,
 		Evidence: evidence,
 	}
@@ -228,7 +230,7 @@ func (d *diagnosis) hashedLeading(pos *segmentPosition) (Finding, bool) {
 		Severity: SeverityWarning,
 		Summary: fmt.Sprintf("%s is a %.0f-character %s hash in %s of sampled keys (%.1f bits of entropy per "+
 			"character), e.g. %s: keys keep no natural order", d.segmentName(pos), meanChars, form,
-			percent(hashShare), entropy, printable(pos.values[0])),
+			units.Percent(hashShare), entropy, printable(pos.values[0])),
 		Advice:   hashedKeyAdvice,
 		Evidence: evidence,
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // checkScanNotes adds the info notes that say what the snapshot can and
@@ -37,8 +38,8 @@ func checkScanNotes(d *diagnosis) []Finding {
 		evidence.set("rows_estimated", float64(scan.RowsEstimated))
 		notes = append(notes, note(
 			fmt.Sprintf("sampled scan: read %s of about %s rows (fraction %.4g); counts and shares are estimates, "+
-				"and the largest-row lists cover only rows read", groupThousands(scan.RowsRead),
-				groupThousands(scan.RowsEstimated), scan.Fraction),
+				"and the largest-row lists cover only rows read", units.Thousands(scan.RowsRead),
+				units.Thousands(scan.RowsEstimated), scan.Fraction),
 			"Scan with --full for exact counts when the table is small enough.", evidence))
 	}
 	if !scan.Complete {
@@ -47,7 +48,7 @@ func checkScanNotes(d *diagnosis) []Finding {
 			reason = "stopped early"
 		}
 		notes = append(notes, note(
-			fmt.Sprintf("incomplete scan (%s): the findings cover only the %s rows read", reason, groupThousands(scan.RowsRead)),
+			fmt.Sprintf("incomplete scan (%s): the findings cover only the %s rows read", reason, units.Thousands(scan.RowsRead)),
 			"Scan again to cover the whole range.", Evidence{"rows_read": float64(scan.RowsRead)}))
 	}
 	if !scan.ValuesRead && d.root.Rows > 0 {

@@ -1,6 +1,10 @@
 package diagnose
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/btviz/btviz/units"
+)
 
 // piiMinShare is the share of sampled keys holding an e-mail address or a
 // phone number above which pii-in-key is a warning. The guide gives no
@@ -67,8 +71,8 @@ func checkPII(d *diagnosis) []Finding {
 		Severity: severity,
 		Start:    d.snap.Scan.Start,
 		End:      d.snap.Scan.End,
-		Summary: percent(share) + " of sampled keys (" + groupThousands(int64(withPII)) + " of " +
-			groupThousands(int64(len(rows))) + ") hold " + strings.Join(what, " and ") + ", e.g. " + printable(example) + " (masked)",
+		Summary: units.Percent(share) + " of sampled keys (" + units.Thousands(int64(withPII)) + " of " +
+			units.Thousands(int64(len(rows))) + ") hold " + strings.Join(what, " and ") + ", e.g. " + printable(example) + " (masked)",
 		Advice:   piiAdvice,
 		Evidence: evidence,
 	}}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // readCost says what t costs readers of snap's keys.
@@ -40,7 +41,7 @@ func readCost(t Transform, snap *keyspace.Snapshot) ReadCost {
 		distinct := promotedDistinct(t, snap)
 		return ReadCost{PrefixScanFanOut: distinct, Summary: fmt.Sprintf("Scans by the value of segment %d "+
 			"become prefix scans. A scan by the segments that used to lead becomes one scan per distinct value of "+
-			"segment %d (%s in the sample) or one full scan.", t.Segment, t.Segment, groupThousands(int64(distinct)))}
+			"segment %d (%s in the sample) or one full scan.", t.Segment, t.Segment, units.Thousands(int64(distinct)))}
 	}
 	return ReadCost{}
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // minSaltAdviceRows is how many sampled rows a hot range needs before
@@ -72,11 +73,11 @@ func (d *diagnosis) hotAdvice(hot *keyspace.Node, buckets int, worst float64) st
 			"(the rows that share those %d segments) together and in order for prefix scans, and still spreads "+
 			"this range: no such series holds more than %s of it, so each of the %d pieces keeps about %s of the "+
 			"table. %s Compare before migrating with the what-if salt(%d, prefix=%d).",
-			k, buckets, k, percent(largest), buckets, percent(worst/float64(buckets)), common, buckets, k)
+			k, buckets, k, units.Percent(largest), buckets, units.Percent(worst/float64(buckets)), common, buckets, k)
 	}
 	return fmt.Sprintf("Spread this range over the key space by salting: put hash(key) mod %d and a delimiter in "+
 		"front of the key, leaving each piece about %s. Hash the whole key, timestamp included: this range is "+
 		"essentially one series, so hashing only the part before the timestamp would keep it in one piece, "+
 		"just as hot. %s Compare before migrating with the what-if salt(%d).",
-		buckets, percent(worst/float64(buckets)), common, buckets)
+		buckets, units.Percent(worst/float64(buckets)), common, buckets)
 }

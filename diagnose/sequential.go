@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Thresholds of sequential-keys (and of the leading-segment checks). The
@@ -169,7 +170,7 @@ func checkSequentialKeys(d *diagnosis) []Finding {
 	}
 	f.Summary = fmt.Sprintf("%s: key order and write time have rank correlation %.2f over %s sampled rows, "+
 		"and the newest %s of rows sit in %s of the key order, so new rows all go to the %s of %s",
-		where, pattern.correlation, groupThousands(int64(pattern.rows)), percent(newestRowsShare), percent(pattern.newestSpan),
+		where, pattern.correlation, units.Thousands(int64(pattern.rows)), units.Percent(newestRowsShare), units.Percent(pattern.newestSpan),
 		end, target)
 	return []Finding{f}
 }
@@ -223,5 +224,5 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return groupThousands(int64(n)) + " " + many
+	return units.Thousands(int64(n)) + " " + many
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Size thresholds. Where the guide gives a number it is used as stated:
@@ -68,9 +69,9 @@ func checkLargeRows(d *diagnosis) []Finding {
 			severity, limit = SeverityError, "Bigtable's 256 MB row limit"
 		}
 		summary := fmt.Sprintf("row %s holds %s in %s cells (%s columns), over %s", printable(string(row.Key)),
-			byteSize(float64(row.Bytes)), groupThousands(row.Cells), groupThousands(row.Columns), limit)
+			units.Bytes(float64(row.Bytes)), units.Thousands(row.Cells), units.Thousands(row.Columns), limit)
 		if col, ok := largestColumn(row); ok {
-			summary += fmt.Sprintf("; its largest column %s holds %s", columnName(col), byteSize(float64(col.Bytes)))
+			summary += fmt.Sprintf("; its largest column %s holds %s", columnName(col), units.Bytes(float64(col.Bytes)))
 		}
 		evidence := Evidence{}
 		evidence.set("row_bytes", float64(row.Bytes))
@@ -102,10 +103,10 @@ func checkLargeCells(d *diagnosis) []Finding {
 	}
 	for i, row := range rows[:min(len(rows), maxRowFindings)] {
 		summary := fmt.Sprintf("row %s has a %s cell value, over the 10 MB the guide recommends",
-			printable(string(row.Key)), byteSize(float64(row.MaxCellBytes)))
+			printable(string(row.Key)), units.Bytes(float64(row.MaxCellBytes)))
 		if col, ok := largestValueColumn(row); ok {
 			summary = fmt.Sprintf("row %s has a %s value in column %s, over the 10 MB the guide recommends",
-				printable(string(row.Key)), byteSize(float64(col.MaxBytes)), columnName(col))
+				printable(string(row.Key)), units.Bytes(float64(col.MaxBytes)), columnName(col))
 		}
 		evidence := Evidence{}
 		evidence.set("max_cell_bytes", float64(row.MaxCellBytes))
@@ -126,7 +127,7 @@ func checkLargeCells(d *diagnosis) []Finding {
 		findings = append(findings, nodeFinding(Finding{
 			Kind: KindLargeCell, Severity: SeverityWarning,
 			Summary: fmt.Sprintf("%s holds a %s cell value, over the 10 MB the guide recommends",
-				nodeName(node), byteSize(float64(node.MaxCellBytes))),
+				nodeName(node), units.Bytes(float64(node.MaxCellBytes))),
 			Advice: largeCellAdvice, Evidence: evidence,
 		}, node))
 	}
@@ -158,7 +159,7 @@ func checkWideRows(d *diagnosis) []Finding {
 			start, end := rowRange(string(row.Key))
 			add(row.Key, row.Columns, row.Cells, Finding{Start: start, End: end, Prefix: row.Key,
 				Summary: fmt.Sprintf("row %s has %s columns (%s cells), over %s", printable(string(row.Key)),
-					groupThousands(row.Columns), groupThousands(row.Cells), groupThousands(wideRowColumns))})
+					units.Thousands(row.Columns), units.Thousands(row.Cells), units.Thousands(wideRowColumns))})
 		}
 	}
 	if d.root.MaxRowColumns >= wideRowColumns {
@@ -166,7 +167,7 @@ func checkWideRows(d *diagnosis) []Finding {
 		if node.Kind != keyspace.KindRow || !seen[node.Prefix] {
 			add(node.Prefix, node.MaxRowColumns, node.MaxRowCells, nodeFinding(Finding{
 				Summary: fmt.Sprintf("%s has a row with %s columns, over %s", nodeName(node),
-					groupThousands(node.MaxRowColumns), groupThousands(wideRowColumns)),
+					units.Thousands(node.MaxRowColumns), units.Thousands(wideRowColumns)),
 			}, node))
 		}
 	}
@@ -180,7 +181,7 @@ func checkLongKeys(d *diagnosis) []Finding {
 	if longest < longKeyBytes {
 		return nil
 	}
-	severity, limit := SeverityWarning, fmt.Sprintf("at or above %s bytes, far more than a key needs", groupThousands(longKeyBytes))
+	severity, limit := SeverityWarning, fmt.Sprintf("at or above %s bytes, far more than a key needs", units.Thousands(longKeyBytes))
 	if longest > keyLimitBytes {
 		severity, limit = SeverityError, "over Bigtable's 4 KB key limit"
 	}
@@ -211,7 +212,7 @@ func checkLongKeys(d *diagnosis) []Finding {
 		Kind:     KindLongRowKey,
 		Severity: severity,
 		Summary: fmt.Sprintf("the longest row key is %s bytes (mean %s bytes), %s; it is in %s",
-			groupThousands(longest), groupThousands(int64(mean+0.5)), limit, nodeName(node)),
+			units.Thousands(longest), units.Thousands(int64(mean+0.5)), limit, nodeName(node)),
 		Advice:   longKeyAdvice,
 		Evidence: evidence,
 	}, node)}

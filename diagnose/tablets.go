@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Thresholds of tablet-skew. The guide gives none.
@@ -65,9 +66,9 @@ func checkTablets(d *diagnosis) []Finding {
 			end = "end of table"
 		}
 		summary := fmt.Sprintf("tablet [%s, %s) holds %s, %.0f times its neighbours' mean of %s (%s of the table)",
-			quoteKey(string(r.Start)), end, byteSize(size), share(size, max(mean, 1)), byteSize(mean), percent(share(size, total)))
+			quoteKey(string(r.Start)), end, units.Bytes(size), share(size, max(mean, 1)), units.Bytes(mean), units.Percent(share(size, total)))
 		if r.MaxRowBytes > 0 {
-			summary += "; its largest row read holds " + byteSize(float64(r.MaxRowBytes))
+			summary += "; its largest row read holds " + units.Bytes(float64(r.MaxRowBytes))
 		}
 		evidence := Evidence{}
 		evidence.set("tablet_bytes", size)

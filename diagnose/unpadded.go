@@ -1,6 +1,10 @@
 package diagnose
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/btviz/btviz/units"
+)
 
 // unpaddedMinDistinct is how many distinct integers a segment position
 // must show before unequal widths mean missing padding rather than a
@@ -35,7 +39,7 @@ func checkUnpaddedNumbers(d *diagnosis) []Finding {
 		evidence.set("distinct_sampled", float64(pos.distinct))
 		summary := fmt.Sprintf("the %s key segment holds integers of %d to %d digits (%s of sampled keys shorter "+
 			"than %d), so key order is not numeric order", ordinal(p), pos.minWidth, pos.maxWidth,
-			percent(share(float64(shorter), float64(len(pos.values)))), pos.maxWidth)
+			units.Percent(share(float64(shorter), float64(len(pos.values)))), pos.maxWidth)
 		if early, late, ok := d.misorderedPair(pos); ok {
 			summary += fmt.Sprintf(": %s sorts before %s", printable(early), printable(late))
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // frequentlyUpdatedMinVersions is the number of versions of one column
@@ -35,7 +36,7 @@ func checkFrequentlyUpdatedRows(d *diagnosis) []Finding {
 			column = columnName(col)
 		}
 		summary := fmt.Sprintf("row %s keeps %s versions of %s", printable(string(row.Key)),
-			groupThousands(row.MaxVersions), column)
+			units.Thousands(row.MaxVersions), column)
 		evidence := Evidence{}
 		evidence.set("versions", float64(row.MaxVersions))
 		evidence.set("min_versions", frequentlyUpdatedMinVersions)

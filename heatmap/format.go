@@ -3,9 +3,9 @@ package heatmap
 import (
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/btviz/btviz/units"
 )
 
 // Unit says how a metric's values are written in legends and labels.
@@ -14,7 +14,8 @@ type Unit uint8
 const (
 	// UnitCount is a plain count, written with K, M, G suffixes.
 	UnitCount Unit = iota
-	// UnitBytes is a size, written in B, KB, MB, GB, TB (powers of 1024).
+	// UnitBytes is a size, written in B, kB, MB, GB, TB (powers of 1000,
+	// as everywhere in btviz: see package units).
 	UnitBytes
 	// UnitRatio is a dimensionless ratio, written with up to two decimals.
 	UnitRatio
@@ -26,85 +27,13 @@ const (
 func (u Unit) Format(v float64) string {
 	switch u {
 	case UnitBytes:
-		return formatBytes(v)
+		return units.Bytes(v)
 	case UnitRatio:
-		return trimZeros(strconv.FormatFloat(v, 'f', 2, 64))
+		return units.Short(math.Round(v*100) / 100)
 	case UnitShare:
-		return formatPercent(v)
+		return units.Percent(v)
 	}
-	return formatCount(v)
-}
-
-func formatCount(v float64) string {
-	if v == 0 {
-		return "0"
-	}
-	if math.Abs(v) < 1000 {
-		if v == math.Trunc(v) {
-			return strconv.FormatFloat(v, 'f', 0, 64)
-		}
-		return trimZeros(strconv.FormatFloat(v, 'f', decimalsFor(v), 64))
-	}
-	return withSuffix(v, 1000, []string{"K", "M", "G", "T", "P"}, "")
-}
-
-func formatBytes(v float64) string {
-	if math.Abs(v) < 1024 {
-		return strconv.FormatFloat(math.Round(v), 'f', 0, 64) + " B"
-	}
-	return withSuffix(v, 1024, []string{"KB", "MB", "GB", "TB", "PB"}, " ")
-}
-
-// withSuffix scales v down by base until it is below base and writes it
-// with three significant digits and the matching suffix.
-func withSuffix(v, base float64, suffixes []string, sep string) string {
-	i := -1
-	for math.Abs(v) >= base && i < len(suffixes)-1 {
-		v /= base
-		i++
-	}
-	// Rounding may carry to base (999.96K); move up a unit then.
-	if math.Abs(v) >= base-0.05 && i < len(suffixes)-1 {
-		v /= base
-		i++
-	}
-	return trimZeros(strconv.FormatFloat(v, 'f', decimalsFor(v), 64)) + sep + suffixes[i]
-}
-
-// decimalsFor gives three significant digits for values below 1000.
-func decimalsFor(v float64) int {
-	switch a := math.Abs(v); {
-	case a >= 100:
-		return 0
-	case a >= 10:
-		return 1
-	case a >= 1:
-		return 2
-	}
-	return 3
-}
-
-func formatPercent(v float64) string {
-	p := v * 100
-	switch a := math.Abs(p); {
-	case p == 0:
-		return "0%"
-	case a >= 10:
-		return strconv.FormatFloat(p, 'f', 0, 64) + "%"
-	case a >= 1:
-		return trimZeros(strconv.FormatFloat(p, 'f', 1, 64)) + "%"
-	case a >= 0.01:
-		return trimZeros(strconv.FormatFloat(p, 'f', 2, 64)) + "%"
-	}
-	return "<0.01%"
-}
-
-func trimZeros(s string) string {
-	if !strings.Contains(s, ".") {
-		return s
-	}
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
+	return units.Short(v)
 }
 
 // formatDuration writes d with at most two units: 7d, 3h20m, 11m15s, 45s,

@@ -91,7 +91,7 @@ func TestUnitsFormatShortValues(t *testing.T) {
 		want string
 	}{
 		{UnitCount, 0, "0"}, {UnitCount, 7, "7"}, {UnitCount, 0.25, "0.25"}, {UnitCount, 1234, "1.23K"}, {UnitCount, 999_960, "1M"},
-		{UnitCount, 20_000, "20K"}, {UnitBytes, 512, "512 B"}, {UnitBytes, 1536, "1.5 KB"}, {UnitBytes, 120 << 20, "120 MB"},
+		{UnitCount, 20_000, "20K"}, {UnitBytes, 512, "512 B"}, {UnitBytes, 1536, "1.54 kB"}, {UnitBytes, 120 << 20, "126 MB"}, {UnitBytes, 120e6, "120 MB"},
 		{UnitShare, 0.38, "38%"}, {UnitShare, 0.0052, "0.52%"}, {UnitShare, 0, "0%"}, {UnitRatio, 1.5, "1.5"},
 	} {
 		if got := tc.unit.Format(tc.v); got != tc.want {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // DiffDocumentVersion is the version of the diff's JSON shape.
@@ -181,8 +182,8 @@ func diffSideDoc(label string, side keyspace.DiffSide, findings []diagnose.Findi
 	doc := DiffSideDoc{
 		Label: sanitize(label), Source: string(side.Source), Project: side.Project, Instance: side.Instance, Table: side.Table,
 		Delimiters: keyspace.Key(side.Delimiters), Ranges: side.Ranges, RangesAreTablets: side.RangesAreTablets,
-		Scan: scanDoc(side.Scan, &side.Totals), Rows: round(side.Totals.Rows), Bytes: round(side.Totals.Bytes),
-		Cells: round(side.Totals.Cells), MaxRowBytes: side.Totals.MaxRowBytes,
+		Scan: scanDoc(side.Scan, &side.Totals), Rows: units.Round(side.Totals.Rows), Bytes: units.Round(side.Totals.Bytes),
+		Cells: units.Round(side.Totals.Cells), MaxRowBytes: side.Totals.MaxRowBytes,
 		FindingCounts: CountsDoc{Info: counts.Info, Warning: counts.Warning, Error: counts.Error},
 	}
 	if top := side.TopPrefix; top.Siblings > 0 {
@@ -195,9 +196,9 @@ func diffSideDoc(label string, side keyspace.DiffSide, findings []diagnose.Findi
 func prefixDiffDoc(c keyspace.PrefixChange) PrefixDiffDoc {
 	return PrefixDiffDoc{
 		Prefix: c.Prefix, Depth: c.Depth, Status: string(c.Status), Exact: c.Before.Exact && c.After.Exact,
-		RowsBefore: round(c.Before.Rows), RowsAfter: round(c.After.Rows),
-		BytesBefore: round(c.Before.Bytes), BytesAfter: round(c.After.Bytes),
-		CellsBefore: round(c.Before.Cells), CellsAfter: round(c.After.Cells),
+		RowsBefore: units.Round(c.Before.Rows), RowsAfter: units.Round(c.After.Rows),
+		BytesBefore: units.Round(c.Before.Bytes), BytesAfter: units.Round(c.After.Bytes),
+		CellsBefore: units.Round(c.Before.Cells), CellsAfter: units.Round(c.After.Cells),
 		RowShareBefore: shareOf(c.Before.RowShare, 1), RowShareAfter: shareOf(c.After.RowShare, 1),
 		WriteShareBefore: shareOf(c.Before.WriteShare, 1), WriteShareAfter: shareOf(c.After.WriteShare, 1),
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/btviz/btviz/units"
 )
 
 // countChange writes the change of a count with its sign: "+1,234",
@@ -11,9 +13,9 @@ import (
 func countChange(before, after int64) string {
 	delta := after - before
 	if delta > 0 {
-		return "+" + thousands(delta)
+		return "+" + units.Thousands(delta)
 	}
-	return thousands(delta)
+	return units.Thousands(delta)
 }
 
 // relativeChange writes the change of a size in percent: "+3.1%",
@@ -30,7 +32,7 @@ func relativeChange(before, after int64) string {
 	if change < 0 {
 		sign = "-"
 	}
-	return sign + percent(math.Abs(change))
+	return sign + units.Percent(math.Abs(change))
 }
 
 // points writes a change of share in percentage points: "+12.5 pp",
@@ -51,7 +53,7 @@ func points(delta float64) string {
 // shareChange writes a share before and after and the change: "38% → 0%
 // (-38 pp)".
 func shareChange(before, after float64, arrow string) string {
-	return percent(before) + arrow + percent(after) + " (" + points(after-before) + ")"
+	return units.Percent(before) + arrow + units.Percent(after) + " (" + points(after-before) + ")"
 }
 
 // lowerBound marks the counts of an inexact prefix measure.
@@ -67,7 +69,7 @@ func topPrefixCell(top *TopPrefixDoc, key func(string) string) string {
 	if top == nil {
 		return "-"
 	}
-	return fmt.Sprintf("%s: %s of rows, %s of writes", key(string(top.Prefix)), percent(top.RowShare), percent(top.WriteShare))
+	return fmt.Sprintf("%s: %s of rows, %s of writes", key(string(top.Prefix)), units.Percent(top.RowShare), units.Percent(top.WriteShare))
 }
 
 // topPrefixChange writes how the top prefix's row share moved.
@@ -110,6 +112,6 @@ func severityChange(before, after, arrow string) string {
 func prefixCountsText(doc DiffDocument) string {
 	c := doc.PrefixCounts
 	return fmt.Sprintf("Compared %s prefixes down to depth %d: %s added, %s removed, %s changed, %s unchanged.",
-		thousands(int64(doc.PrefixesCompared)), doc.MaxDepth, thousands(int64(c.Added)), thousands(int64(c.Removed)),
-		thousands(int64(c.Changed)), thousands(int64(c.Unchanged)))
+		units.Thousands(int64(doc.PrefixesCompared)), doc.MaxDepth, units.Thousands(int64(c.Added)), units.Thousands(int64(c.Removed)),
+		units.Thousands(int64(c.Changed)), units.Thousands(int64(c.Unchanged)))
 }

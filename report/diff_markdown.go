@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/btviz/btviz/units"
 )
 
 // diffMarkdown writes the diff for a pull request: a summary table of
@@ -59,10 +61,10 @@ func (md *markdown) diffSummary(doc DiffDocument) {
 	rows = append(rows,
 		[]string{"Source", mdText(sideSource(b)), mdText(sideSource(a)), ""},
 		[]string{"Scan", mdText(scanText(b.Scan)), mdText(scanText(a.Scan)), ""},
-		[]string{"Rows", thousands(b.Rows), thousands(a.Rows), countChange(b.Rows, a.Rows)},
-		[]string{"Bytes", bytesText(float64(b.Bytes)), bytesText(float64(a.Bytes)), relativeChange(b.Bytes, a.Bytes)},
-		[]string{"Cells", thousands(b.Cells), thousands(a.Cells), countChange(b.Cells, a.Cells)},
-		[]string{"Largest row", bytesText(float64(b.MaxRowBytes)), bytesText(float64(a.MaxRowBytes)), relativeChange(b.MaxRowBytes, a.MaxRowBytes)},
+		[]string{"Rows", units.Thousands(b.Rows), units.Thousands(a.Rows), countChange(b.Rows, a.Rows)},
+		[]string{"Bytes", units.Bytes(float64(b.Bytes)), units.Bytes(float64(a.Bytes)), relativeChange(b.Bytes, a.Bytes)},
+		[]string{"Cells", units.Thousands(b.Cells), units.Thousands(a.Cells), countChange(b.Cells, a.Cells)},
+		[]string{"Largest row", units.Bytes(float64(b.MaxRowBytes)), units.Bytes(float64(a.MaxRowBytes)), relativeChange(b.MaxRowBytes, a.MaxRowBytes)},
 		[]string{"Top prefix (largest share of rows among siblings)", topPrefixCell(b.TopPrefix, mdKey), topPrefixCell(a.TopPrefix, mdKey), topPrefixChange(b.TopPrefix, a.TopPrefix)},
 		[]string{"Findings", countsText(b.FindingCounts), countsText(a.FindingCounts), countsChange(b.FindingCounts, a.FindingCounts)},
 	)
@@ -90,7 +92,7 @@ func (md *markdown) diffPrefixes(doc DiffDocument) {
 		var rows [][]string
 		for _, p := range shown {
 			rows = append(rows, []string{mdKey(string(p.Prefix)), fmt.Sprint(p.Depth), p.Status,
-				lowerBound(p) + thousands(p.RowsBefore) + " → " + lowerBound(p) + thousands(p.RowsAfter),
+				lowerBound(p) + units.Thousands(p.RowsBefore) + " → " + lowerBound(p) + units.Thousands(p.RowsAfter),
 				shareChange(p.RowShareBefore, p.RowShareAfter, " → "), shareChange(p.WriteShareBefore, p.WriteShareAfter, " → ")})
 		}
 		md.table([]string{"Prefix", "Depth", "Status", "Rows", "Share of rows", "Share of writes"}, rows)
@@ -155,5 +157,5 @@ func optionalNumber(v *float64) string {
 	if v == nil {
 		return "none"
 	}
-	return number(*v)
+	return units.Number(*v)
 }

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/btviz/btviz/units"
 )
 
 // diffText writes the diff for a terminal: both snapshots side by side,
@@ -28,10 +30,10 @@ func diffText(doc DiffDocument) []byte {
 		{"", "before", "after", "change"},
 		{"source", sanitize(sideSource(b)), sanitize(sideSource(a)), ""},
 		{"scan", scanText(b.Scan), scanText(a.Scan), ""},
-		{"rows", thousands(b.Rows), thousands(a.Rows), countChange(b.Rows, a.Rows)},
-		{"bytes", bytesText(float64(b.Bytes)), bytesText(float64(a.Bytes)), relativeChange(b.Bytes, a.Bytes)},
-		{"cells", thousands(b.Cells), thousands(a.Cells), countChange(b.Cells, a.Cells)},
-		{"largest row", bytesText(float64(b.MaxRowBytes)), bytesText(float64(a.MaxRowBytes)), relativeChange(b.MaxRowBytes, a.MaxRowBytes)},
+		{"rows", units.Thousands(b.Rows), units.Thousands(a.Rows), countChange(b.Rows, a.Rows)},
+		{"bytes", units.Bytes(float64(b.Bytes)), units.Bytes(float64(a.Bytes)), relativeChange(b.Bytes, a.Bytes)},
+		{"cells", units.Thousands(b.Cells), units.Thousands(a.Cells), countChange(b.Cells, a.Cells)},
+		{"largest row", units.Bytes(float64(b.MaxRowBytes)), units.Bytes(float64(a.MaxRowBytes)), relativeChange(b.MaxRowBytes, a.MaxRowBytes)},
 		{"findings", countsText(b.FindingCounts), countsText(a.FindingCounts), countsChange(b.FindingCounts, a.FindingCounts)},
 	}
 	widths := [3]int{}
@@ -73,7 +75,7 @@ func (t *text) diffPrefixes(doc DiffDocument) {
 			bound = ">="
 		}
 		rows = append(rows, [5]string{p.Status, printable(string(p.Prefix)),
-			bound + thousands(p.RowsBefore) + " -> " + bound + thousands(p.RowsAfter),
+			bound + units.Thousands(p.RowsBefore) + " -> " + bound + units.Thousands(p.RowsAfter),
 			shareChange(p.RowShareBefore, p.RowShareAfter, " -> "), shareChange(p.WriteShareBefore, p.WriteShareAfter, " -> ")})
 	}
 	var widths [5]int

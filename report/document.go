@@ -6,6 +6,7 @@ import (
 
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // DocumentVersion is the version of the report's JSON shape.
@@ -143,9 +144,9 @@ func Build(in Input) Document {
 	for _, r := range snap.Ranges {
 		bytes := r.SampledBytes
 		if bytes == 0 {
-			bytes = round(r.Bytes)
+			bytes = units.Round(r.Bytes)
 		}
-		doc.Tablets = append(doc.Tablets, TabletDoc{Start: r.Start, End: r.End, Bytes: bytes, Rows: round(r.Rows)})
+		doc.Tablets = append(doc.Tablets, TabletDoc{Start: r.Start, End: r.End, Bytes: bytes, Rows: units.Round(r.Rows)})
 	}
 	for _, row := range snap.Largest[:min(len(snap.Largest), LargestRows)] {
 		doc.LargestRows = append(doc.LargestRows, RowDoc{
@@ -164,10 +165,10 @@ func Build(in Input) Document {
 func scanDoc(scan keyspace.ScanInfo, totals *keyspace.Stats) ScanDoc {
 	rows, bytes := scan.RowsEstimated, scan.BytesEstimated
 	if rows == 0 {
-		rows = round(totals.Rows)
+		rows = units.Round(totals.Rows)
 	}
 	if bytes == 0 {
-		bytes = round(totals.Bytes)
+		bytes = units.Round(totals.Bytes)
 	}
 	return ScanDoc{
 		Mode: string(scan.Mode), Fraction: scan.Fraction, RowsRead: scan.RowsRead,
@@ -197,8 +198,8 @@ func topPrefixes(snap *keyspace.Snapshot) []PrefixDoc {
 		slices.SortStableFunc(nodes, func(a, b *keyspace.Node) int { return cmp.Compare(b.Rows, a.Rows) })
 		for _, n := range nodes[:min(len(nodes), PrefixesPerDepth)] {
 			docs = append(docs, PrefixDoc{
-				Prefix: n.Prefix, Depth: n.Depth, Rows: round(n.Rows),
-				RowShare: shareOf(n.Rows, total), Bytes: round(n.Bytes), Cells: round(n.Cells), MaxRowBytes: n.MaxRowBytes,
+				Prefix: n.Prefix, Depth: n.Depth, Rows: units.Round(n.Rows),
+				RowShare: shareOf(n.Rows, total), Bytes: units.Round(n.Bytes), Cells: units.Round(n.Cells), MaxRowBytes: n.MaxRowBytes,
 			})
 		}
 	}
@@ -229,5 +230,5 @@ func shareOf(part, whole float64) float64 {
 	if whole <= 0 {
 		return 0
 	}
-	return float64(round(part/whole*1e4)) / 1e4
+	return float64(units.Round(part/whole*1e4)) / 1e4
 }

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // sanitize makes free text (summaries, advice, names from a snapshot
@@ -119,5 +120,5 @@ func mdKey(key string) string {
 	for len(keyspace.Printable(raw)) > maxMarkdownKey {
 		raw = raw[:len(raw)*3/4]
 	}
-	return mdCode(raw) + "... (" + thousands(int64(len(key))) + " bytes)"
+	return mdCode(raw) + "... (" + units.Thousands(int64(len(key))) + " bytes)"
 }

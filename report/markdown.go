@@ -6,6 +6,7 @@ import (
 
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Markdown renders the report for a design review: a summary table, the
@@ -87,16 +88,16 @@ func (md *markdown) summary(doc Document) {
 	if doc.Origin != "" {
 		source += " (scanned from " + doc.Origin + ")"
 	}
-	ranges := fmt.Sprintf("%s tablets", thousands(int64(len(doc.Tablets))))
+	ranges := fmt.Sprintf("%s tablets", units.Thousands(int64(len(doc.Tablets))))
 	if !doc.RangesAreTablets {
-		ranges = fmt.Sprintf("%s ranges (samples, not tablets)", thousands(int64(len(doc.Tablets))))
+		ranges = fmt.Sprintf("%s ranges (samples, not tablets)", units.Thousands(int64(len(doc.Tablets))))
 	}
 	md.table([]string{"Item", "Value"}, [][]string{
 		{"Table", mdCode(doc.Table) + " in project " + mdCode(doc.Project) + ", instance " + mdCode(doc.Instance)},
 		{"Source", mdText(source)},
 		{"Scan", mdText(scanText(doc.Scan))},
-		{"Rows", count(float64(doc.Scan.RowsEstimated))},
-		{"Bytes", bytesText(float64(doc.Scan.BytesEstimated))},
+		{"Rows", units.Count(float64(doc.Scan.RowsEstimated))},
+		{"Bytes", units.Bytes(float64(doc.Scan.BytesEstimated))},
 		{"Key ranges", mdText(ranges)},
 		{"Findings", fmt.Sprintf("%d error, %d warning, %d info", doc.FindingCounts.Error, doc.FindingCounts.Warning, doc.FindingCounts.Info)},
 		{"Key escaping", mdText(doc.KeyEscaping)},
@@ -108,7 +109,7 @@ func scanText(scan ScanDoc) string {
 	var parts []string
 	switch {
 	case scan.Mode == string(keyspace.ModeSample):
-		parts = append(parts, fmt.Sprintf("sampled (fraction %g, %s rows read)", scan.Fraction, thousands(scan.RowsRead)))
+		parts = append(parts, fmt.Sprintf("sampled (fraction %g, %s rows read)", scan.Fraction, units.Thousands(scan.RowsRead)))
 	case scan.Mode != "":
 		parts = append(parts, scan.Mode)
 	}
@@ -164,7 +165,7 @@ func prefixCell(prefix keyspace.Key) string {
 func evidenceText(evidence map[string]float64, code func(string) string) string {
 	var parts []string
 	for _, name := range diagnose.Evidence(evidence).Names() {
-		parts = append(parts, code(name+"="+number(evidence[name])))
+		parts = append(parts, code(name+"="+units.Number(evidence[name])))
 	}
 	if len(parts) == 0 {
 		return "none"
@@ -180,8 +181,8 @@ func (md *markdown) prefixes(prefixes []PrefixDoc) {
 	}
 	var rows [][]string
 	for _, p := range prefixes {
-		rows = append(rows, []string{fmt.Sprint(p.Depth), mdKey(string(p.Prefix)), thousands(p.Rows),
-			percent(p.RowShare), bytesText(float64(p.Bytes)), thousands(p.Cells), bytesText(float64(p.MaxRowBytes))})
+		rows = append(rows, []string{fmt.Sprint(p.Depth), mdKey(string(p.Prefix)), units.Thousands(p.Rows),
+			units.Percent(p.RowShare), units.Bytes(float64(p.Bytes)), units.Thousands(p.Cells), units.Bytes(float64(p.MaxRowBytes))})
 	}
 	md.table([]string{"Depth", "Prefix", "Rows", "Share", "Bytes", "Cells", "Largest row"}, rows)
 }
@@ -194,8 +195,8 @@ func (md *markdown) largestRows(rows []RowDoc) {
 	}
 	var cells [][]string
 	for _, r := range rows {
-		cells = append(cells, []string{mdKey(string(r.Key)), bytesText(float64(r.Bytes)), thousands(r.Cells),
-			thousands(r.Columns), thousands(r.MaxVersions), bytesText(float64(r.MaxCellBytes))})
+		cells = append(cells, []string{mdKey(string(r.Key)), units.Bytes(float64(r.Bytes)), units.Thousands(r.Cells),
+			units.Thousands(r.Columns), units.Thousands(r.MaxVersions), units.Bytes(float64(r.MaxCellBytes))})
 	}
 	md.table([]string{"Key", "Bytes", "Cells", "Columns", "Max versions", "Largest cell"}, cells)
 }

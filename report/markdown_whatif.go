@@ -3,18 +3,20 @@ package report
 import (
 	"fmt"
 	"time"
+
+	"github.com/btviz/btviz/units"
 )
 
 func (md *markdown) whatIf(w WhatIfDoc) {
-	md.line(fmt.Sprintf("Estimated from %s sampled rows, %s of them re-keyed.", thousands(int64(w.SampledRows)), thousands(int64(w.ChangedRows))))
+	md.line(fmt.Sprintf("Estimated from %s sampled rows, %s of them re-keyed.", units.Thousands(int64(w.SampledRows)), units.Thousands(int64(w.ChangedRows))))
 	md.line("")
 	md.line("**Read cost:** " + mdText(w.ReadCost.Summary))
 	md.line("")
 	if len(w.HotRanges) > 0 {
 		var rows [][]string
 		for _, h := range w.HotRanges {
-			rows = append(rows, []string{mdKey(string(h.Prefix)), percent(h.BeforeRowShare), percent(h.BeforeWriteShare),
-				percent(h.AfterRowShare), percent(h.AfterWriteShare), mdKey(string(h.AfterLargestPiece)), thousands(int64(h.Pieces))})
+			rows = append(rows, []string{mdKey(string(h.Prefix)), units.Percent(h.BeforeRowShare), units.Percent(h.BeforeWriteShare),
+				units.Percent(h.AfterRowShare), units.Percent(h.AfterWriteShare), mdKey(string(h.AfterLargestPiece)), units.Thousands(int64(h.Pieces))})
 		}
 		md.table([]string{"Hot range", "Rows before", "Recent writes before", "Rows after (largest piece)",
 			"Recent writes after", "Largest piece", "Pieces"}, rows)
@@ -58,7 +60,9 @@ func severityCell(severity string, n int) string {
 	return fmt.Sprintf("%s (%d)", severity, n)
 }
 
-func shares(s ShareDoc) string { return percent(s.RowShare) + " / " + percent(s.RecentWriteShare) }
+func shares(s ShareDoc) string {
+	return units.Percent(s.RowShare) + " / " + units.Percent(s.RecentWriteShare)
+}
 
 func millis(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
 

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/btviz/btviz/units"
 )
 
 // textWidth is the width the text report wraps advice at.
@@ -26,8 +28,8 @@ func Text(in Input) []byte {
 	if !doc.RangesAreTablets {
 		ranges = "ranges (samples, not tablets)"
 	}
-	t.line("size: %s rows, %s; %s %s", count(float64(doc.Scan.RowsEstimated)), bytesText(float64(doc.Scan.BytesEstimated)),
-		thousands(int64(len(doc.Tablets))), ranges)
+	t.line("size: %s rows, %s; %s %s", units.Count(float64(doc.Scan.RowsEstimated)), units.Bytes(float64(doc.Scan.BytesEstimated)),
+		units.Thousands(int64(len(doc.Tablets))), ranges)
 	t.line("findings: %d error, %d warning, %d info", doc.FindingCounts.Error, doc.FindingCounts.Warning, doc.FindingCounts.Info)
 	for _, f := range doc.Findings {
 		t.line("")
@@ -43,7 +45,7 @@ func Text(in Input) []byte {
 		t.line("  none: the keys share no delimited prefix")
 	}
 	for _, p := range doc.Prefixes {
-		t.line("  %d  %-*s %10s %5s %10s", p.Depth, prefixWidth, printable(string(p.Prefix)), thousands(p.Rows), percent(p.RowShare), bytesText(float64(p.Bytes)))
+		t.line("  %d  %-*s %10s %5s %10s", p.Depth, prefixWidth, printable(string(p.Prefix)), units.Thousands(p.Rows), units.Percent(p.RowShare), units.Bytes(float64(p.Bytes)))
 	}
 	t.line("")
 	t.line("largest rows (bytes, cells, columns, max versions):")
@@ -52,7 +54,7 @@ func Text(in Input) []byte {
 		keyWidth = max(keyWidth, len(printable(string(r.Key))))
 	}
 	for _, r := range doc.LargestRows {
-		t.line("  %-*s %10s %8s %8s %6s", keyWidth, printable(string(r.Key)), bytesText(float64(r.Bytes)), thousands(r.Cells), thousands(r.Columns), thousands(r.MaxVersions))
+		t.line("  %-*s %10s %8s %8s %6s", keyWidth, printable(string(r.Key)), units.Bytes(float64(r.Bytes)), units.Thousands(r.Cells), units.Thousands(r.Columns), units.Thousands(r.MaxVersions))
 	}
 	for _, w := range doc.WhatIf {
 		t.line("")
@@ -99,12 +101,12 @@ func (t *text) finding(f FindingDoc, indent string) {
 }
 
 func (t *text) whatIf(w WhatIfDoc) {
-	t.line("what-if %s (from %s sampled rows, %s re-keyed):", w.Transform, thousands(int64(w.SampledRows)), thousands(int64(w.ChangedRows)))
+	t.line("what-if %s (from %s sampled rows, %s re-keyed):", w.Transform, units.Thousands(int64(w.SampledRows)), units.Thousands(int64(w.ChangedRows)))
 	t.wrapped("  ", "read cost:", sanitize(w.ReadCost.Summary))
 	for _, h := range w.HotRanges {
 		t.line("  hot range %s: %s of rows and %s of recent writes before; largest of %d pieces after: %s and %s (%s)",
-			printable(string(h.Prefix)), percent(h.BeforeRowShare), percent(h.BeforeWriteShare), h.Pieces,
-			percent(h.AfterRowShare), percent(h.AfterWriteShare), printable(string(h.AfterLargestPiece)))
+			printable(string(h.Prefix)), units.Percent(h.BeforeRowShare), units.Percent(h.BeforeWriteShare), h.Pieces,
+			units.Percent(h.AfterRowShare), units.Percent(h.AfterWriteShare), printable(string(h.AfterLargestPiece)))
 	}
 	for _, c := range w.Findings {
 		t.line("  %-26s %-12s -> %-12s %s", c.Kind, severityCell(c.Before, c.CountBefore), severityCell(c.After, c.CountAfter), c.Status)

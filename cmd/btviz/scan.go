@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 func (a *app) scanCommand() *cobra.Command {
@@ -57,7 +58,7 @@ func describeScan(snap *keyspace.Snapshot) string {
 		status = "INCOMPLETE (" + scan.Incomplete + ")"
 	}
 	return fmt.Sprintf("table %q, %d rows read (%s) of about %d, %s, %s, %s",
-		snap.Table, scan.RowsRead, mode, scan.RowsEstimated, humanBytes(scan.BytesEstimated), scan.Duration.Round(1e6), status)
+		snap.Table, scan.RowsRead, mode, scan.RowsEstimated, units.Bytes(float64(scan.BytesEstimated)), scan.Duration.Round(1e6), status)
 }
 
 // fileStem turns a table name into a file-name stem.
@@ -71,18 +72,4 @@ func fileStem(table string) string {
 		}
 		return r
 	}, table)
-}
-
-// humanBytes writes a byte count with a binary unit.
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	value, exp := float64(n), 0
-	for value >= unit && exp < 5 {
-		value /= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", value, "KMGTP"[exp-1])
 }

@@ -1,0 +1,125 @@
+// Package units writes numbers for people — counts, sizes, shares — the
+// same way in every btviz output, so that a report, a screenshot and the
+// terminal never disagree about a table. Sizes use decimal SI units
+// (kB = 1000 bytes), as the Bigtable limits btviz checks are stated
+// (100 MB rows, 10 MB cells). Everything is plain ASCII but the SI
+// prefixes, safe in a terminal, JSON and Markdown alike.
+package units
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Count writes an estimated count rounded to an integer, with thousands
+// separators: "30,000".
+func Count(n float64) string { return Thousands(Round(n)) }
+
+// Round rounds an estimated count to the integer outputs print (0 for
+// NaN and infinities).
+func Round(n float64) int64 {
+	if math.IsNaN(n) || math.IsInf(n, 0) {
+		return 0
+	}
+	return int64(math.Round(n))
+}
+
+// Thousands writes n with a comma every three digits: "-1,234,567".
+func Thousands(n int64) string {
+	digits := strconv.FormatInt(n, 10)
+	sign := ""
+	if n < 0 {
+		sign, digits = "-", digits[1:]
+	}
+	var b strings.Builder
+	for i := range len(digits) {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(digits[i])
+	}
+	return sign + b.String()
+}
+
+// Short writes a count compactly, to three significant digits, for axes,
+// legends and tight columns: "950", "12.3K", "4.5M".
+func Short(n float64) string {
+	if n == 0 {
+		return "0"
+	}
+	if math.Abs(n) < 1000 {
+		if n == math.Trunc(n) {
+			return strconv.FormatFloat(n, 'f', 0, 64)
+		}
+		return trimZeros(strconv.FormatFloat(n, 'f', significant(n), 64))
+	}
+	return scaled(n, []string{"K", "M", "G", "T", "P"}, "")
+}
+
+// Bytes writes a size in decimal units to three significant digits:
+// "812 B", "4.1 kB", "2.54 MB", "126 MB".
+func Bytes(n float64) string {
+	if math.Abs(n) < 1000 {
+		return strconv.FormatFloat(math.Round(n), 'f', 0, 64) + " B"
+	}
+	return scaled(n, []string{"kB", "MB", "GB", "TB", "PB"}, " ")
+}
+
+// Percent writes a share (0–1) as a percentage: "38%", "5%", "5.3%",
+// "0.04%".
+func Percent(share float64) string {
+	p := share * 100
+	switch a := math.Abs(p); {
+	case a >= 10 || a == 0:
+		return strconv.FormatFloat(p, 'f', 0, 64) + "%"
+	case a >= 1:
+		return trimZeros(strconv.FormatFloat(p, 'f', 1, 64)) + "%"
+	}
+	return trimZeros(strconv.FormatFloat(p, 'f', 2, 64)) + "%"
+}
+
+// Number writes a measured value: an integer with thousands separators,
+// a fraction with up to four decimals: "7,600", "0.3808".
+func Number(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return Thousands(int64(v))
+	}
+	return trimZeros(strconv.FormatFloat(v, 'f', 4, 64))
+}
+
+// scaled divides v by 1000 until it is below 1000 and writes it with
+// three significant digits and the matching suffix.
+func scaled(v float64, suffixes []string, sep string) string {
+	i := -1
+	for math.Abs(v) >= 1000 && i < len(suffixes)-1 {
+		v /= 1000
+		i++
+	}
+	// Rounding may carry to 1000 (999.96K): move up a unit then.
+	if math.Abs(v) >= 999.5 && i < len(suffixes)-1 {
+		v /= 1000
+		i++
+	}
+	return trimZeros(strconv.FormatFloat(v, 'f', significant(v), 64)) + sep + suffixes[i]
+}
+
+// significant gives the decimals that show three significant digits of a
+// value below 1000.
+func significant(v float64) int {
+	switch a := math.Abs(v); {
+	case a >= 99.95:
+		return 0
+	case a >= 9.995:
+		return 1
+	}
+	return 2
+}
+
+func trimZeros(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
