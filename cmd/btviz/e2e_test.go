@@ -35,6 +35,10 @@ var binaries struct {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if seeded.cmd != nil {
+		seeded.cmd.Process.Kill()
+		seeded.cmd.Wait()
+	}
 	if binaries.dir != "" {
 		os.RemoveAll(binaries.dir)
 	}
@@ -123,6 +127,7 @@ func btvizCommand(t *testing.T, host string, args ...string) *exec.Cmd {
 // scenario by `btviz seed`, shared by the tests that only read it.
 var seeded struct {
 	once sync.Once
+	cmd  *exec.Cmd // stopped by TestMain
 	host string
 	took time.Duration
 	err  error
@@ -132,12 +137,12 @@ func seededOfficial(t *testing.T) string {
 	t.Helper()
 	buildBinaries(t)
 	seeded.once.Do(func() {
-		// This emulator outlives the test that starts it; it dies with the
-		// test binary, and the port is private to it.
+		// This emulator outlives the test that starts it: TestMain stops it.
 		_, cbtemulator := buildBinaries(t)
 		port := freePort(t)
-		cmd := exec.Command(cbtemulator, "-host", "127.0.0.1", "-port", fmt.Sprint(port))
-		if seeded.err = cmd.Start(); seeded.err != nil {
+		seeded.cmd = exec.Command(cbtemulator, "-host", "127.0.0.1", "-port", fmt.Sprint(port))
+		if seeded.err = seeded.cmd.Start(); seeded.err != nil {
+			seeded.cmd = nil
 			return
 		}
 		seeded.host = fmt.Sprintf("127.0.0.1:%d", port)
