@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+// Pass marks of the benchmark's requirements.
+const (
+	minThroughputRatio = 0.9 // sampler full scan / bare ReadRows loop, rows per second
+	minSampleSpeedup   = 10  // full scan / 5% sample, time
+	maxShareErrorPP    = 1.0 // percentage points, any top-level prefix, any sample run
+	maxMemoryGrowth    = 1.3 // 5M rows / 500k rows, peak heap and peak RSS
+	maxPeakMemory      = 200 << 20
+	sampleFraction     = 0.05
+)
+
+// report runs every measurement in a fresh process of its own and prints
+// the table the README quotes.
+func report(args []string) error {
+	flags := flag.NewFlagSet("report", flag.ContinueOnError)
+	emulator := flags.String("emulator", "", "emulator host:port holding bench1m")
+	bigEmulator := flags.String("big-emulator", "", "emulator host:port holding bench500k and bench5m (default: -emulator)")
+	control := flags.String("control", "", "host:port of -emulator's /gc control endpoint (see serve), called before each run")
+	bigControl := flags.String("big-control", "", "the same for -big-emulator")
+	rounds := flags.Int("rounds", 5, "interleaved rounds of bare, full and sample scans of bench1m; medians count")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	if *bigEmulator == "" {
+		*bigEmulator = *emulator
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	run := func(how, table string) (result, error) {
+		addr, controlAddr := *emulator, *control
+		if table != "bench1m" {
+			addr, controlAddr = *bigEmulator, *bigControl
+		}
+		if err := collectGarbage(controlAddr); err != nil {
+			return result{}, err
+		}
+		cmd := exec.Command(self, "measure", "-emulator", addr, "-table", table, "-how", how, "-fraction", fmt.Sprint(sampleFraction))
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return result{}, fmt.Errorf("measuring %s of %s: %w", how, table, err)
+		}
+		var res result
+		return res, json.Unmarshal(out.Bytes(), &res)
+	}
+
+	// The 1M-row runs alternate bare, full, sample on one emulator, so
+	// that a slow spell of the machine or of the emulator's garbage
+	// collector hits all three alike.
+	runs := map[string][]result{}
+	for round := 0; round < *rounds; round++ {
+		for _, how := range []string{"bare", "full", "sample"} {
+			res, err := run(how, "bench1m")
+			if err != nil {
+				return err
+			}
+			runs[how] = append(runs[how], res)
+			fmt.Fprintf(os.Stderr, "round %d: %-6s %8d rows in %6.2fs\n", round+1, how, res.Rows, res.Seconds)
+		}
+	}
+	small, err := run("full", "bench500k")
+	if err != nil {
+		return err
+	}
+	large, err := run("full", "bench5m")
+	if err != nil {
+		return err
+	}
+	bare, full, sample := median(runs["bare"]), median(runs["full"]), median(runs["sample"])
+
+	fmt.Printf("\n### btviz sampler benchmark\n\n")
+	fmt.Printf("Emulator (bttest) in a process of its own, its garbage collected before every run; %d CPUs, %s.\n", runtime.NumCPU(), runtime.Version())
+	fmt.Printf("bench1m: median of %d interleaved rounds (bare, full, sample); bench500k and bench5m: one full scan each, on a\n", *rounds)
+	fmt.Printf("second emulator. Every run is a fresh process; times include SampleRowKeys. The bare loop makes exactly the\n")
+	fmt.Printf("sampler's full-scan reads (sampler.PlanReads: the same SampleRowKeys split into %d calls, no filter, %d in\n", bare.Calls, bare.Concurrency)
+	fmt.Printf("flight, the sampler's default on an emulator) and only touches every cell's value.\n\n")
+	fmt.Printf("| table | scan | rows read | time | rows/s | peak heap | peak RSS | live heap after GC |\n")
+	fmt.Printf("|---|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range []result{bare, full, sample, small, large} {
+		fmt.Printf("| %s | %s | %d | %.2f s | %.0f | %.1f MB | %.1f MB | %.1f MB |\n", r.Table, describe(r), r.Rows, r.Seconds,
+			float64(r.Rows)/r.Seconds, mb(r.PeakHeap), mb(r.PeakRSS), mb(r.LiveHeap))
+	}
+
+	fmt.Printf("\nTop-level prefix shares of rows in bench1m, full scan and each %s sample:\n\n", percent(sampleFraction))
+	fmt.Printf("| prefix | full |")
+	for i := range runs["sample"] {
+		fmt.Printf(" sample %d |", i+1)
+	}
+	fmt.Printf(" worst error |\n|---|---:|%s---:|\n", strings.Repeat("---:|", len(runs["sample"])))
+	worst := 0.0
+	for _, p := range prefixes {
+		fmt.Printf("| %s | %.2f%% |", p, full.Shares[p]*100)
+		prefixWorst := 0.0
+		for _, s := range runs["sample"] {
+			fmt.Printf(" %.2f%% |", s.Shares[p]*100)
+			prefixWorst = max(prefixWorst, math.Abs(s.Shares[p]-full.Shares[p])*100)
+		}
+		worst = max(worst, prefixWorst)
+		fmt.Printf(" %.2f pp |\n", prefixWorst)
+	}
+
+	throughput := (float64(full.Rows) / full.Seconds) / (float64(bare.Rows) / bare.Seconds)
+	speedup := full.Seconds / sample.Seconds
+	heapGrowth := float64(large.PeakHeap) / float64(small.PeakHeap)
+	rssGrowth := float64(large.PeakRSS) / float64(small.PeakRSS)
+	checks := []struct {
+		ok   bool
+		text string
+	}{
+		{throughput >= minThroughputRatio, fmt.Sprintf("full-scan throughput, sampler / bare ReadRows loop (medians): %.2f (need ≥ %.2f)", throughput, minThroughputRatio)},
+		{speedup >= minSampleSpeedup, fmt.Sprintf("time, full scan / %s sample of 1M rows (medians): %.1f× (need ≥ %d×)", percent(sampleFraction), speedup, minSampleSpeedup)},
+		{worst <= maxShareErrorPP, fmt.Sprintf("largest prefix-share error of any sample run: %.2f pp (need ≤ %.0f pp)", worst, maxShareErrorPP)},
+		{heapGrowth <= maxMemoryGrowth && rssGrowth <= maxMemoryGrowth, fmt.Sprintf("peak memory, 5M rows / 500k rows: heap %.2f, RSS %.2f (need ≤ %.1f)", heapGrowth, rssGrowth, maxMemoryGrowth)},
+		{large.PeakHeap < maxPeakMemory && large.PeakRSS < maxPeakMemory, fmt.Sprintf("peak heap / RSS scanning 5M rows: %.0f MB / %.0f MB (need < %d MB)",
+			mb(large.PeakHeap), mb(large.PeakRSS), maxPeakMemory>>20)},
+	}
+	fmt.Println()
+	failed := 0
+	for _, c := range checks {
+		mark := "PASS"
+		if !c.ok {
+			mark = "FAIL"
+			failed++
+		}
+		fmt.Printf("%s  %s\n", mark, c.text)
+	}
+	fmt.Println()
+	if failed > 0 {
+		return fmt.Errorf("%d of %d checks failed", failed, len(checks))
+	}
+	fmt.Printf("all %d checks passed\n", len(checks))
+	return nil
+}
+
+// collectGarbage has the emulator behind the control endpoint at addr
+// collect its garbage; nothing when addr is empty.
+func collectGarbage(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	resp, err := http.Get("http://" + addr + "/gc")
+	if err != nil {
+		return fmt.Errorf("collecting the emulator's garbage: %w", err)
+	}
+	return resp.Body.Close()
+}
+
+// median returns the run of median time.
+func median(runs []result) result {
+	sorted := slices.Clone(runs)
+	slices.SortFunc(sorted, func(a, b result) int {
+		switch {
+		case a.Seconds < b.Seconds:
+			return -1
+		case a.Seconds > b.Seconds:
+			return 1
+		}
+		return 0
+	})
+	return sorted[len(sorted)/2]
+}
+
+// describe names a run's kind of scan.
+func describe(r result) string {
+	switch {
+	case r.How == "bare":
+		return "bare ReadRows loop"
+	case r.How == "full":
+		return "sampler, full"
+	case r.Method == "spans":
+		return fmt.Sprintf("sampler, %s sample of key spans", percent(sampleFraction))
+	}
+	return fmt.Sprintf("sampler, %s sample of rows", percent(sampleFraction))
+}
+
+func percent(f float64) string { return fmt.Sprintf("%g%%", f*100) }
+
+func mb(n uint64) float64 { return float64(n) / (1 << 20) }
