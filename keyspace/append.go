@@ -1,24 +1,23 @@
 package keyspace
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 )
 
-// ErrAppendOrder is returned (wrapped) by [Builder.Append] when the
-// appended rows do not follow the builder's.
-var ErrAppendOrder = errors.New("appended rows must follow the builder's rows in key order")
-
-// Append folds sub into b. sub must hold rows that all sort after every
-// row b holds: the next key range of the scan, built by another goroutine
-// from its own sorted rows. Building a table as a sequence of such chunks
-// appended in key order gives the tree a parallel scan cannot give a
-// single builder fed interleaved rows: every node is judged on complete
-// data, because an entity that spans two chunks is the last child of one
-// and the first child of the next, and compaction never merges those (see
-// [Builder.compact]). sub must have been made with the same metadata
-// (tablet map) and delimiters; it must not be used afterwards.
+// Append folds sub into b: the rows of another chunk of the scan, built
+// from its own rows by another builder. Totals, histograms, top rows and
+// the sample come out as if b had taken sub's rows itself, whatever the
+// chunks' key ranges. When chunks are contiguous key ranges appended in
+// key order, the tree is also the one a single builder fed the rows in
+// key order would build, which a parallel scan cannot give one builder
+// fed interleaved rows: every node is judged on complete data, because an
+// entity that spans two chunks is the last child of one and the first
+// child of the next, and compaction never merges those (see
+// [Builder.compact]). sub must split keys at the same delimiters; its
+// tablet map may be the part of b's that its rows fall in (each of its
+// ranges is added to the range of b that holds its start). sub must not
+// be used afterwards.
 func (b *Builder) Append(sub *Builder) error {
 	if b.detecting {
 		b.finishDetection()
@@ -29,18 +28,17 @@ func (b *Builder) Append(sub *Builder) error {
 	if b.splitter.Delimiters() != sub.splitter.Delimiters() {
 		return fmt.Errorf("appending a chunk split at %q to a build split at %q: give both the same delimiters", sub.splitter.Delimiters(), b.splitter.Delimiters())
 	}
-	if len(b.snap.Ranges) != len(sub.snap.Ranges) {
-		return fmt.Errorf("appending a chunk with %d tablet ranges to a build with %d: both need the same tablet map", len(sub.snap.Ranges), len(b.snap.Ranges))
-	}
-	if b.snap.Root.Rows > 0 && sub.snap.Root.Rows > 0 && sub.snap.Root.FirstKey <= b.snap.Root.LastKey {
-		return fmt.Errorf("%w: chunk starts at %v, build ends at %v", ErrAppendOrder, sub.snap.Root.FirstKey, b.snap.Root.LastKey)
-	}
 	b.adoptFamilies(sub)
 	b.alignTime(sub)
 
 	b.appendNode(b.snap.Root, sub.snap.Root)
-	for i := range b.snap.Ranges {
-		to, from := &b.snap.Ranges[i], &sub.snap.Ranges[i]
+	for i := range sub.snap.Ranges {
+		from := &sub.snap.Ranges[i]
+		j, ok := b.rangeOf(string(from.Start))
+		if !ok {
+			continue // outside b's tablet map: the chunk's rows are in the tree
+		}
+		to := &b.snap.Ranges[j]
 		to.Stats.merge(&from.Stats)
 		to.Writes.merge(&from.Writes)
 		to.Scanned = to.Scanned || from.Scanned
@@ -123,7 +121,9 @@ func (b *Builder) appendNode(dst, src *Node) {
 	for _, child := range src.Children {
 		i, found := dst.childIndex(string(child.Start))
 		if !found {
-			b.adoptChild(dst, i, child)
+			if !b.foldCold(dst, i, child) {
+				b.adoptChild(dst, i, child)
+			}
 			continue
 		}
 		target := dst.Children[i]
@@ -148,6 +148,32 @@ func (b *Builder) appendNode(dst, src *Node) {
 	if len(dst.Children) > b.opts.MaxChildren {
 		b.compact(dst)
 	}
+}
+
+// foldCold folds a leaf child (a row or range) of a chunk into the cold
+// leaf before it, as [Builder.coldNeighbour] does for a row arriving in a
+// builder of its own, rather than adopt it only for compaction to merge
+// it later; it reports whether it did. Prefix nodes are always adopted,
+// so an entity keeps its node.
+func (b *Builder) foldCold(dst *Node, i int, child *Node) bool {
+	half := b.opts.MaxChildren / 2
+	if child.Kind == KindPrefix || i == 0 || len(dst.Children) < half {
+		return false
+	}
+	coldLimit := heatDimensions / float64(half)
+	neighbour := dst.Children[i-1]
+	if neighbour.Kind == KindPrefix || heat(neighbour, dst)+heat(child, dst) > coldLimit {
+		return false
+	}
+	neighbour.Stats.merge(&child.Stats)
+	neighbour.Writes.merge(&child.Writes)
+	neighbour.Top = b.nodeLargest.merge(neighbour.Top, child.Top)
+	neighbour.End = child.End
+	if i < len(dst.Children) && EndBefore(string(dst.Children[i].Start), string(neighbour.End)) {
+		neighbour.End = dst.Children[i].Start
+	}
+	b.toRange(neighbour)
+	return true
 }
 
 // adoptChild moves child (and its subtree) from a chunk into dst at

@@ -1,7 +1,6 @@
 package keyspace
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -120,13 +119,20 @@ func TestAppendAlignsTimeGrids(t *testing.T) {
 	}
 }
 
-func TestAppendRefusesOutOfOrderAndMismatchedChunks(t *testing.T) {
+func TestAppendOutOfOrderKeepsTotalsAndRefusesMismatchedChunks(t *testing.T) {
 	a := newTestBuilder(Options{Delimiters: "#"})
 	a.Add(row("m#1", 1, cell("cf", "q", base, 1)))
+	a.Add(row("m#2", 1, cell("cf", "q", base, 1)))
 	b := newTestBuilder(Options{Delimiters: "#"})
 	b.Add(row("a#1", 1, cell("cf", "q", base, 1)))
-	if err := a.Append(b); !errors.Is(err, ErrAppendOrder) {
-		t.Fatalf("out-of-order append: err = %v", err)
+	b.Add(row("m#3", 1, cell("cf", "q", base, 1)))
+	if err := a.Append(b); err != nil {
+		t.Fatalf("out-of-order append: %v", err)
+	}
+	snap := a.Snapshot()
+	m := snap.Root.Lookup("m#")
+	if snap.Root.Rows != 4 || m == nil || m[len(m)-1].Rows != 3 || len(snap.Root.Children) != 2 {
+		t.Fatalf("out-of-order append: root %v rows, children %d, m# %v", snap.Root.Rows, len(snap.Root.Children), m)
 	}
 	c := newTestBuilder(Options{Delimiters: ":"})
 	c.Add(row("z:1", 1, cell("cf", "q", base, 1)))

@@ -1,7 +1,6 @@
 package keyspace
 
 import (
-	"container/heap"
 	"math"
 	"math/rand/v2"
 )
@@ -27,13 +26,19 @@ func (s *sampler) offer(row SampledRow) {
 	s.totalWeight += row.Weight
 	// log(u)/w orders rows exactly as u^(1/w) does, without underflow.
 	key := math.Log(1-s.rng.Float64()) / row.Weight
+	s.keep(weightedRow{key: key, row: row})
+}
+
+// keep adds w to the sample if its key is among the largest.
+func (s *sampler) keep(w weightedRow) {
 	if len(s.kept) < s.size {
-		heap.Push(&s.kept, weightedRow{key: key, row: row})
+		s.kept = append(s.kept, w)
+		s.kept.up(len(s.kept) - 1)
 		return
 	}
-	if key > s.kept[0].key {
-		s.kept[0] = weightedRow{key: key, row: row}
-		heap.Fix(&s.kept, 0)
+	if w.key > s.kept[0].key {
+		s.kept[0] = w
+		s.kept.down(0)
 	}
 }
 
@@ -42,12 +47,7 @@ func (s *sampler) offer(row SampledRow) {
 func (s *sampler) absorb(other *sampler) {
 	s.totalWeight += other.totalWeight
 	for _, kept := range other.kept {
-		if len(s.kept) < s.size {
-			heap.Push(&s.kept, kept)
-		} else if kept.key > s.kept[0].key {
-			s.kept[0] = kept
-			heap.Fix(&s.kept, 0)
-		}
+		s.keep(kept)
 	}
 }
 
@@ -68,16 +68,34 @@ type weightedRow struct {
 	row SampledRow
 }
 
-// sampleHeap is a min-heap on the sampling key.
+// sampleHeap is a min-heap on the sampling key, typed rather than
+// container/heap so that keeping a row does not box it.
 type sampleHeap []weightedRow
 
-func (h sampleHeap) Len() int           { return len(h) }
-func (h sampleHeap) Less(i, j int) bool { return h[i].key < h[j].key }
-func (h sampleHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *sampleHeap) Push(x any)        { *h = append(*h, x.(weightedRow)) }
-func (h *sampleHeap) Pop() any {
-	old := *h
-	last := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return last
+func (h sampleHeap) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if h[parent].key <= h[i].key {
+			return
+		}
+		h[i], h[parent] = h[parent], h[i]
+		i = parent
+	}
+}
+
+func (h sampleHeap) down(i int) {
+	for {
+		smallest, left, right := i, 2*i+1, 2*i+2
+		if left < len(h) && h[left].key < h[smallest].key {
+			smallest = left
+		}
+		if right < len(h) && h[right].key < h[smallest].key {
+			smallest = right
+		}
+		if smallest == i {
+			return
+		}
+		h[i], h[smallest] = h[smallest], h[i]
+		i = smallest
+	}
 }

@@ -4,17 +4,18 @@ import (
 	"fmt"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // The default mode reads every row of a table below both limits and a
-// sample of a larger one. 1 GiB is what a full scan moves in well under a
+// sample of a larger one. 1 GB is what a full scan moves in well under a
 // minute at the few hundred MB/s eight parallel streams reach on Cloud
 // Bigtable; 2M rows is about ten seconds of the emulator's read rate, the
 // cost that matters there (its byte offsets count values only, so small
 // rows make a big table look tiny). Above either limit the sample is
 // sized to read about as much as the limit.
 const (
-	DefaultFullScanBytes = 1 << 30
+	DefaultFullScanBytes = 1_000_000_000
 	DefaultFullScanRows  = 2_000_000
 )
 
@@ -49,7 +50,7 @@ func chooseMode(opts Options, sampledBytes, estimatedRows int64) modeChoice {
 		return modeChoice{mode: keyspace.ModeFull, fraction: 1, reason: "every row (--sample 1)"}
 	case opts.Fraction > 0:
 		return modeChoice{mode: keyspace.ModeSample, fraction: opts.Fraction, why: "--sample",
-			reason: fmt.Sprintf("a %s sample of rows (RowSampleFilter, --sample)", percent(opts.Fraction))}
+			reason: fmt.Sprintf("a %s sample of rows (RowSampleFilter, --sample)", units.Percent(opts.Fraction))}
 	case opts.MaxRows > 0:
 		return modeChoice{mode: keyspace.ModeSample, maxRows: opts.MaxRows, reason: fmt.Sprintf("about %d rows spread over the key ranges (--max-rows)", opts.MaxRows)}
 	}
@@ -57,12 +58,12 @@ func chooseMode(opts Options, sampledBytes, estimatedRows int64) modeChoice {
 	var why string
 	if sampledBytes > DefaultFullScanBytes {
 		fraction = float64(DefaultFullScanBytes) / float64(sampledBytes)
-		why = fmt.Sprintf("the range holds about %s, over the %s full-scan limit", humanBytes(sampledBytes), humanBytes(DefaultFullScanBytes))
+		why = fmt.Sprintf("the range holds about %s, over the %s full-scan limit", units.Bytes(float64(sampledBytes)), units.Bytes(float64(DefaultFullScanBytes)))
 	}
 	if estimatedRows > DefaultFullScanRows {
 		if f := float64(DefaultFullScanRows) / float64(estimatedRows); f < fraction {
 			fraction = f
-			why = fmt.Sprintf("the range holds about %s rows, over the %s-row full-scan limit", humanCount(float64(estimatedRows)), humanCount(DefaultFullScanRows))
+			why = fmt.Sprintf("the range holds about %s rows, over the %s-row full-scan limit", units.Short(float64(estimatedRows)), units.Short(DefaultFullScanRows))
 		}
 	}
 	if fraction >= 1 {
@@ -71,18 +72,5 @@ func chooseMode(opts Options, sampledBytes, estimatedRows int64) modeChoice {
 	fraction = max(fraction, minDefaultFraction)
 	why += " (--full reads every row)"
 	return modeChoice{mode: keyspace.ModeSample, fraction: fraction, why: why,
-		reason: fmt.Sprintf("a %s sample of rows (RowSampleFilter): %s", percent(fraction), why)}
-}
-
-func percent(f float64) string {
-	p := f * 100
-	switch {
-	case p >= 10:
-		return fmt.Sprintf("%.0f%%", p)
-	case p >= 1 && p == float64(int(p)):
-		return fmt.Sprintf("%.0f%%", p)
-	case p >= 1:
-		return fmt.Sprintf("%.1f%%", p)
-	}
-	return fmt.Sprintf("%.2g%%", p)
+		reason: fmt.Sprintf("a %s sample of rows (RowSampleFilter): %s", units.Percent(fraction), why)}
 }

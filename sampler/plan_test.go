@@ -155,7 +155,7 @@ func TestDefaultModeSamplesSpansOfABigEmulatorTable(t *testing.T) {
 	if p.mode != keyspace.ModeSample || p.method != keyspace.MethodSpans || p.spans == nil || len(p.calls) == 0 || len(p.units) != 0 {
 		t.Fatalf("mode %s method %q, %d calls, %d units", p.mode, p.method, len(p.calls), len(p.units))
 	}
-	if !strings.Contains(p.reason, "sample of key spans (stratified): the range holds about 3.0M rows") {
+	if !strings.Contains(p.reason, "sample of key spans (stratified): the range holds about 3M rows") {
 		t.Fatalf("reason %q", p.reason)
 	}
 	if p.fraction < 0.6 || p.fraction > 0.75 {

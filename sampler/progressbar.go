@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Bar widths: the bar is dropped when fewer than minBarCells would be
@@ -35,7 +36,7 @@ func Line(p Progress, width int) string {
 	if p.Mode == keyspace.ModeSample {
 		label = "sampling"
 		if p.Fraction > 0 {
-			label += " " + percent(p.Fraction)
+			label += " " + units.Percent(p.Fraction)
 		}
 		if p.Method == keyspace.MethodSpans {
 			label += " of spans"
@@ -43,16 +44,16 @@ func Line(p Progress, width int) string {
 	}
 	stats := []string{
 		fmt.Sprintf("%d/%d ranges", p.RangesDone, p.RangesTotal),
-		humanCount(float64(p.RowsRead)) + " rows",
+		units.Short(float64(p.RowsRead)) + " rows",
 	}
 	if p.Final {
-		stats = append(stats, humanBytes(p.BytesRead), "in "+humanDuration(p.Elapsed))
+		stats = append(stats, units.Bytes(float64(p.BytesRead)), "in "+humanDuration(p.Elapsed))
 		if p.Rescans > 0 {
 			stats = append(stats, fmt.Sprintf("%d re-read in full", p.Rescans))
 		}
 		return ansi.Truncate(strings.Replace(label, "ing", "ed", 1)+"  "+strings.Join(stats, "  "), width, "…")
 	}
-	stats = append(stats, humanCount(p.RowsPerSecond)+" rows/s")
+	stats = append(stats, units.Short(p.RowsPerSecond)+" rows/s")
 	if p.ETA > 0 {
 		stats = append(stats, "ETA "+humanDuration(p.ETA))
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,6 +79,7 @@ type scanner struct {
 	plan    *plan
 	builder *keyspace.Builder
 	events  chan event
+	gate    *taskGate
 
 	// Counters the readers update and the aggregator reports.
 	rowsRead, bytesRead atomic.Int64
@@ -96,6 +98,12 @@ type scanner struct {
 // of range index (rescanned when it was re-read in full), or the end of
 // a span sample's call.
 type event struct {
+	// task is the sequence number of the read task the event belongs to;
+	// taskDone marks the task's end.
+	task     int
+	taskDone bool
+	// from and to bound the task's keys [from, to), on batch events.
+	from, to  string
 	batch     *batch
 	index     int
 	rescanned bool
@@ -142,7 +150,6 @@ func (s *scanner) run(parent context.Context) (*keyspace.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.builder = keyspace.NewBuilder(s.meta(), keyspace.Options{Delimiters: s.opts.Delimiters, Seed: s.opts.Seed})
 	go func() {
 		readers.Wait()
 		close(s.events)
@@ -168,12 +175,13 @@ func (s *scanner) mapThenRead(ctx context.Context) (*sync.WaitGroup, error) {
 // readPlan starts the readers of the plan's units or span calls.
 func (s *scanner) readPlan(ctx context.Context) *sync.WaitGroup {
 	s.events = make(chan event, eventsPerReader*s.opts.Concurrency)
+	s.gate = newTaskGate(s.opts.Concurrency, tasksAhead)
 	tasks := make(chan task, len(s.plan.units)+len(s.plan.calls))
 	for _, u := range s.plan.units {
-		tasks <- task{unit: u}
+		tasks <- task{seq: len(tasks), unit: u}
 	}
 	for _, call := range s.plan.calls {
-		tasks <- task{spans: call}
+		tasks <- task{seq: len(tasks), spans: call}
 	}
 	close(tasks)
 	return s.startWorkers(ctx, tasks, min(s.opts.Concurrency, len(tasks)))
@@ -184,14 +192,16 @@ func (s *scanner) readPlan(ctx context.Context) *sync.WaitGroup {
 // few enough to bound the batches in memory.
 const eventsPerReader = 4
 
-// meta is the snapshot as known before the first row: the builder owns
-// it (with its copy of the ranges; the readers keep theirs).
-func (s *scanner) meta() *keyspace.Snapshot {
+// meta is the snapshot as known before the first row, with the tablet
+// map's ranges that overlap [from, to) (an empty to is the end of the
+// table): the builder owns it (with its copy of the ranges; the readers
+// keep theirs).
+func (s *scanner) meta(from, to string) *keyspace.Snapshot {
 	p, target := s.plan, s.conn.Target
 	meta := &keyspace.Snapshot{
 		Source: keyspace.SourceBigtable, Project: target.Project, Instance: target.Instance,
 		Table: s.tableName, AppProfile: target.AppProfile, Families: s.families,
-		Ranges: slices.Clone(p.ranges), RangesAreTablets: !s.emulator,
+		Ranges: slices.Clone(overlapping(p.ranges, from, to)), RangesAreTablets: !s.emulator,
 		Scan: keyspace.ScanInfo{
 			Mode: p.mode, Fraction: p.fraction, Method: p.method, MaxRows: p.maxRows,
 			Start: keyspace.Key(s.bounds.start), End: keyspace.Key(s.bounds.end), Prefix: keyspace.Key(s.bounds.prefix),
@@ -270,4 +280,17 @@ func (s *scanner) comparable(size rowSize) int64 {
 		return size.values
 	}
 	return size.logical
+}
+
+// overlapping returns the ranges of the sorted, disjoint list that
+// overlap [from, to).
+func overlapping(ranges []keyspace.Range, from, to string) []keyspace.Range {
+	first := sort.Search(len(ranges), func(i int) bool {
+		return ranges[i].End == "" || string(ranges[i].End) > from
+	})
+	last := first
+	for last < len(ranges) && (to == "" || string(ranges[last].Start) < to) {
+		last++
+	}
+	return ranges[first:last]
 }

@@ -361,7 +361,7 @@ func TestDefaultModeReadsSmallTableInFull(t *testing.T) {
 }
 
 func TestChooseMode(t *testing.T) {
-	const gib = 1 << 30
+	const gb = 1_000_000_000
 	for _, tc := range []struct {
 		name         string
 		opts         Options
@@ -371,14 +371,14 @@ func TestChooseMode(t *testing.T) {
 		reasonSubstr string
 	}{
 		{"small table", Options{}, 100 << 20, -1, keyspace.ModeFull, 1, "small enough"},
-		{"large table", Options{}, 20 * gib, -1, keyspace.ModeSample, 0.05, "20 GB"},
-		{"huge table", Options{}, 10000 * gib, -1, keyspace.ModeSample, minDefaultFraction, "over the 1.0 GB"},
-		{"many small rows on the emulator", Options{}, 40 << 20, 5_000_000, keyspace.ModeSample, 0.4, "5.0M rows"},
+		{"large table", Options{}, 20 * gb, -1, keyspace.ModeSample, 0.05, "20 GB"},
+		{"huge table", Options{}, 10000 * gb, -1, keyspace.ModeSample, minDefaultFraction, "over the 1 GB"},
+		{"many small rows on the emulator", Options{}, 40 << 20, 5_000_000, keyspace.ModeSample, 0.4, "5M rows"},
 		{"few rows on the emulator", Options{}, 40 << 20, 1_000_000, keyspace.ModeFull, 1, "small enough"},
-		{"full asked", Options{Full: true}, 20 * gib, -1, keyspace.ModeFull, 1, "--full"},
+		{"full asked", Options{Full: true}, 20 * gb, -1, keyspace.ModeFull, 1, "--full"},
 		{"sample asked", Options{Fraction: 0.2}, 1, -1, keyspace.ModeSample, 0.2, "20%"},
-		{"sample 1", Options{Fraction: 1}, 20 * gib, -1, keyspace.ModeFull, 1, "--sample 1"},
-		{"budget", Options{MaxRows: 1000}, 20 * gib, -1, keyspace.ModeSample, 0, "1000 rows"},
+		{"sample 1", Options{Fraction: 1}, 20 * gb, -1, keyspace.ModeFull, 1, "--sample 1"},
+		{"budget", Options{MaxRows: 1000}, 20 * gb, -1, keyspace.ModeSample, 0, "1000 rows"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := chooseMode(tc.opts, tc.bytes, tc.rows)

@@ -26,7 +26,7 @@ func (w *worker) readSpans(ctx context.Context, call spanRead, name string) erro
 		return err
 	}
 	w.creditRest(r)
-	s.events <- event{spans: call}
+	s.events <- event{task: w.seq, spans: call}
 	return nil
 }
 

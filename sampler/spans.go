@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Span sampling reads a sample of key spans instead of a sample of rows.
@@ -433,7 +434,7 @@ func (p *spanPlanner) share() float64 {
 // describe says what the scan reads, for [Progress].Reason; why is what
 // made it sample ([modeChoice].why).
 func (p *spanPlanner) describe(why string) string {
-	text := fmt.Sprintf("a %s sample of key spans (stratified", percent(p.fraction))
+	text := fmt.Sprintf("a %s sample of key spans (stratified", units.Percent(p.fraction))
 	if why == "--sample" {
 		text += ", --sample)"
 	} else {

@@ -34,6 +34,7 @@ func (s *scanner) streamsSpans() bool {
 // without a sample.
 func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.WaitGroup, error) {
 	s.events = make(chan event, streamedEvents)
+	s.gate = newTaskGate(s.opts.Concurrency, spanTasksAhead)
 	spanCtx, stopSpans := context.WithCancel(ctx)
 	queue := newTaskQueue()
 	tasks := make(chan task)
@@ -44,7 +45,11 @@ func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.Wa
 		stopSpans()
 	}()
 
-	planner := newSpanPlanner(s.opts.Fraction, s.opts.Seed, s.opts.Delimiters, func(call spanRead) { queue.push(task{spans: call}) })
+	calls := 0
+	planner := newSpanPlanner(s.opts.Fraction, s.opts.Seed, s.opts.Delimiters, func(call spanRead) {
+		queue.push(task{seq: calls, spans: call})
+		calls++
+	})
 	split := spanSplitter{start: s.bounds.start, end: s.bounds.end, emit: planner.add}
 	err := streamRowKeys(ctx, s.conn, s.tableName, split.add)
 	if err == nil {

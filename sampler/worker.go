@@ -16,11 +16,14 @@ type worker struct {
 	id       int
 	watch    *watchdog
 	families []string // scratch for batch.add
+	seq      int      // the task being read
+	from, to string   // and its keys [from, to)
 }
 
 // task is one ReadRows call: the consecutive ranges of a unit, or the
 // spans of a span sample's call.
 type task struct {
+	seq   int // position in key order among the scan's tasks
 	unit  unit
 	spans spanRead
 }
@@ -34,15 +37,18 @@ func (s *scanner) startWorkers(ctx context.Context, tasks <-chan task, n int) *s
 		wg.Go(func() {
 			w := &worker{s: s, id: id, watch: s.watch}
 			for t := range tasks {
-				if ctx.Err() != nil {
+				if ctx.Err() != nil || !s.gate.wait(ctx, t.seq) {
 					return
 				}
+				w.seq = t.seq
 				var err error
 				var name string
 				if t.spans != nil {
-					name = rangeName(t.spans[0].start, t.spans[len(t.spans)-1].end)
+					w.from, w.to = t.spans[0].start, t.spans[len(t.spans)-1].end
+					name = rangeName(w.from, w.to)
 					err = w.readSpans(ctx, t.spans, name)
 				} else {
+					w.from, w.to = string(s.plan.ranges[t.unit.first].Start), string(s.plan.ranges[t.unit.last-1].End)
 					name = s.unitName(t.unit)
 					err = w.readUnit(ctx, t.unit, name)
 				}
@@ -52,6 +58,7 @@ func (s *scanner) startWorkers(ctx context.Context, tasks <-chan task, n int) *s
 					}
 					return
 				}
+				s.events <- event{task: t.seq, taskDone: true}
 			}
 		})
 	}
@@ -285,14 +292,14 @@ func (w *worker) flushCurrent(r *rangeReader) {
 		r.held = append(r.held, b)
 		return
 	}
-	w.s.events <- event{batch: b}
+	w.s.events <- event{task: w.seq, batch: b, from: w.from, to: w.to}
 }
 
 // release streams r's held rows and everything after them.
 func (w *worker) release(r *rangeReader) {
 	r.holding = false
 	for _, b := range r.held {
-		w.s.events <- event{batch: b}
+		w.s.events <- event{task: w.seq, batch: b, from: w.from, to: w.to}
 	}
 	r.held, r.memory = nil, 0
 }
@@ -326,7 +333,7 @@ func (w *worker) finish(r *rangeReader) (again bool) {
 // done credits the rest of r's bytes and marks the range read.
 func (w *worker) done(r *rangeReader, rescanned bool) {
 	w.creditRest(r)
-	w.s.events <- event{batch: nil, index: r.index, rescanned: rescanned}
+	w.s.events <- event{task: w.seq, index: r.index, rescanned: rescanned}
 }
 
 // creditRest moves the progress bar to the end of r's bytes.
