@@ -60,10 +60,7 @@ func rangeText(start, end keyspace.Key) string {
 // scanText says how the snapshot was read.
 func scanText(snap *keyspace.Snapshot) string {
 	s := snap.Scan
-	text := fmt.Sprintf("%s scan of %s rows", s.Mode, units.Short(float64(s.RowsRead)))
-	if s.Mode == keyspace.ModeSample && s.Fraction > 0 && s.Fraction < 1 {
-		text = fmt.Sprintf("sampled scan (%s of rows, %s read)", units.Percent(s.Fraction), units.Short(float64(s.RowsRead)))
-	}
+	text := fmt.Sprintf("%s, %s rows read", s.ModeText(), units.Short(float64(s.RowsRead)))
 	if snap.Source != "" {
 		text += " on " + string(snap.Source)
 	}

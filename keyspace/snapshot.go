@@ -1,6 +1,10 @@
 package keyspace
 
-import "time"
+import (
+	"time"
+
+	"github.com/btviz/btviz/units"
+)
 
 // Source says where a snapshot's data came from.
 type Source string
@@ -178,4 +182,21 @@ func (s *Snapshot) Clone() *Snapshot {
 	c.MostVersioned = append([]RowStat(nil), s.MostVersioned...)
 	c.Sample = append([]SampledRow(nil), s.Sample...)
 	return &c
+}
+
+// ModeText says in a few words how the rows were read, the same in every
+// view and report: "full scan", "5% sample of key spans", "5% sample of
+// rows", "sample of ≤10K rows".
+func (s ScanInfo) ModeText() string {
+	switch {
+	case s.Mode != ModeSample:
+		return "full scan"
+	case s.MaxRows > 0:
+		return "sample of ≤" + units.Short(float64(s.MaxRows)) + " rows"
+	case s.Method == MethodSpans:
+		return units.Percent(s.Fraction) + " sample of key spans"
+	case s.Method == MethodRows:
+		return units.Percent(s.Fraction) + " sample of rows"
+	}
+	return units.Percent(s.Fraction) + " sample"
 }

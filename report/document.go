@@ -53,7 +53,10 @@ type Document struct {
 
 // ScanDoc is how the snapshot was taken.
 type ScanDoc struct {
-	Mode           string  `json:"mode"`
+	Mode string `json:"mode"`
+	// Method says how a sample was drawn: "spans" (whole key spans, on an
+	// emulator) or "rows" (RowSampleFilter); empty for a full scan.
+	Method         string  `json:"method,omitempty"`
 	Fraction       float64 `json:"fraction"`
 	RowsRead       int64   `json:"rows_read"`
 	RowsEstimated  int64   `json:"rows_estimated"`
@@ -171,7 +174,7 @@ func scanDoc(scan keyspace.ScanInfo, totals *keyspace.Stats) ScanDoc {
 		bytes = units.Round(totals.Bytes)
 	}
 	return ScanDoc{
-		Mode: string(scan.Mode), Fraction: scan.Fraction, RowsRead: scan.RowsRead,
+		Mode: string(scan.Mode), Method: string(scan.Method), Fraction: scan.Fraction, RowsRead: scan.RowsRead,
 		RowsEstimated: rows, BytesEstimated: bytes, Complete: scan.Complete, Incomplete: scan.Incomplete,
 		ValuesRead: scan.ValuesRead, Started: timestamp(scan.Started), DurationMillis: scan.Duration.Milliseconds(),
 	}

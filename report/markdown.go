@@ -109,7 +109,8 @@ func scanText(scan ScanDoc) string {
 	var parts []string
 	switch {
 	case scan.Mode == string(keyspace.ModeSample):
-		parts = append(parts, fmt.Sprintf("sampled (fraction %g, %s rows read)", scan.Fraction, units.Thousands(scan.RowsRead)))
+		info := keyspace.ScanInfo{Mode: keyspace.ModeSample, Fraction: scan.Fraction, Method: keyspace.SampleMethod(scan.Method)}
+		parts = append(parts, fmt.Sprintf("%s, %s rows read", info.ModeText(), units.Thousands(scan.RowsRead)))
 	case scan.Mode != "":
 		parts = append(parts, scan.Mode)
 	}

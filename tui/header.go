@@ -84,13 +84,7 @@ func (f *frame) scanText() string {
 
 // scanSummary describes a snapshot's scan in a few words.
 func scanSummary(s *keyspace.Snapshot) string {
-	mode := "full scan"
-	if s.Scan.Mode == keyspace.ModeSample {
-		mode = "sample " + heatmap.UnitShare.Format(s.Scan.Fraction)
-		if s.Scan.MaxRows > 0 {
-			mode = fmt.Sprintf("sample of ≤%s rows", heatmap.UnitCount.Format(float64(s.Scan.MaxRows)))
-		}
-	}
+	mode := s.Scan.ModeText()
 	if s.Scan.Start != "" || s.Scan.End != "" || s.Scan.Prefix != "" {
 		mode += " of a key range"
 	}
