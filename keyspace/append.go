@@ -114,7 +114,7 @@ func (b *Builder) alignTime(sub *Builder) {
 func (b *Builder) appendNode(dst, src *Node) {
 	dst.Stats.merge(&src.Stats)
 	dst.Writes.merge(&src.Writes)
-	dst.Top = b.nodeLargest.merge(dst.Top, src.Top)
+	b.mergeTops(dst, src)
 	if dst.Kind != KindPrefix || dst.Depth >= b.depth {
 		return // a leaf: the totals are all it keeps
 	}
@@ -136,7 +136,7 @@ func (b *Builder) appendNode(dst, src *Node) {
 		// cover it, keeping the totals exact.
 		target.Stats.merge(&child.Stats)
 		target.Writes.merge(&child.Writes)
-		target.Top = b.nodeLargest.merge(target.Top, child.Top)
+		b.mergeTops(target, child)
 		if EndBefore(string(target.End), string(child.End)) && target.Kind != KindPrefix {
 			target.End = child.End
 			if i+1 < len(dst.Children) && EndBefore(string(dst.Children[i+1].Start), string(target.End)) {
@@ -167,7 +167,7 @@ func (b *Builder) foldCold(dst *Node, i int, child *Node) bool {
 	}
 	neighbour.Stats.merge(&child.Stats)
 	neighbour.Writes.merge(&child.Writes)
-	neighbour.Top = b.nodeLargest.merge(neighbour.Top, child.Top)
+	b.mergeTops(neighbour, child)
 	neighbour.End = child.End
 	if i < len(dst.Children) && EndBefore(string(dst.Children[i].Start), string(neighbour.End)) {
 		neighbour.End = dst.Children[i].Start

@@ -28,7 +28,7 @@ type Builder struct {
 	hasTime          bool
 	minTime, maxTime int64
 
-	largest, mostVersioned, nodeLargest topRows
+	largest, mostVersioned, nodeLargest, nodeVersioned topRows
 
 	sample sampler
 
@@ -59,6 +59,7 @@ func NewBuilder(meta *Snapshot, opts Options) *Builder {
 		largest:       topRows{k: opts.TopRows, measure: byBytes},
 		mostVersioned: topRows{k: opts.TopRows, measure: byVersions},
 		nodeLargest:   topRows{k: opts.NodeTopRows, measure: byBytes},
+		nodeVersioned: topRows{k: opts.NodeTopRows, measure: byVersions},
 		sample:        newSampler(opts.SampleSize, opts.Seed),
 	}
 	for i, family := range meta.Families {
@@ -167,6 +168,9 @@ func (b *Builder) add(row *Row) {
 		b.addWrites(&node.Writes)
 		if b.nodeLargest.qualifies(node.Top, bytes) {
 			node.Top = b.nodeLargest.insert(node.Top, b.summary.brief())
+		}
+		if versions > 1 && b.nodeVersioned.qualifies(node.TopVersioned, versions) {
+			node.TopVersioned = b.nodeVersioned.insert(node.TopVersioned, b.summary.brief())
 		}
 	}
 	if i, ok := b.rangeOf(row.Key); ok {
@@ -420,6 +424,12 @@ func (b *Builder) prune() {
 	}
 }
 
+// mergeTops folds src's top rows into dst's.
+func (b *Builder) mergeTops(dst, src *Node) {
+	dst.Top = b.nodeLargest.merge(dst.Top, src.Top)
+	dst.TopVersioned = b.nodeVersioned.merge(dst.TopVersioned, src.TopVersioned)
+}
+
 // newNode returns an empty node at depth, recycled when one is free.
 func (b *Builder) newNode(depth int) *Node {
 	b.nodes++
@@ -445,10 +455,11 @@ func (b *Builder) release(n *Node) {
 func (b *Builder) recycle(n *Node) {
 	b.nodes--
 	*n = Node{
-		Stats:    Stats{FamilyMask: n.FamilyMask[:0]},
-		Writes:   TimeHist{Counts: n.Writes.Counts[:0]},
-		Top:      n.Top[:0],
-		Children: n.Children[:0],
+		Stats:        Stats{FamilyMask: n.FamilyMask[:0]},
+		Writes:       TimeHist{Counts: n.Writes.Counts[:0]},
+		Top:          n.Top[:0],
+		TopVersioned: n.TopVersioned[:0],
+		Children:     n.Children[:0],
 	}
 	b.free = append(b.free, n)
 }

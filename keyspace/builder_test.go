@@ -284,3 +284,23 @@ func TestBuilderKeepsOutlierRowsAsNodes(t *testing.T) {
 		}
 	}
 }
+
+func TestBuilderKeepsMostVersionedRowsPerNode(t *testing.T) {
+	b := newTestBuilder(Options{Delimiters: "#", NodeTopRows: 2})
+	for i := range 500 {
+		b.Add(row(fmt.Sprintf("dev#%04d#reading", i), 1, cell("cf", "q", base+int64(i), 8)))
+	}
+	var versions []Cell
+	for j := range 700 {
+		versions = append(versions, cell("cf", "mem", base+int64(j)*15e6, 8))
+	}
+	b.Add(row("dev#0042#memusage", 1, versions...))
+	snap := b.Snapshot()
+	// Every node on the row's path, down to the merged range that holds
+	// it among 500 siblings, names it.
+	for _, node := range snap.Root.Find("dev#0042#memusage") {
+		if len(node.TopVersioned) == 0 || node.TopVersioned[0].Key != "dev#0042#memusage" || node.TopVersioned[0].MaxVersions != 700 {
+			t.Errorf("node %v (%v): most versioned rows %+v", node.Prefix, node.Kind, node.TopVersioned)
+		}
+	}
+}

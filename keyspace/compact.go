@@ -62,7 +62,7 @@ func (b *Builder) mergeSiblings(left, right *Node) {
 	left.End = right.End
 	left.Stats.merge(&right.Stats)
 	left.Writes.merge(&right.Writes)
-	left.Top = b.nodeLargest.merge(left.Top, right.Top)
+	b.mergeTops(left, right)
 	left.Prefix = Key(CommonPrefix(string(left.FirstKey), string(left.LastKey)))
 	b.release(right)
 }

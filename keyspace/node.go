@@ -71,9 +71,12 @@ type Node struct {
 	Stats
 	// Writes counts cells by write time (see [TimeHist]).
 	Writes TimeHist `json:"writes"`
-	// Top holds this node's largest rows by bytes, largest first.
-	Top      []RowStat `json:"top,omitempty"`
-	Children []*Node   `json:"children,omitempty"`
+	// Top holds this node's largest rows by bytes, largest first, and
+	// TopVersioned its rows with the most versions of one column, so
+	// that a single large or hot row is never hidden in a coarse bucket.
+	Top          []RowStat `json:"top,omitempty"`
+	TopVersioned []RowStat `json:"top_versioned,omitempty"`
+	Children     []*Node   `json:"children,omitempty"`
 }
 
 // IsLeaf reports whether the node has no children to drill into.
@@ -145,6 +148,7 @@ func (n *Node) clone() *Node {
 	c.Stats = n.Stats.clone()
 	c.Writes = n.Writes.clone()
 	c.Top = append([]RowStat(nil), n.Top...)
+	c.TopVersioned = append([]RowStat(nil), n.TopVersioned...)
 	if n.Children != nil {
 		c.Children = make([]*Node, len(n.Children))
 		for i, child := range n.Children {

@@ -79,11 +79,21 @@ func (f *frame) bucketDetails(r rect) []string {
 		lines = append(lines, f.field("column", fmt.Sprintf("%s +%s: %s", at.Format(timeLayout), shortDuration(m.Time.ColumnDuration()),
 			m.View.Metric.Unit().Format(m.Value(i, c)))))
 	}
-	if top := f.topRowsIn(b.Start, b.End, b.Node); len(top) > 0 {
+	rowLine := func(key keyspace.Key, figure string) string {
+		return "   " + st.Text.Render(keyText(key, max(r.w-4-ansi.StringWidth(figure)-2, 8))) + "  " + st.Muted.Render(figure)
+	}
+	if top := topRowsIn(b.Start, b.End, bySize, f.snap.Largest, nodeList(b.Node, false)); len(top) > 0 {
 		lines = append(lines, " "+st.Strong.Render("Largest rows here"))
 		for _, row := range top {
-			size := heatmap.UnitBytes.Format(float64(row.Bytes))
-			lines = append(lines, "   "+st.Text.Render(keyText(row.Key, max(r.w-4-ansi.StringWidth(size)-2, 8)))+"  "+st.Muted.Render(size))
+			lines = append(lines, rowLine(row.Key, heatmap.UnitBytes.Format(float64(row.Bytes))))
+		}
+	}
+	if top := topRowsIn(b.Start, b.End, byVersions, f.snap.MostVersioned, nodeList(b.Node, true)); len(top) > 0 && top[0].MaxVersions > 1 {
+		lines = append(lines, " "+st.Strong.Render("Most versions here"))
+		for _, row := range top {
+			if row.MaxVersions > 1 {
+				lines = append(lines, rowLine(row.Key, heatmap.UnitCount.Format(float64(row.MaxVersions))+" versions"))
+			}
 		}
 	}
 	if here, wide := findingsIn(f.findings, b.Start, b.End); len(here)+wide > 0 {
@@ -146,11 +156,11 @@ func shortDuration(d time.Duration) string {
 	return d.String()
 }
 
-// topRowsIn returns the largest known rows in [start, end): the
-// snapshot's largest rows and the node's own, largest first.
-func (f *frame) topRowsIn(start, end keyspace.Key, node *keyspace.Node) []keyspace.RowStat {
+// topRowsIn returns the rows of the lists that lie in [start, end),
+// without repeats, ordered by measure, at most detailTopRows of them.
+func topRowsIn(start, end keyspace.Key, measure func(*keyspace.RowStat) int64, lists ...[]keyspace.RowStat) []keyspace.RowStat {
 	var rows []keyspace.RowStat
-	add := func(list []keyspace.RowStat) {
+	for _, list := range lists {
 		for _, row := range list {
 			if keyspace.InRange(string(row.Key), string(start), string(end)) &&
 				!slices.ContainsFunc(rows, func(r keyspace.RowStat) bool { return r.Key == row.Key }) {
@@ -158,12 +168,23 @@ func (f *frame) topRowsIn(start, end keyspace.Key, node *keyspace.Node) []keyspa
 			}
 		}
 	}
-	add(f.snap.Largest)
-	if node != nil {
-		add(node.Top)
-	}
-	slices.SortStableFunc(rows, func(a, b keyspace.RowStat) int { return cmp.Compare(b.Bytes, a.Bytes) })
+	slices.SortStableFunc(rows, func(a, b keyspace.RowStat) int { return cmp.Compare(measure(&b), measure(&a)) })
 	return rows[:min(len(rows), detailTopRows)]
+}
+
+func bySize(r *keyspace.RowStat) int64     { return r.Bytes }
+func byVersions(r *keyspace.RowStat) int64 { return r.MaxVersions }
+
+// nodeList returns a bucket's node's own top rows, by size or by
+// versions; nil when the bucket has no node.
+func nodeList(n *keyspace.Node, versions bool) []keyspace.RowStat {
+	switch {
+	case n == nil:
+		return nil
+	case versions:
+		return n.TopVersioned
+	}
+	return n.Top
 }
 
 // findingsIn returns the findings that name a key range overlapping

@@ -222,7 +222,7 @@ func TestE2ESeedIntoTheOfficialEmulator(t *testing.T) {
 
 func TestE2EEmulatorCommandServesTheScenarios(t *testing.T) {
 	port := freePort(t)
-	cmd := btvizCommand(t, "", "emulator", "--port", fmt.Sprint(port), "--seed", "social-celebrity,memusage-single-row,large-row-and-cell")
+	cmd := btvizCommand(t, "", "emulator", "--port", fmt.Sprint(port), "--seed", "all")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -249,8 +249,7 @@ func TestE2EEmulatorCommandServesTheScenarios(t *testing.T) {
 		for lines.Scan() {
 		}
 	}()
-	chosen, _ := emulator.Lookup("social-celebrity,memusage-single-row,large-row-and-cell")
-	checkScenarioTables(t, fmt.Sprintf("127.0.0.1:%d", port), chosen)
+	checkScenarioTables(t, fmt.Sprintf("127.0.0.1:%d", port), emulator.Scenarios())
 	cmd.Process.Signal(syscall.SIGINT)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("btviz emulator did not stop cleanly on Ctrl+C: %v\n%s", err, stderr.String())
@@ -262,6 +261,12 @@ func TestE2EEmulatorCommandServesTheScenarios(t *testing.T) {
 
 // reportJSON is the part of `btviz report --format json` the tests read.
 type reportJSON struct {
+	Scan struct {
+		Mode          string `json:"mode"`
+		RowsRead      int64  `json:"rows_read"`
+		RowsEstimated int64  `json:"rows_estimated"`
+		Complete      bool   `json:"complete"`
+	} `json:"scan"`
 	Findings []struct {
 		Kind     string `json:"kind"`
 		Severity string `json:"severity"`
@@ -281,6 +286,11 @@ func TestE2EReportFindsEachScenarioDesign(t *testing.T) {
 			var doc reportJSON
 			if err := json.Unmarshal(out, &doc); err != nil {
 				t.Fatalf("report is not JSON: %v", err)
+			}
+			// The demo tables are small, so the default mode reads them in
+			// full: the counts must be exact.
+			if doc.Scan.Mode != "full" || !doc.Scan.Complete || doc.Scan.RowsRead != int64(sc.Rows) || doc.Scan.RowsEstimated != int64(sc.Rows) {
+				t.Errorf("scan %+v, want a complete full scan of exactly %d rows", doc.Scan, sc.Rows)
 			}
 			raised := map[string]bool{}
 			for _, f := range doc.Findings {
