@@ -50,6 +50,9 @@ type plan struct {
 	totalBytes, readBytes int64
 	// estimatedRows is the emulator's row estimate (-1 on Cloud Bigtable).
 	estimatedRows int64
+	// rescanFloor is the unexplained bytes that make a sampled range be
+	// read again (see [rescanFloor]).
+	rescanFloor int64
 }
 
 // unit is one ReadRows call: the consecutive ranges [first, last).
@@ -67,6 +70,7 @@ func newPlan(spans []span, emulator bool, opts Options) *plan {
 		totalBytes += s.bytes
 	}
 	p.modeChoice = chooseMode(opts, totalBytes, p.estimatedRows)
+	p.rescanFloor = rescanFloor(totalBytes)
 	if p.mode == keyspace.ModeSample && p.maxRows == 0 {
 		p.method = keyspace.MethodRows
 		if emulator {

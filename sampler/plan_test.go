@@ -135,8 +135,25 @@ func TestUnexplainedBytes(t *testing.T) {
 		{100 * mb, 1 * mb, true},    // 99 MB unexplained
 		{70 * mb, 10 * mb, false},   // 60 MB unexplained: under the floor
 	} {
-		if got := unexplained(tc.estimate, tc.seen); got != tc.want {
+		if got := unexplained(tc.estimate, tc.seen, rescanFloor(1<<40)); got != tc.want {
 			t.Errorf("unexplained(%d MB, %.0f MB) = %v", tc.estimate/mb, tc.seen/mb, got)
+		}
+	}
+	// In a small table the floor is a twentieth of it: a 100 KB row in a
+	// 1.5 MB table is worth a re-read, its ordinary ranges are not.
+	const kb = 1000
+	floor := rescanFloor(1500 * kb)
+	for _, tc := range []struct {
+		estimate int64
+		seen     float64
+		want     bool
+	}{
+		{112 * kb, 12 * kb, true},
+		{12 * kb, 0, false},
+		{112 * kb, 90 * kb, false},
+	} {
+		if got := unexplained(tc.estimate, tc.seen, floor); got != tc.want {
+			t.Errorf("small table: unexplained(%d kB, %.0f kB) = %v", tc.estimate/kb, tc.seen/kb, got)
 		}
 	}
 	if w := budgetWeight(100, 100, 5000, 1000); w != 5 {

@@ -38,11 +38,27 @@ const (
 	outlierRowBytes = 8 << 20
 )
 
+// rescanTableShare lowers the unexplained-bytes floor for small tables:
+// a range is also re-read when what its sample cannot explain is a
+// twentieth of the table. On a table of a few MB a 100 KB row (a row
+// rewritten 5,000 times, say) is such an outlier, and re-reading its
+// range costs next to nothing; only ranges holding that much of the
+// table qualify, so at most twenty ranges' worth is ever re-read.
+const rescanTableShare = 0.05
+
+// rescanFloor returns the unexplained bytes that trigger a re-read in a
+// table whose ranges hold totalBytes: rescanMinUnexplainedBytes, or a
+// rescanTableShare of a smaller table.
+func rescanFloor(totalBytes int64) int64 {
+	return min(rescanMinUnexplainedBytes, int64(rescanTableShare*float64(totalBytes)))
+}
+
 // unexplained reports whether a range whose offsets give it estimate
-// bytes holds far more than the scaled sample saw.
-func unexplained(estimate int64, scaledSeen float64) bool {
+// bytes holds far more than the scaled sample saw: rescanRatio times
+// more, and more than floor bytes more (see [rescanFloor]).
+func unexplained(estimate int64, scaledSeen float64, floor int64) bool {
 	e := float64(estimate)
-	return e > rescanRatio*scaledSeen && e-scaledSeen > rescanMinUnexplainedBytes
+	return e > rescanRatio*scaledSeen && e-scaledSeen > float64(max(floor, 1))
 }
 
 // budgetWeight is the weight of each row of a MaxRows range that read

@@ -126,7 +126,7 @@ func (w *worker) newRangeReader(index int, p pass) *rangeReader {
 	case s.plan.mode == keyspace.ModeSample && !s.opts.StripValues:
 		r.weight = s.weight()
 		r.check = true
-		r.holding = unexplained(r.estimate, 0)
+		r.holding = unexplained(r.estimate, 0, s.plan.rescanFloor)
 	default:
 		r.weight = s.weight()
 	}
@@ -234,7 +234,7 @@ func (w *worker) add(r *rangeReader, row bigtable.Row) {
 	}
 	if r.holding && r.check {
 		switch {
-		case !unexplained(r.estimate, float64(r.seen)*r.weight):
+		case !unexplained(r.estimate, float64(r.seen)*r.weight, w.s.plan.rescanFloor):
 			w.release(r) // the test can no longer fail: stream from now on
 		case r.memory > s.opts.heldLimit:
 			r.overflowed = true
@@ -313,7 +313,7 @@ func (w *worker) finish(r *rangeReader) (again bool) {
 			b.setWeight(weight)
 		}
 	}
-	if r.check && unexplained(r.estimate, float64(r.seen)*r.weight) {
+	if r.check && unexplained(r.estimate, float64(r.seen)*r.weight, w.s.plan.rescanFloor) {
 		if !r.overflowed {
 			for _, b := range r.held {
 				b.release()
