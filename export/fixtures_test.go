@@ -1,17 +1,17 @@
 package export
 
 import (
-	"context"
 	"flag"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/internal/scantest"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
 )
@@ -97,41 +97,9 @@ func TestSnapshotFixtures(t *testing.T) {
 }
 
 func writeFixtures(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	srv, err := emulator.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	client, admin, err := emulator.Dial(ctx, srv.Addr, connect.EmulatorProject, connect.EmulatorInstance)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	defer admin.Close()
-	var scenarios []emulator.Scenario
-	for _, name := range fixtureScenarios {
-		sc, err := emulator.Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scenarios = append(scenarios, sc...)
-	}
-	if err := emulator.Seed(ctx, admin, client, scenarios, nil); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := connect.Open(ctx, connect.Target{Project: connect.EmulatorProject, Instance: connect.EmulatorInstance, EmulatorHost: srv.Addr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
 	now := func() time.Time { return emulator.DemoNow().Add(time.Hour) }
-	for _, name := range fixtureScenarios {
-		snap, err := sampler.Scan(ctx, conn, name, sampler.Options{Full: true, Concurrency: 1, Now: now})
-		if err != nil {
-			t.Fatalf("scanning %s: %v", name, err)
-		}
+	snaps := scantest.Snapshots(t, strings.Join(fixtureScenarios, ","), sampler.Options{Full: true, Concurrency: 1, Now: now})
+	for name, snap := range snaps {
 		if err := keyspace.Save(fixturePath(name), snap); err != nil {
 			t.Fatal(err)
 		}

@@ -1,59 +1,16 @@
 package report_test
 
 import (
-	"context"
 	"math"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/internal/scantest"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/report"
 	"github.com/btviz/btviz/sampler"
 )
-
-// scanScenarios seeds the named demo scenarios into an embedded emulator
-// and scans each with the real sampler, as `btviz scan` would.
-func scanScenarios(t *testing.T, names string) map[string]*keyspace.Snapshot {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	srv, err := emulator.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	client, admin, err := emulator.Dial(ctx, srv.Addr, connect.EmulatorProject, connect.EmulatorInstance)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	defer admin.Close()
-	scenarios, err := emulator.Lookup(names)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := emulator.Seed(ctx, admin, client, scenarios, nil); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := connect.Open(ctx, connect.Target{Project: connect.EmulatorProject, Instance: connect.EmulatorInstance, EmulatorHost: srv.Addr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	snaps := map[string]*keyspace.Snapshot{}
-	for _, sc := range scenarios {
-		snap, err := sampler.Scan(ctx, conn, sc.Name, sampler.Options{Full: true})
-		if err != nil {
-			t.Fatalf("scanning %s: %v", sc.Name, err)
-		}
-		snaps[sc.Name] = snap
-	}
-	return snaps
-}
 
 // TestDiffCelebrityBeforeAndAfterSalting is the diff's acceptance test:
 // the celebrity feed scanned from the emulator before and after salting.
@@ -64,7 +21,7 @@ func TestDiffCelebrityBeforeAndAfterSalting(t *testing.T) {
 		t.Skip("seeds and scans 40,000 rows")
 	}
 	const hot = "user#mila_rosewood#"
-	snaps := scanScenarios(t, "social-celebrity,social-celebrity-salted")
+	snaps := scantest.Snapshots(t, "social-celebrity,social-celebrity-salted", sampler.Options{Full: true})
 	before, after := snaps["social-celebrity"], snaps["social-celebrity-salted"]
 	in := report.DiffInput{A: before, B: after, FindingsA: diagnose.Diagnose(before), FindingsB: diagnose.Diagnose(after),
 		LabelA: "social-celebrity.btviz", LabelB: "social-celebrity-salted.btviz"}
