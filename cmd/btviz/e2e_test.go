@@ -20,6 +20,7 @@ import (
 
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/internal/cbtemulator"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -28,16 +29,15 @@ import (
 // as a user would. They build both once per test run.
 
 var binaries struct {
-	once                    sync.Once
-	dir, btviz, cbtemulator string
-	err                     error
+	once                       sync.Once
+	dir, btviz, emulatorBinary string
+	err                        error
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if seeded.cmd != nil {
-		seeded.cmd.Process.Kill()
-		seeded.cmd.Wait()
+	if seeded.emulator != nil {
+		seeded.emulator.Stop()
 	}
 	if binaries.dir != "" {
 		os.RemoveAll(binaries.dir)
@@ -46,7 +46,7 @@ func TestMain(m *testing.M) {
 }
 
 // buildBinaries builds btviz and the official emulator, or skips under -short.
-func buildBinaries(t *testing.T) (btviz, cbtemulator string) {
+func buildBinaries(t *testing.T) (btviz, emulatorBinary string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end test: builds and runs binaries")
@@ -57,19 +57,16 @@ func buildBinaries(t *testing.T) (btviz, cbtemulator string) {
 			return
 		}
 		binaries.btviz = filepath.Join(binaries.dir, "btviz")
-		binaries.cbtemulator = filepath.Join(binaries.dir, "cbtemulator")
-		for target, pkg := range map[string]string{binaries.btviz: ".", binaries.cbtemulator: "cloud.google.com/go/bigtable/cmd/emulator"} {
-			out, err := exec.Command("go", "build", "-o", target, pkg).CombinedOutput()
-			if err != nil {
-				binaries.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-				return
-			}
+		if out, err := exec.Command("go", "build", "-o", binaries.btviz, ".").CombinedOutput(); err != nil {
+			binaries.err = fmt.Errorf("go build ./cmd/btviz: %v\n%s", err, out)
+			return
 		}
+		binaries.emulatorBinary, binaries.err = cbtemulator.Build(binaries.dir)
 	})
 	if binaries.err != nil {
 		t.Fatal(binaries.err)
 	}
-	return binaries.btviz, binaries.cbtemulator
+	return binaries.btviz, binaries.emulatorBinary
 }
 
 func freePort(t *testing.T) int {
@@ -80,38 +77,6 @@ func freePort(t *testing.T) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
-}
-
-// waitForPort waits until something accepts connections at addr.
-func waitForPort(t *testing.T, addr string) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			conn.Close()
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("nothing listens at %s after 30 s", addr)
-}
-
-// officialEmulator starts cbtemulator on a free loopback port.
-func officialEmulator(t *testing.T) string {
-	t.Helper()
-	_, cbtemulator := buildBinaries(t)
-	port := freePort(t)
-	cmd := exec.Command(cbtemulator, "-host", "127.0.0.1", "-port", fmt.Sprint(port))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	waitForPort(t, addr)
-	return addr
 }
 
 // btvizCommand prepares the btviz binary with the emulator at host.
@@ -126,11 +91,11 @@ func btvizCommand(t *testing.T, host string, args ...string) *exec.Cmd {
 // seededOfficialEmulator is one official emulator loaded with every demo
 // scenario by `btviz seed`, shared by the tests that only read it.
 var seeded struct {
-	once sync.Once
-	cmd  *exec.Cmd // stopped by TestMain
-	host string
-	took time.Duration
-	err  error
+	once     sync.Once
+	emulator *cbtemulator.Process // stopped by TestMain
+	host     string
+	took     time.Duration
+	err      error
 }
 
 func seededOfficial(t *testing.T) string {
@@ -138,15 +103,11 @@ func seededOfficial(t *testing.T) string {
 	buildBinaries(t)
 	seeded.once.Do(func() {
 		// This emulator outlives the test that starts it: TestMain stops it.
-		_, cbtemulator := buildBinaries(t)
-		port := freePort(t)
-		seeded.cmd = exec.Command(cbtemulator, "-host", "127.0.0.1", "-port", fmt.Sprint(port))
-		if seeded.err = seeded.cmd.Start(); seeded.err != nil {
-			seeded.cmd = nil
+		_, binary := buildBinaries(t)
+		if seeded.emulator, seeded.err = cbtemulator.Run(binary); seeded.err != nil {
 			return
 		}
-		seeded.host = fmt.Sprintf("127.0.0.1:%d", port)
-		waitForPort(t, seeded.host)
+		seeded.host = seeded.emulator.Addr
 		start := time.Now()
 		out, err := btvizCommand(t, seeded.host, "seed", "--scenario", "all").CombinedOutput()
 		seeded.took = time.Since(start)
