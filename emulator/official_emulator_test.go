@@ -30,4 +30,3 @@ func TestSeedIntoOfficialEmulator(t *testing.T) {
 		})
 	}
 }
-

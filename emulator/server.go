@@ -27,12 +27,11 @@ type Server struct {
 
 // Start starts the emulator listening on addr ("127.0.0.1:0" picks a free
 // port) with gRPC send and receive limits of [MaxMessageBytes]. Call
-// [Server.Close] to stop it.
-func Start(addr string) (*Server, error) {
-	emulator, err := bttest.NewServer(addr,
-		grpc.MaxRecvMsgSize(MaxMessageBytes),
-		grpc.MaxSendMsgSize(MaxMessageBytes),
-	)
+// [Server.Close] to stop it. opts go to the gRPC server after those
+// limits (an interceptor, say).
+func Start(addr string, opts ...grpc.ServerOption) (*Server, error) {
+	opts = append([]grpc.ServerOption{grpc.MaxRecvMsgSize(MaxMessageBytes), grpc.MaxSendMsgSize(MaxMessageBytes)}, opts...)
+	emulator, err := bttest.NewServer(addr, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("start embedded Bigtable emulator on %q: %w; pick a free port or use 127.0.0.1:0", addr, err)
 	}

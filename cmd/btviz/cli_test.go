@@ -11,13 +11,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"cloud.google.com/go/bigtable/bttest"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/internal/scantest"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -52,27 +52,8 @@ func (r result) requireExit(t *testing.T, code int, stderrHas ...string) {
 // scenarios and returns the environment that points btviz at it.
 func seededEmulator(t *testing.T, scenarios string, opts ...grpc.ServerOption) map[string]string {
 	t.Helper()
-	ctx := context.Background()
-	opts = append(opts, grpc.MaxRecvMsgSize(emulator.MaxMessageBytes), grpc.MaxSendMsgSize(emulator.MaxMessageBytes))
-	srv, err := bttest.NewServer("127.0.0.1:0", opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	chosen, err := emulator.Lookup(scenarios)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, admin, err := emulator.Dial(ctx, srv.Addr, connect.EmulatorProject, connect.EmulatorInstance)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	defer admin.Close()
-	if err := emulator.Seed(ctx, admin, client, chosen, nil); err != nil {
-		t.Fatal(err)
-	}
-	return map[string]string{connect.EmulatorHostEnv: srv.Addr, "HOME": t.TempDir()}
+	target := scantest.Seed(t, scenarios, opts...)
+	return map[string]string{connect.EmulatorHostEnv: target.EmulatorHost, "HOME": t.TempDir()}
 }
 
 func TestSeedRefusesATargetThatIsNotAnEmulator(t *testing.T) {

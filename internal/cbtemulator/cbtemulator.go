@@ -150,4 +150,3 @@ func (b *syncBuffer) String() string {
 	}
 	return b.buf.String()
 }
-

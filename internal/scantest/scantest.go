@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
@@ -21,12 +23,13 @@ const timeout = 5 * time.Minute
 
 // Seed starts an embedded emulator holding the demo scenarios names
 // ("a,b" or "all") and returns its target (project local, instance btviz);
-// the emulator stops when the test ends.
-func Seed(t testing.TB, names string) connect.Target {
+// the emulator stops when the test ends. opts go to its gRPC server (an
+// interceptor that injects a fault, say).
+func Seed(t testing.TB, names string, opts ...grpc.ServerOption) connect.Target {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	srv, err := emulator.Start("127.0.0.1:0")
+	srv, err := emulator.Start("127.0.0.1:0", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
