@@ -56,11 +56,6 @@ func (c segmentClass) String() string {
 	return classNames[c]
 }
 
-// isTime reports whether the class orders rows by time.
-func (c segmentClass) isTime() bool {
-	return c == classTimestamp || c == classReversedTimestamp || c == classDate
-}
-
 // The plausible span of timestamps in keys: 2000-01-01 to 2100-01-01 UTC.
 // A number of the right width outside it is an ID, not a time.
 var (

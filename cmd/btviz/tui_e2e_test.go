@@ -60,6 +60,11 @@ func TestE2ETerminalCelebrityFlow(t *testing.T) {
 			t.Errorf("screenshot %s is empty", matches[0])
 		}
 	}
+	// Below 80×24 it says so, and it comes back when there is room again.
+	term.Resize(70, 20)
+	term.WaitFor(t, 5*time.Second, tuitest.TooSmall)
+	term.Resize(120, 40)
+	term.WaitFor(t, 5*time.Second, tuitest.CelebrityBucket)
 	// Quit: the terminal must be as it was.
 	term.Send("q")
 	term.WaitExit(t, 10*time.Second)

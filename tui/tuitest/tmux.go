@@ -176,12 +176,8 @@ func (term *Terminal) Resize(width, height int) {
 // Screen returns the visible screen as plain text.
 func (term *Terminal) Screen() string { return term.capture() }
 
-// ScreenANSI returns the visible screen with its colours and attributes.
-func (term *Terminal) ScreenANSI() string { return term.capture("-e") }
-
-func (term *Terminal) capture(flags ...string) string {
-	args := append([]string{"capture-pane", "-p", "-t", term.session}, flags...)
-	out, err := exec.Command("tmux", args...).Output()
+func (term *Terminal) capture() string {
+	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", term.session).Output()
 	if err != nil {
 		return ""
 	}
