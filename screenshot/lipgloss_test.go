@@ -74,7 +74,7 @@ func TestLipglossRoundTrip(t *testing.T) {
 
 	doc := readSVG(t, renderSVG(t, frame, Options{}))
 	for y := range g.Rows {
-		if got, want := line(doc.rows[y]), g.Line(y); got != want {
+		if got, want := Line(doc.Rows[y]), g.Line(y); got != want {
 			t.Errorf("SVG row %d = %q, want %q", y, got, want)
 		}
 	}

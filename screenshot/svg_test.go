@@ -2,11 +2,6 @@ package screenshot
 
 import (
 	"bytes"
-	"encoding/xml"
-	"errors"
-	"io"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -24,114 +19,15 @@ func renderSVG(t *testing.T, frame string, opt Options) string {
 	return buf.String()
 }
 
-// svgPiece is a run of text found in an SVG row: a <text>'s character data
-// or a glyph group's data-text, at its column.
-type svgPiece struct {
-	col  int
-	text string
-}
-
-// svgDoc is what the tests read back from an SVG.
-type svgDoc struct {
-	width, height int
-	title         []svgPiece
-	rows          map[int][]svgPiece
-	fills         []string // fill colours of <rect> elements, in order
-}
-
-// readSVG decodes every token of an SVG (failing on malformed XML) and
-// collects its text pieces per row, following the rule documented on [SVG].
-func readSVG(t *testing.T, doc string) svgDoc {
+// readSVG reads back an SVG through [ReadSVG], failing the test on
+// malformed XML.
+func readSVG(t *testing.T, doc string) *SVGText {
 	t.Helper()
-	out := svgDoc{rows: map[int][]svgPiece{}}
-	dec := xml.NewDecoder(strings.NewReader(doc))
-	attr := func(el xml.StartElement, name string) (string, bool) {
-		for _, a := range el.Attr {
-			if a.Name.Local == name {
-				return a.Value, true
-			}
-		}
-		return "", false
-	}
-	row, inTitle := -1, false
-	var text *svgPiece
-	add := func(p svgPiece) {
-		if inTitle {
-			out.title = append(out.title, p)
-		} else if row >= 0 {
-			out.rows[row] = append(out.rows[row], p)
-		}
-	}
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("malformed SVG: %v", err)
-		}
-		switch el := tok.(type) {
-		case xml.StartElement:
-			col, _ := attr(el, "data-col")
-			c, _ := strconv.Atoi(col)
-			switch el.Name.Local {
-			case "svg":
-				w, _ := attr(el, "width")
-				h, _ := attr(el, "height")
-				out.width, _ = strconv.Atoi(w)
-				out.height, _ = strconv.Atoi(h)
-			case "g":
-				class, _ := attr(el, "class")
-				switch class {
-				case "title":
-					inTitle = true
-				case "row":
-					inTitle = false
-					r, _ := attr(el, "data-row")
-					row, _ = strconv.Atoi(r)
-				case "glyphs":
-					data, _ := attr(el, "data-text")
-					add(svgPiece{c, data})
-				}
-			case "text":
-				text = &svgPiece{col: c}
-			case "rect":
-				fill, _ := attr(el, "fill")
-				out.fills = append(out.fills, fill)
-			}
-		case xml.CharData:
-			if text != nil {
-				text.text += string(el)
-			}
-		case xml.EndElement:
-			switch el.Name.Local {
-			case "text":
-				add(*text)
-				text = nil
-			case "g":
-				// Glyph groups sit inside rows; a row or title group ends
-				// when its own </g> comes, which the next start resets.
-			}
-		}
+	out, err := ReadSVG(strings.NewReader(doc))
+	if err != nil {
+		t.Fatalf("malformed SVG: %v", err)
 	}
 	return out
-}
-
-// line joins the pieces of a row by the documented rule: each at its
-// column, spaces between, trailing spaces trimmed.
-func line(pieces []svgPiece) string {
-	sort.Slice(pieces, func(i, j int) bool { return pieces[i].col < pieces[j].col })
-	var b strings.Builder
-	col := 0
-	for _, p := range pieces {
-		if p.col > col {
-			b.WriteString(strings.Repeat(" ", p.col-col))
-			col = p.col
-		}
-		b.WriteString(p.text)
-		col += ansi.StringWidth(p.text)
-	}
-	return strings.TrimRight(b.String(), " ")
 }
 
 func TestSVGTextMatchesText(t *testing.T) {
@@ -147,7 +43,7 @@ func TestSVGTextMatchesText(t *testing.T) {
 			doc := readSVG(t, renderSVG(t, frame, Options{Title: title, Padding: 4}))
 			want := strings.Split(strings.TrimSuffix(Text(frame), "\n"), "\n")
 			for y, wantLine := range want {
-				if got := line(doc.rows[y]); got != wantLine {
+				if got := Line(doc.Rows[y]); got != wantLine {
 					t.Errorf("row %d: SVG text %q, want %q", y, got, wantLine)
 				}
 			}
@@ -155,7 +51,7 @@ func TestSVGTextMatchesText(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := strings.TrimSpace(line(doc.title)), ansi.Truncate(title, g.Columns, "…"); got != want {
+			if got, want := strings.TrimSpace(Line(doc.Title)), ansi.Truncate(title, g.Columns, "…"); got != want {
 				t.Errorf("title %q, want %q", got, want)
 			}
 		})
@@ -169,8 +65,8 @@ func TestSVGSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.width != want.X || doc.height != want.Y {
-		t.Errorf("SVG is %d×%d, want %v", doc.width, doc.height, want)
+	if doc.Width != want.X || doc.Height != want.Y {
+		t.Errorf("SVG is %d×%d, want %v", doc.Width, doc.Height, want)
 	}
 }
 
@@ -178,7 +74,7 @@ func TestSVGDrawsBlocksAsShapes(t *testing.T) {
 	frame := "\x1b[38;2;255;255;0m█\x1b[38;2;0;255;0;48;2;0;0;255m▀\x1b[0m──x"
 	out := renderSVG(t, frame, Options{})
 	doc := readSVG(t, out)
-	if got := doc.rows[0]; len(got) != 2 || got[0].text != "█▀──" || got[1].text != "x" {
+	if got := doc.Rows[0]; len(got) != 2 || got[0].Text != "█▀──" || got[1].Text != "x" {
 		t.Errorf("row pieces %+v, want a glyph group █▀── and text x", got)
 	}
 	if strings.Contains(out, ">█") || strings.Contains(out, ">▀") || strings.Contains(out, ">─") {
