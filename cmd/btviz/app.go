@@ -19,37 +19,50 @@ type app struct {
 	getenv         func(string) string
 }
 
-// target resolves the target flags into a [connect.Target]; with
-// --emulator and no emulator address it starts the embedded emulator and
-// seeds the demo scenarios into it (stop closes it).
-func (a *app) target(ctx context.Context, flags connect.Flags) (t connect.Target, stop func(), err error) {
+// resolve turns the target flags into a [connect.Target], reading
+// ~/.cbtrc and the environment. demo is set when --emulator names no
+// emulator, so that the caller starts the embedded one: then it lists the
+// demo scenarios to load, only the table's when a table is named (which
+// must be a demo table: the embedded emulator holds nothing else).
+func (a *app) resolve(flags connect.Flags) (t connect.Target, demo []emulator.Scenario, err error) {
 	rc, err := connect.LoadCbtrc(connect.CbtrcPath(a.getenv))
 	if err != nil {
 		return t, nil, usageError(err)
 	}
 	t, err = connect.Resolve(flags, a.getenv, rc)
-	if errors.Is(err, connect.ErrNoEmulatorHost) {
-		return a.embeddedDemo(ctx, t)
-	}
-	if err != nil {
-		return t, nil, usageError(err)
-	}
-	return t, func() {}, nil
-}
-
-// embeddedDemo starts the in-process emulator and loads the demo into t's
-// project and instance: only the scenario t.Table names when it names one,
-// every scenario otherwise.
-func (a *app) embeddedDemo(ctx context.Context, t connect.Target) (connect.Target, func(), error) {
-	scenarios := emulator.Scenarios()
-	if t.Table != "" {
-		chosen, err := emulator.Lookup(t.Table)
+	switch {
+	case errors.Is(err, connect.ErrNoEmulatorHost) && t.Table == "":
+		return t, emulator.Scenarios(), nil
+	case errors.Is(err, connect.ErrNoEmulatorHost):
+		demo, err := emulator.Lookup(t.Table)
 		if err != nil {
 			return t, nil, usageErrorf("table %q is not a demo table, and the embedded emulator holds only those: %s; to look at your own tables, point %s at your emulator",
 				t.Table, strings.Join(emulator.ScenarioNames(), ", "), connect.EmulatorHostEnv)
 		}
-		scenarios = chosen
+		return t, demo, nil
+	case err != nil:
+		return t, nil, usageError(err)
 	}
+	return t, nil, nil
+}
+
+// target resolves the target flags; with --emulator and no emulator
+// address it starts the embedded emulator and seeds the demo into it
+// (stop closes it).
+func (a *app) target(ctx context.Context, flags connect.Flags) (t connect.Target, stop func(), err error) {
+	t, demo, err := a.resolve(flags)
+	switch {
+	case err != nil:
+		return t, nil, err
+	case demo != nil:
+		return a.embeddedDemo(ctx, t, demo)
+	}
+	return t, func() {}, nil
+}
+
+// embeddedDemo starts the in-process emulator and loads scenarios into
+// t's project and instance.
+func (a *app) embeddedDemo(ctx context.Context, t connect.Target, scenarios []emulator.Scenario) (connect.Target, func(), error) {
 	srv, err := emulator.Start("127.0.0.1:0")
 	if err != nil {
 		return t, nil, fmt.Errorf("starting the embedded emulator: %w", err)

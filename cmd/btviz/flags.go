@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -92,15 +89,4 @@ func (f *scanFlags) validate(cmd *cobra.Command) (scanFlags, error) {
 			keyspace.Printable(req.start), keyspace.Printable(req.end))
 	}
 	return req, nil
-}
-
-// joinNames lists names for a message: "a, b or c".
-func joinNames(names []string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
-	}
-	return fmt.Sprintf("%s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/tui"
 )
@@ -97,25 +96,17 @@ func (a *app) openCommand() *cobra.Command {
 // embedded demo (loading in the background, so the picker shows at once)
 // for --emulator without an address, otherwise a connection to the target.
 func (a *app) backend(ctx context.Context, flags connect.Flags) (tui.Backend, func(), error) {
-	rc, err := connect.LoadCbtrc(connect.CbtrcPath(a.getenv))
-	if err != nil {
-		return nil, nil, usageError(err)
-	}
-	t, err := connect.Resolve(flags, a.getenv, rc)
-	if errors.Is(err, connect.ErrNoEmulatorHost) {
-		if t.Table != "" {
-			if _, err := emulator.Lookup(t.Table); err != nil {
-				return nil, nil, usageErrorf("table %q is not a demo table, and the embedded emulator holds only those: %s", t.Table, joinNames(emulator.ScenarioNames()))
-			}
-		}
-		demo, err := tui.NewDemoBackend(ctx, nil)
+	t, demo, err := a.resolve(flags)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case demo != nil:
+		// Every demo table, even with --table: the picker lists them all.
+		backend, err := tui.NewDemoBackend(ctx, nil)
 		if err != nil {
 			return nil, nil, err
 		}
-		return demo, func() { demo.Close() }, nil
-	}
-	if err != nil {
-		return nil, nil, usageError(err)
+		return backend, func() { backend.Close() }, nil
 	}
 	conn, err := a.open(ctx, t)
 	if err != nil {
