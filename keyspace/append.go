@@ -197,11 +197,7 @@ func (b *Builder) collapseTo(depth int) {
 		if n.Depth < depth {
 			return true
 		}
-		for _, child := range n.Children {
-			b.release(child)
-		}
-		clear(n.Children)
-		n.Children = n.Children[:0]
+		b.dropChildren(n)
 		return false
 	})
 }

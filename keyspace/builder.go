@@ -397,11 +397,7 @@ func (b *Builder) foldInto(parent *Node, i int, start, end string) *Node {
 
 // toRange turns n into a leaf range, recycling its subtree.
 func (b *Builder) toRange(n *Node) {
-	for _, child := range n.Children {
-		b.release(child)
-	}
-	clear(n.Children)
-	n.Children = n.Children[:0]
+	b.dropChildren(n)
 	n.Kind = KindRange
 	n.Prefix = Key(CommonPrefix(string(n.FirstKey), string(n.LastKey)))
 }
@@ -440,6 +436,15 @@ func (b *Builder) newNode(depth int) *Node {
 		return n
 	}
 	return &Node{Depth: depth}
+}
+
+// dropChildren recycles n's subtree, leaving n a leaf.
+func (b *Builder) dropChildren(n *Node) {
+	for _, child := range n.Children {
+		b.release(child)
+	}
+	clear(n.Children)
+	n.Children = n.Children[:0]
 }
 
 // release recycles n and its subtree; nothing may refer to them after.
