@@ -64,9 +64,11 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 		return acquired{}, err
 	}
 	defer stop()
-	conn, err := a.open(cmd.Context(), t)
+	// sampler.Scan checks that the table exists (and names the ones that
+	// do); no need to ask twice.
+	conn, err := connect.Open(cmd.Context(), t)
 	if err != nil {
-		return acquired{}, err
+		return acquired{}, usageError(err)
 	}
 	defer conn.Close()
 	snap, err := sampler.Scan(cmd.Context(), conn, t.Table, a.samplerOptions(req))

@@ -76,7 +76,8 @@ func (a *app) embeddedDemo(ctx context.Context, t connect.Target, scenarios []em
 	return t, stop, nil
 }
 
-// open connects to t and checks that the table exists when one is named.
+// open connects to t and checks that the table exists when one is named,
+// before the interactive view starts on it.
 func (a *app) open(ctx context.Context, t connect.Target) (*connect.Conn, error) {
 	conn, err := connect.Open(ctx, t)
 	if err != nil {
