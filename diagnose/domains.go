@@ -168,10 +168,6 @@ func checkDomains(d *diagnosis) []Finding {
 	if share < domainMinShare || float64(forward) < domainForwardDominance*float64(reversed) {
 		return nil
 	}
-	labels := strings.Split(example, ".")
-	for i, j := 0, len(labels)-1; i < j; i, j = i+1, j-1 {
-		labels[i], labels[j] = labels[j], labels[i]
-	}
 	evidence := Evidence{}
 	evidence.set("forward_host_share", share)
 	evidence.set("keys_with_forward_host", float64(forward))
@@ -184,7 +180,7 @@ func checkDomains(d *diagnosis) []Finding {
 		Start:    d.snap.Scan.Start,
 		End:      d.snap.Scan.End,
 		Summary: units.Percent(share) + " of sampled keys hold a host name written forward, e.g. " +
-			keyspace.Printable(example) + " (reversed: " + keyspace.Printable(strings.Join(labels, ".")) +
+			keyspace.Printable(example) + " (reversed: " + keyspace.Printable(reverseField(example)) +
 			"), so one site's hosts scatter over the key space",
 		Advice:   domainAdvice,
 		Evidence: evidence,
