@@ -44,6 +44,10 @@ type SnapshotDiff struct {
 	// depth 1 to MaxDepth of either snapshot, measured on both, in key
 	// order.
 	Prefixes []PrefixChange
+	// Moves are the prefixes that one side holds at the start of its keys
+	// and the other behind a leading key segment (a salted redesign, say),
+	// largest share of rows first.
+	Moves []PrefixMove
 }
 
 // DiffSide is one snapshot of a [SnapshotDiff], as far as the diff needs
@@ -155,6 +159,7 @@ func Diff(before, after *Snapshot, opts DiffOptions) (*SnapshotDiff, error) {
 	for _, prefix := range unionPrefixes(before.Root, after.Root, depth) {
 		d.Prefixes = append(d.Prefixes, comparePrefix(before, after, prefix))
 	}
+	d.Moves = findMoves(d, before, after)
 	return d, nil
 }
 

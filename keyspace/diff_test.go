@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -228,5 +229,90 @@ func TestRangeStats(t *testing.T) {
 	}
 	if stats, exact := RangeStats(nil, "", ""); stats.Rows != 0 || !exact {
 		t.Errorf("nil tree: %v rows", stats.Rows)
+	}
+}
+
+// saltedFeedSnapshot is feedSnapshot with every key behind "S#", S the
+// row's number mod salts: the same rows, salted.
+func saltedFeedSnapshot(table string, users map[string]int, salts int, opts Options) *Snapshot {
+	b := NewBuilder(&Snapshot{Source: SourceEmulator, Table: table, Families: []string{"cf"},
+		Scan: ScanInfo{Mode: ModeFull, Fraction: 1, Complete: true, ValuesRead: true}}, opts)
+	var keys []string
+	for user, n := range users {
+		for i := range n {
+			keys = append(keys, fmt.Sprintf("%d#user#%s#%04d", i%salts, user, i))
+		}
+	}
+	slices.Sort(keys)
+	for i, key := range keys {
+		b.Add(row(key, 1, cell("cf", "q", base+int64(i)*1e6, 10)))
+	}
+	return b.Snapshot()
+}
+
+func TestDiffFindsPrefixesMovedBehindASalt(t *testing.T) {
+	users := map[string]int{"alice": 8, "bob": 12, "celeb": 80}
+	before := feedSnapshot("feed", users, Options{Delimiters: "#"})
+	after := saltedFeedSnapshot("feed", users, 4, Options{Delimiters: "#"})
+	d, err := Diff(before, after, DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := map[string]PrefixMove{}
+	for _, m := range d.Moves {
+		moves[m.Prefix.String()] = m
+	}
+	for prefix, want := range map[string]struct{ rows, share float64 }{
+		"user#":        {100, 1},
+		"user#celeb#":  {80, 0.8},
+		"user#bob#":    {12, 0.12},
+		"user#alice#":  {8, 0.08},
+		"user#nobody#": {},
+	} {
+		m, ok := moves[prefix]
+		if want.rows == 0 {
+			if ok {
+				t.Errorf("%s moved, but neither snapshot has it", prefix)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("%s not found moved; moves %+v", prefix, d.Moves)
+			continue
+		}
+		if m.Direction != MovedBehind || len(m.Pieces) != 4 {
+			t.Errorf("%s: %s in %d pieces, want behind a new leading segment in 4", prefix, m.Direction, len(m.Pieces))
+		}
+		// Every row is still there, a quarter behind each salt.
+		if !near(m.Whole.Rows, want.rows) || !near(m.Sum.Rows, want.rows) || !near(m.Whole.RowShare, want.share) || !near(m.Sum.RowShare, want.share) {
+			t.Errorf("%s: %v rows (share %v) before, %v (share %v) in the pieces; want %v (%v) on both",
+				prefix, m.Whole.Rows, m.Whole.RowShare, m.Sum.Rows, m.Sum.RowShare, want.rows, want.share)
+		}
+		if largest := m.Largest(); !near(largest.Measure.Rows, want.rows/4) || !strings.HasSuffix(string(largest.Prefix), "#"+prefix) {
+			t.Errorf("%s: largest piece %s with %v rows, want a salt in front and %v rows", prefix, largest.Prefix, largest.Measure.Rows, want.rows/4)
+		}
+	}
+	if d.Moves[0].Prefix != "user#" || d.Moves[1].Prefix != "user#celeb#" {
+		t.Errorf("moves not largest first: %s, %s", d.Moves[0].Prefix, d.Moves[1].Prefix)
+	}
+
+	// The other way round, the salt taken out, the same prefixes move to
+	// the front.
+	back, err := Diff(after, before, DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Moves) != len(d.Moves) || back.Moves[1].Prefix != "user#celeb#" || back.Moves[1].Direction != MovedToFront ||
+		!near(back.Moves[1].Whole.Rows, 80) || len(back.Moves[1].Pieces) != 4 {
+		t.Errorf("unsalting: moves %+v", back.Moves)
+	}
+
+	// One table over time with no move has none.
+	same, err := Diff(before, feedSnapshot("feed", map[string]int{"alice": 9, "bob": 12}, Options{Delimiters: "#"}), DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(same.Moves) != 0 {
+		t.Errorf("moves without a salt: %+v", same.Moves)
 	}
 }

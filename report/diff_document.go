@@ -22,6 +22,11 @@ const DiffDocumentVersion = 1
 //	                  "bytes_before": N, "bytes_after": N, "cells_before": N, "cells_after": N,
 //	                  "row_share_before": F, "row_share_after": F,
 //	                  "write_share_before": F, "write_share_after": F } ],
+//	  "moves": [ { "prefix": "…", "direction": "behind-new-leading-segment|to-front",
+//	               "pieces": N, "exact": true, "rows_before": N, "rows_after": N,
+//	               "row_share_before": F, "row_share_after": F,
+//	               "write_share_before": F, "write_share_after": F,
+//	               "largest_piece": { "prefix": "…", "rows": N, "row_share": F, "write_share": F } } ],
 //	  "findings": { "appeared": [FINDING], "disappeared": [FINDING],
 //	                "changed": [ { "kind": "…", "prefix": "…", "start": "…", "end": "…",
 //	                               "severity_before": "…", "severity_after": "…",
@@ -37,7 +42,12 @@ const DiffDocumentVersion = 1
 //
 // Counts are integers rounded from the snapshots' estimates; shares are
 // 0–1, rounded to 4 decimals. "prefixes" lists the largest share changes
-// first, at most [DiffPrefixesListed]. Write share is the share of cells
+// first, at most [DiffPrefixesListed]. "moves" lists the prefixes that one
+// snapshot holds at the start of its keys and the other behind a leading
+// key segment, in pieces (a salted redesign: see [keyspace.PrefixMove]),
+// largest share first, at most [DiffPrefixesListed]; their before and
+// after figures add up the pieces on the side that has them, and
+// largest_piece is the piece with the largest share of rows. Write share is the share of cells
 // written (and kept by GC). Findings are matched by kind and prefix; scan
 // notes are left out (the diff's notes say how the scans differ). Keys are
 // escaped by [keyspace.Printable], as key_escaping says.
@@ -51,7 +61,32 @@ type DiffDocument struct {
 	MaxDepth         int             `json:"max_depth"`
 	PrefixCounts     PrefixCountsDoc `json:"prefix_counts"`
 	Prefixes         []PrefixDiffDoc `json:"prefixes"`
+	Moves            []MoveDoc       `json:"moves"`
 	Findings         FindingsDiffDoc `json:"findings"`
+}
+
+// MoveDoc is a prefix moved behind a new leading key segment or out from
+// behind one (see [keyspace.PrefixMove]).
+type MoveDoc struct {
+	Prefix           keyspace.Key `json:"prefix"`
+	Direction        string       `json:"direction"`
+	Pieces           int          `json:"pieces"`
+	Exact            bool         `json:"exact"`
+	RowsBefore       int64        `json:"rows_before"`
+	RowsAfter        int64        `json:"rows_after"`
+	RowShareBefore   float64      `json:"row_share_before"`
+	RowShareAfter    float64      `json:"row_share_after"`
+	WriteShareBefore float64      `json:"write_share_before"`
+	WriteShareAfter  float64      `json:"write_share_after"`
+	LargestPiece     MovePieceDoc `json:"largest_piece"`
+}
+
+// MovePieceDoc is the largest piece of a moved prefix.
+type MovePieceDoc struct {
+	Prefix     keyspace.Key `json:"prefix"`
+	Rows       int64        `json:"rows"`
+	RowShare   float64      `json:"row_share"`
+	WriteShare float64      `json:"write_share"`
 }
 
 // DiffSideDoc is one snapshot of a diff.
@@ -166,6 +201,7 @@ func BuildDiff(in DiffInput) (DiffDocument, error) {
 			Changed: d.Count(keyspace.PrefixChanged), Unchanged: d.Count(keyspace.PrefixUnchanged),
 		},
 		Prefixes: []PrefixDiffDoc{},
+		Moves:    []MoveDoc{},
 		Findings: diffFindings(in.FindingsA, in.FindingsB),
 	}
 	for _, note := range d.Notes {
@@ -174,7 +210,26 @@ func BuildDiff(in DiffInput) (DiffDocument, error) {
 	for _, c := range d.Largest(DiffPrefixesListed) {
 		doc.Prefixes = append(doc.Prefixes, prefixDiffDoc(c))
 	}
+	for _, m := range d.Moves[:min(len(d.Moves), DiffPrefixesListed)] {
+		doc.Moves = append(doc.Moves, moveDoc(m))
+	}
 	return doc, nil
+}
+
+func moveDoc(m keyspace.PrefixMove) MoveDoc {
+	before, after := m.Whole, m.Sum
+	if m.Direction == keyspace.MovedToFront {
+		before, after = after, before
+	}
+	largest := m.Largest()
+	return MoveDoc{
+		Prefix: m.Prefix, Direction: string(m.Direction), Pieces: len(m.Pieces), Exact: before.Exact && after.Exact,
+		RowsBefore: units.Round(before.Rows), RowsAfter: units.Round(after.Rows),
+		RowShareBefore: shareOf(before.RowShare, 1), RowShareAfter: shareOf(after.RowShare, 1),
+		WriteShareBefore: shareOf(before.WriteShare, 1), WriteShareAfter: shareOf(after.WriteShare, 1),
+		LargestPiece: MovePieceDoc{Prefix: largest.Prefix, Rows: units.Round(largest.Measure.Rows),
+			RowShare: shareOf(largest.Measure.RowShare, 1), WriteShare: shareOf(largest.Measure.WriteShare, 1)},
+	}
 }
 
 func diffSideDoc(label string, side keyspace.DiffSide, findings []diagnose.Finding) DiffSideDoc {

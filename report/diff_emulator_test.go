@@ -48,20 +48,27 @@ func TestDiffCelebrityBeforeAndAfterSalting(t *testing.T) {
 	if top := d.After.TopPrefix; top.RowShare > 0.15 {
 		t.Errorf("top prefix after salting %v holds %.2f of rows, want at most an eighth and a bit", top.Prefix, top.RowShare)
 	}
-	// The salted pieces the tree kept apart each hold about 4.75 %. (Rows
-	// from parallel range readers arrive interleaved, so the builder may
-	// fold a piece into a merged range; those are not prefixes to list.)
-	var pieces int
-	for _, p := range d.Prefixes {
-		if strings.HasSuffix(string(p.Prefix), "#"+hot) {
-			pieces++
-			if p.After.RowShare > 0.06 {
-				t.Errorf("salted piece %v holds %.3f of rows, want about 0.0475", p.Prefix, p.After.RowShare)
-			}
+	// The hot prefix moved behind the 8 salts: the same rows, a piece
+	// of about 4.75 % of the table behind each.
+	var move *keyspace.PrefixMove
+	for i := range d.Moves {
+		if d.Moves[i].Prefix == hot {
+			move = &d.Moves[i]
 		}
 	}
-	if pieces == 0 {
-		t.Errorf("no salted piece of %s was compared", hot)
+	switch {
+	case move == nil:
+		t.Errorf("%s not found moved behind the salt; moves %+v", hot, d.Moves)
+	case move.Direction != keyspace.MovedBehind || len(move.Pieces) != 8 || !move.Sum.Exact:
+		t.Errorf("%s moved %s into %d pieces (exact %v), want behind a new leading segment in 8", hot, move.Direction, len(move.Pieces), move.Sum.Exact)
+	case move.Sum.Rows != c.Before.Rows:
+		t.Errorf("%s: %v rows before, %v in the salted pieces", hot, c.Before.Rows, move.Sum.Rows)
+	default:
+		for _, p := range move.Pieces {
+			if !strings.HasSuffix(string(p.Prefix), "#"+hot) || p.Measure.RowShare < 0.03 || p.Measure.RowShare > 0.06 {
+				t.Errorf("salted piece %v holds %.3f of rows, want about 0.0475", p.Prefix, p.Measure.RowShare)
+			}
+		}
 	}
 
 	doc, err := report.BuildDiff(in)
@@ -82,11 +89,16 @@ func TestDiffCelebrityBeforeAndAfterSalting(t *testing.T) {
 			t.Errorf("salting raised %s %s at %v", f.Severity, f.Kind, f.Prefix)
 		}
 	}
+	if len(doc.Moves) == 0 || doc.Moves[0].Prefix != "user#" || doc.Moves[1].Prefix != hot ||
+		doc.Moves[1].Pieces != 8 || doc.Moves[1].LargestPiece.RowShare > 0.06 || doc.Moves[1].RowShareBefore < 0.37 {
+		t.Errorf("moves in the diff document, want user# and then %s spread 8 ways: %+v", hot, doc.Moves[:min(2, len(doc.Moves))])
+	}
 	md, err := report.Diff(report.FormatMarkdown, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"### Resolved (1): only before", "`" + hot + "`", "| Findings | 0 error, 1 warning"} {
+	for _, want := range []string{"### Resolved (1): only before", "`" + hot + "`", "| Findings | 0 error, 1 warning",
+		"## Moved prefixes", "| `" + hot + "` | behind a new leading segment | 8 | 7,600 → 7,600 | 38% of rows"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("Markdown diff lacks %q", want)
 		}

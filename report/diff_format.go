@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
 )
 
@@ -69,7 +70,7 @@ func topPrefixCell(top *TopPrefixDoc, key func(string) string) string {
 	if top == nil {
 		return "-"
 	}
-	return fmt.Sprintf("%s: %s of rows, %s of writes", key(string(top.Prefix)), units.Percent(top.RowShare), units.Percent(top.WriteShare))
+	return key(string(top.Prefix)) + ": " + sharesText(top.RowShare, top.WriteShare)
 }
 
 // topPrefixChange writes how the top prefix's row share moved.
@@ -114,4 +115,32 @@ func prefixCountsText(doc DiffDocument) string {
 	return fmt.Sprintf("Compared %s prefixes down to depth %d: %s added, %s removed, %s changed, %s unchanged.",
 		units.Thousands(int64(doc.PrefixesCompared)), doc.MaxDepth, units.Thousands(int64(c.Added)), units.Thousands(int64(c.Removed)),
 		units.Thousands(int64(c.Changed)), units.Thousands(int64(c.Unchanged)))
+}
+
+// DiffMovesShown is how many moved prefixes the text and Markdown diffs
+// list.
+const DiffMovesShown = 10
+
+// moveCells writes a moved prefix as cells: the prefix, which way it
+// moved, into (or from) how many pieces, its rows before and after, its
+// shares where it leads the key, and its largest piece. atLeast marks
+// counts that are lower bounds.
+func moveCells(m MoveDoc, key func(string) string, arrow, atLeast string) []string {
+	way, whole := "behind a new leading segment", [2]float64{m.RowShareBefore, m.WriteShareBefore}
+	if m.Direction == string(keyspace.MovedToFront) {
+		way, whole = "to the front", [2]float64{m.RowShareAfter, m.WriteShareAfter}
+	}
+	bound := ""
+	if !m.Exact {
+		bound = atLeast
+	}
+	return []string{key(string(m.Prefix)), way, fmt.Sprint(m.Pieces),
+		bound + units.Thousands(m.RowsBefore) + arrow + bound + units.Thousands(m.RowsAfter),
+		sharesText(whole[0], whole[1]),
+		key(string(m.LargestPiece.Prefix)) + ": " + sharesText(m.LargestPiece.RowShare, m.LargestPiece.WriteShare)}
+}
+
+// sharesText writes "38% of rows, 38% of writes".
+func sharesText(rows, writes float64) string {
+	return units.Percent(rows) + " of rows, " + units.Percent(writes) + " of writes"
 }

@@ -38,6 +38,11 @@ func diffMarkdown(doc DiffDocument, images []Image) []byte {
 	md.line("## Biggest share changes")
 	md.line("")
 	md.diffPrefixes(doc)
+	if len(doc.Moves) > 0 {
+		md.line("## Moved prefixes")
+		md.line("")
+		md.diffMoves(doc.Moves)
+	}
 	md.line("## Findings")
 	md.line("")
 	md.diffFindings(doc.Findings)
@@ -98,6 +103,20 @@ func (md *markdown) diffPrefixes(doc DiffDocument) {
 		md.table([]string{"Prefix", "Depth", "Status", "Rows", "Share of rows", "Share of writes"}, rows)
 	}
 	md.line(prefixCountsText(doc) + " Shares are of each snapshot's own total; a count marked ≥ is a lower bound (the prefix cuts through a merged key range).")
+	md.line("")
+}
+
+func (md *markdown) diffMoves(moves []MoveDoc) {
+	md.line("Prefixes that one snapshot holds at the start of its keys and the other behind a leading key segment, in pieces (salting puts a hash in front). Rows add up the pieces; the shares are where the prefix leads the key, and of the largest piece.")
+	md.line("")
+	var rows [][]string
+	for _, m := range moves[:min(len(moves), DiffMovesShown)] {
+		rows = append(rows, moveCells(m, mdKey, " → ", "≥"))
+	}
+	md.table([]string{"Prefix", "Moved", "Pieces", "Rows", "Where it leads the key", "Largest piece"}, rows)
+	if len(moves) > DiffMovesShown {
+		md.line(fmt.Sprintf("And %d more (the JSON diff lists them).", len(moves)-DiffMovesShown))
+	}
 	md.line("")
 }
 

@@ -51,6 +51,10 @@ func diffText(doc DiffDocument) []byte {
 	t.line("")
 	t.diffPrefixes(doc)
 	t.line("")
+	if len(doc.Moves) > 0 {
+		t.diffMoves(doc.Moves)
+		t.line("")
+	}
 	t.diffFindings(doc.Findings)
 	return []byte(t.String())
 }
@@ -88,6 +92,33 @@ func (t *text) diffPrefixes(doc DiffDocument) {
 		t.line("  %-*s %-*s  %-*s  %-*s  %s", widths[0], r[0], widths[1], r[1], widths[2], r[2], widths[3], r[3], r[4])
 	}
 	t.wrapped("  ", "", prefixCountsText(doc))
+}
+
+func (t *text) diffMoves(moves []MoveDoc) {
+	t.line("moved prefixes (behind a new leading key segment, as salting puts them, or out from behind one):")
+	rows := [][]string{{"prefix", "moved", "pieces", "rows", "where it leads the key", "largest piece"}}
+	for _, m := range moves[:min(len(moves), DiffMovesShown)] {
+		rows = append(rows, moveCells(m, printable, " -> ", ">="))
+	}
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, cell := range r {
+			widths[i] = max(widths[i], len(cell))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i, cell := range r {
+			if i < len(r)-1 {
+				cell += strings.Repeat(" ", widths[i]-len(cell))
+			}
+			b.WriteString("  " + cell)
+		}
+		t.line("%s", b.String())
+	}
+	if len(moves) > DiffMovesShown {
+		t.line("  and %d more (the JSON diff lists them)", len(moves)-DiffMovesShown)
+	}
 }
 
 func (t *text) diffFindings(f FindingsDiffDoc) {
