@@ -130,12 +130,19 @@ type pickerHelp struct{ k KeyMap }
 
 // ShortHelp lists the picker's keys.
 func (h pickerHelp) ShortHelp() []key.Binding {
-	return []key.Binding{h.k.Up, h.k.Down, h.k.OpenTable, h.k.Back, h.k.Help, h.k.Quit}
+	return []key.Binding{h.k.Up, h.k.Down, h.k.OpenTable, h.filter(), h.k.Back, h.k.Help, h.k.Quit}
 }
 
 // FullHelp lists the picker's keys by theme.
 func (h pickerHelp) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom}, {h.k.OpenTable, h.k.Back}, {h.k.Screenshot, h.k.Help, h.k.Quit}}
+	return [][]key.Binding{{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom}, {h.k.OpenTable, h.filter(), h.k.Back}, {h.k.Screenshot, h.k.Help, h.k.Quit}}
+}
+
+// filter is the search key as the picker uses it.
+func (h pickerHelp) filter() key.Binding {
+	filter := h.k.Search
+	filter.SetHelp("/", "filter")
+	return filter
 }
 
 // searchHelp is the key help of the search prompt.

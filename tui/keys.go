@@ -46,9 +46,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Rescan):
 		return m.rescan()
 	case key.Matches(msg, k.Search):
-		m.searching = true
-		m.search.SetValue("")
-		return m.search.Focus()
+		return m.openPrompt(searchPrompt, searchPlaceholder, "")
 	case key.Matches(msg, k.Largest):
 		cur.state.Pane, cur.state.RowColumns = PaneRows, false
 		return nil
@@ -131,11 +129,7 @@ func (m *Model) showPicker() tea.Cmd {
 	}
 	m.pickerOpen = true
 	m.picker.listing = len(m.picker.tables) == 0
-	for i, t := range m.picker.tables {
-		if t.Name == m.table {
-			m.picker.selected = i
-		}
-	}
+	m.picker.selectTable(m.table)
 	return listTablesCmd(m.ctx, m.backend)
 }
 
@@ -143,19 +137,22 @@ func (m *Model) showPicker() tea.Cmd {
 func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.sh.keys
 	p := m.picker
+	n := len(p.shown())
 	switch {
 	case key.Matches(msg, k.Up):
-		p.selected = clampIndex(p.selected-1, len(p.tables))
+		p.selected = clampIndex(p.selected-1, n)
 	case key.Matches(msg, k.Down):
-		p.selected = clampIndex(p.selected+1, len(p.tables))
+		p.selected = clampIndex(p.selected+1, n)
 	case key.Matches(msg, k.PageUp):
-		p.selected = clampIndex(p.selected-m.sh.layout.picker.h, len(p.tables))
+		p.selected = clampIndex(p.selected-m.sh.layout.picker.h, n)
 	case key.Matches(msg, k.PageDown):
-		p.selected = clampIndex(p.selected+m.sh.layout.picker.h, len(p.tables))
+		p.selected = clampIndex(p.selected+m.sh.layout.picker.h, n)
 	case key.Matches(msg, k.Top):
 		p.selected = 0
 	case key.Matches(msg, k.Bottom):
-		p.selected = clampIndex(len(p.tables)-1, len(p.tables))
+		p.selected = clampIndex(n-1, n)
+	case key.Matches(msg, k.Search):
+		return m.openPrompt(filterPrompt, filterPlaceholder, p.filter)
 	case key.Matches(msg, k.OpenTable):
 		t, ok := p.selectedTable()
 		if !ok {
@@ -176,7 +173,10 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.openTable(t.Name)
 	case key.Matches(msg, k.Back):
-		if len(m.levels) > 0 {
+		switch {
+		case p.filter != "":
+			p.setFilter("")
+		case len(m.levels) > 0:
 			m.pickerOpen = false
 		}
 	}
@@ -305,10 +305,16 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quit()
 	case key.Matches(msg, k.Cancel):
 		m.closeSearch()
+		if m.pickerOpen {
+			m.picker.setFilter("")
+		}
 		return nil
 	case key.Matches(msg, k.Accept):
 		text := m.search.Value()
 		m.closeSearch()
+		if m.pickerOpen {
+			return nil // the filter follows the typing
+		}
 		prefix, err := keyspace.ParseKey(text)
 		if err != nil {
 			m.setMessage(err.Error(), true)
@@ -323,7 +329,21 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.search, cmd = m.search.Update(msg)
+	if m.pickerOpen {
+		m.picker.setFilter(m.search.Value())
+	}
 	return cmd
+}
+
+// openPrompt opens the status line's text input: the prefix search, or
+// the picker's filter.
+func (m *Model) openPrompt(prompt, placeholder, value string) tea.Cmd {
+	m.searching = true
+	m.search.Prompt, m.search.Placeholder = prompt, placeholder
+	m.sizeSearch()
+	m.search.SetValue(value)
+	m.search.CursorEnd()
+	return m.search.Focus()
 }
 
 // closeSearch hides the search prompt.

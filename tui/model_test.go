@@ -554,3 +554,71 @@ func TestNoFrameBeforeTheFirstSize(t *testing.T) {
 		t.Fatalf("before any tea.WindowSizeMsg the view is %q, want nothing", got)
 	}
 }
+
+// TestPickerFilter narrows the table list by part of a name, keeps the
+// selection where it can, and clears the filter with esc.
+func TestPickerFilter(t *testing.T) {
+	var snaps []*keyspace.Snapshot
+	for _, name := range []string{"binary-sensor-keys", "large-row-and-cell", "social-celebrity", "social-celebrity-salted"} {
+		snaps = append(snaps, scenarioSnapshot(t, name))
+	}
+	m := New(t.Context(), Config{Backend: NewSnapshotBackend("demo.btviz", snaps...), Profile: colorprofile.NoTTY, Theme: ThemeDark})
+	rt := newRuntime(t, m)
+	rt.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	rt.run(m.Init())
+	rt.until(timeoutShort, "the table list", func() bool { return len(m.picker.tables) == len(snaps) })
+	if s := screen(m); !strings.Contains(s, "4 tables · / filters") || !strings.Contains(s, "/ filter") {
+		t.Fatalf("the picker does not offer its filter:\n%s", s)
+	}
+
+	rt.press("/")
+	for _, r := range "CELEB" {
+		rt.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	s := screen(m)
+	if !strings.Contains(s, "filter tables: CELEB") || strings.Contains(s, "binary-sensor-keys") || strings.Contains(s, "large-row-and-cell") ||
+		!strings.Contains(s, "social-celebrity-salted") {
+		t.Fatalf("filtering by CELEB, any case:\n%s", s)
+	}
+	rt.press("enter", "j")
+	if got, _ := m.picker.selectedTable(); got.Name != "social-celebrity-salted" {
+		t.Fatalf("j in the filtered list selects %q", got.Name)
+	}
+	if s := screen(m); !strings.Contains(s, `2 of 4 tables hold "CELEB"`) {
+		t.Fatalf("status line with a filter:\n%s", s)
+	}
+	// esc clears the filter and keeps the selected table.
+	rt.press("esc")
+	if got, _ := m.picker.selectedTable(); got.Name != "social-celebrity-salted" || m.picker.filter != "" || len(m.picker.shown()) != 4 {
+		t.Fatalf("after esc: %q selected, filter %q, %d shown", got.Name, m.picker.filter, len(m.picker.shown()))
+	}
+
+	// A filter nothing matches says so; esc in the prompt drops it.
+	rt.press("/")
+	for _, r := range "zzz" {
+		rt.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if _, ok := m.picker.selectedTable(); ok {
+		t.Fatal("a table is selected with none shown")
+	}
+	rt.press("enter")
+	if s := screen(m); !strings.Contains(s, `no table name holds "zzz"`) {
+		t.Fatalf("empty filter result:\n%s", s)
+	}
+	rt.press("enter") // opens nothing
+	if !m.pickerOpen {
+		t.Fatal("enter on an empty list left the picker")
+	}
+	rt.press("/", "esc")
+	if m.picker.filter != "" || m.searching {
+		t.Fatalf("esc in the prompt: filter %q, prompt open %v", m.picker.filter, m.searching)
+	}
+
+	// The filter then opens the table it selects.
+	rt.press("/")
+	for _, r := range "large" {
+		rt.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	rt.press("enter", "enter")
+	rt.until(timeoutShort, "the filtered table open", func() bool { return !m.pickerOpen && m.table == "large-row-and-cell" })
+}

@@ -77,12 +77,13 @@ func (m *Model) prefixLineAt(y int) (int, bool) {
 func (m *Model) clickPicker(x, y int) tea.Cmd {
 	p := m.picker
 	body := m.sh.layout.picker
-	if !body.contains(x, y) || y == body.y || len(p.tables) == 0 {
+	n := len(p.shown())
+	if !body.contains(x, y) || y == body.y || n == 0 {
 		return nil
 	}
 	visible := max(body.h-1, 1)
-	i := scrollStart(p.selected, len(p.tables), visible) + y - body.y - 1
-	if i >= len(p.tables) {
+	i := scrollStart(p.selected, n, visible) + y - body.y - 1
+	if i >= n {
 		return nil
 	}
 	if i == p.selected {
@@ -109,7 +110,7 @@ func (m *Model) handleWheel(mouse tea.Mouse) tea.Cmd {
 		return nil
 	}
 	if m.pickerOpen {
-		m.picker.selected = clampIndex(m.picker.selected+delta, len(m.picker.tables))
+		m.picker.selected = clampIndex(m.picker.selected+delta, len(m.picker.shown()))
 		return nil
 	}
 	cur := m.current()

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -26,10 +27,14 @@ const (
 // picker is the table picker: the instance's tables with their sizes
 // and, for the demo, how far each has loaded.
 type picker struct {
-	where    string
-	tables   []TableInfo
-	sizes    map[string]int64
+	where  string
+	tables []TableInfo
+	sizes  map[string]int64
+	// selected indexes shown().
 	selected int
+	// filter keeps the tables whose name holds it, in any case; empty
+	// keeps them all.
+	filter string
 	// listing is set while the table list is being fetched; err when it
 	// failed.
 	listing bool
@@ -38,12 +43,47 @@ type picker struct {
 	sizeErr error
 }
 
+// shown returns the tables the filter keeps, in order.
+func (p *picker) shown() []TableInfo {
+	if p.filter == "" {
+		return p.tables
+	}
+	needle := strings.ToLower(p.filter)
+	var kept []TableInfo
+	for _, t := range p.tables {
+		if strings.Contains(strings.ToLower(t.Name), needle) {
+			kept = append(kept, t)
+		}
+	}
+	return kept
+}
+
 // selectedTable returns the selected table, if any.
 func (p *picker) selectedTable() (TableInfo, bool) {
-	if len(p.tables) == 0 {
+	shown := p.shown()
+	if len(shown) == 0 {
 		return TableInfo{}, false
 	}
-	return p.tables[clampIndex(p.selected, len(p.tables))], true
+	return shown[clampIndex(p.selected, len(shown))], true
+}
+
+// selectTable selects the table called name when it is shown, and the
+// first table shown otherwise.
+func (p *picker) selectTable(name string) {
+	p.selected = 0
+	for i, t := range p.shown() {
+		if t.Name == name {
+			p.selected = i
+		}
+	}
+}
+
+// setFilter shows only the tables whose name holds filter, keeping the
+// selected table selected when it is still shown.
+func (p *picker) setFilter(filter string) {
+	selected, _ := p.selectedTable()
+	p.filter = filter
+	p.selectTable(selected.Name)
 }
 
 // setLoad records a load event on its table.
@@ -84,10 +124,17 @@ func (p *picker) statusText() string {
 	case p.sizeErr != nil:
 		return fmt.Sprintf("%d tables · %s · sizes unavailable: %v", len(p.tables), pickerHint, p.sizeErr)
 	}
+	if p.filter != "" {
+		n := len(p.shown())
+		if n == 0 {
+			return fmt.Sprintf("no table name holds %q · / changes the filter, esc clears it", p.filter)
+		}
+		return fmt.Sprintf("%d of %d tables hold %q · esc clears the filter · %s", n, len(p.tables), p.filter, pickerHint)
+	}
 	if n := p.loadingCount(); n > 0 {
 		return fmt.Sprintf("%d tables, %d still loading in the background · %s", len(p.tables), n, pickerHint)
 	}
-	return fmt.Sprintf("%d tables · %s", len(p.tables), pickerHint)
+	return fmt.Sprintf("%d tables · / filters · %s", len(p.tables), pickerHint)
 }
 
 // render paints the picker: a title and the table list.
@@ -115,10 +162,11 @@ func (p *picker) render(f *frame, c *canvas) {
 	head := "  " + padRight("table", nameWidth) + padLeft("families", pickerFamiliesColumn) + padLeft("size", pickerSizeColumn) +
 		"  " + padRight("status", pickerStatusColumn) + "description"
 	lines = append(lines, st.Muted.Render(fitLine(head, body.w)))
+	shown := p.shown()
 	visible := max(body.h-1, 1)
-	first := scrollStart(p.selected, len(p.tables), visible)
-	for i := first; i < len(p.tables) && i < first+visible; i++ {
-		t := p.tables[i]
+	first := scrollStart(p.selected, len(shown), visible)
+	for i := first; i < len(shown) && i < first+visible; i++ {
+		t := shown[i]
 		size := "…"
 		if bytes, ok := p.sizes[t.Name]; ok {
 			size = heatmap.UnitBytes.Format(float64(bytes))

@@ -8,14 +8,20 @@ import (
 	"github.com/btviz/btviz/keyspace"
 )
 
-// searchPrompt is the prompt of the prefix search.
-const searchPrompt = " find prefix: "
+// The prompts of the status line's text input: the prefix search and
+// the table picker's filter.
+const (
+	searchPrompt      = " find prefix: "
+	searchPlaceholder = `e.g. user#42# (bytes as \xNN)`
+	filterPrompt      = " filter tables: "
+	filterPlaceholder = "part of a table name"
+)
 
-// newSearchInput returns the prefix search's text input in styles st.
+// newSearchInput returns the status line's text input in styles st.
 func newSearchInput(st *Styles) textinput.Model {
 	in := textinput.New()
 	in.Prompt = searchPrompt
-	in.Placeholder = `e.g. user#42# (bytes as \xNN)`
+	in.Placeholder = searchPlaceholder
 	in.CharLimit = 4096 // Bigtable's row-key limit, escaped or not
 	in.SetStyles(st.Input)
 	return in

@@ -110,8 +110,14 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 // resize recomputes the layout and the heatmap for the current size.
 func (m *Model) resize() {
 	m.sh.resize(m.width, m.height, m.fullHelp)
-	m.search.SetWidth(max(m.width-ansi.StringWidth(searchPrompt)-2, 10))
+	m.sizeSearch()
 	m.rebuild()
+}
+
+// sizeSearch fits the status line's text input, after its prompt, to the
+// terminal's width.
+func (m *Model) sizeSearch() {
+	m.search.SetWidth(max(m.width-ansi.StringWidth(m.search.Prompt)-2, 10))
 }
 
 // setTheme rebuilds the styles for a background and profile.
@@ -124,8 +130,9 @@ func (m *Model) setTheme(isDark bool, profile colorprofile.Profile) {
 // opens a table waiting for the list.
 func (m *Model) gotTables(msg tablesMsg) tea.Cmd {
 	p := m.picker
+	selected, _ := p.selectedTable()
 	p.listing, p.err, p.tables = false, msg.err, msg.tables
-	p.selected = clampIndex(p.selected, len(p.tables))
+	p.selectTable(selected.Name)
 	var ready []string
 	for _, t := range msg.tables {
 		if t.Loading == nil {

@@ -71,8 +71,10 @@ const (
 	// the keyboard; FindingAdvice is in it.
 	FindingDetails = "Finding 1 of"
 	FindingAdvice  = "Advice"
-	// SearchPrompt is the status line while `/` is open.
-	SearchPrompt = "find prefix:"
+	// SearchPrompt is the status line while `/` is open;
+	// PickerFilterPrompt while it is open in the picker.
+	SearchPrompt       = "find prefix:"
+	PickerFilterPrompt = "filter tables:"
 	// ScreenshotSaved is in the status line after `s`.
 	ScreenshotSaved = "screenshot saved: "
 	// TooSmall is shown below 80×24.
@@ -83,7 +85,9 @@ const (
 
 // PickerAllLoaded is the picker's status line once n tables are listed
 // and none is still loading.
-func PickerAllLoaded(n int) string { return fmt.Sprintf("%d tables · %s", n, PickerListed) }
+func PickerAllLoaded(n int) string {
+	return fmt.Sprintf("%d tables · / filters · %s", n, PickerListed)
+}
 
 // ExitMarker is what the shell prints after the program exits; Start
 // wraps the command so that it does.
