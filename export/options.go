@@ -114,7 +114,7 @@ func ParseOptions(f Flags) (Options, error) {
 	if err := o.check(); err != nil {
 		return o, fmt.Errorf("--size: %w", err)
 	}
-	return o, nil
+	return o.withDefaults(), nil
 }
 
 // ParseSize reads a frame size written WIDTHxHEIGHT in cells ("200x60";

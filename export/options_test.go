@@ -19,7 +19,7 @@ func TestParseOptions(t *testing.T) {
 		t.Errorf("ParseOptions = %+v, want %+v", o, want)
 	}
 	o, err = ParseOptions(Flags{Out: "a.txt"})
-	if err != nil || o.Width != DefaultWidth || o.Height != DefaultHeight || o.Format != FormatText || o.Light {
+	if err != nil || o.Width != DefaultWidth || o.Height != DefaultHeight || o.Format != FormatText || o.Light || o.View != tui.PaneHeatmap {
 		t.Errorf("defaults: %+v, %v", o, err)
 	}
 }

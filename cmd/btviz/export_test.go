@@ -32,13 +32,16 @@ func TestExportWritesEveryFormatWithoutATerminal(t *testing.T) {
 	for _, name := range []string{"heat.png", "heat.svg", "heat.txt", "heat.ansi", "findings.png", "rows.txt"} {
 		out := filepath.Join(dir, name)
 		args := []string{"export", "--snapshot", snap, "--out", out, "--size", "120x40"}
+		view := "heatmap" // the default
 		switch {
 		case strings.HasPrefix(name, "findings"):
-			args = append(args, "--view", "findings")
+			view = "findings"
+			args = append(args, "--view", view)
 		case strings.HasPrefix(name, "rows"):
-			args = append(args, "--view", "rows")
+			view = "rows"
+			args = append(args, "--view", view)
 		}
-		runBtviz(t, nil, args...).requireExit(t, exitOK, "wrote "+out)
+		runBtviz(t, nil, args...).requireExit(t, exitOK, "wrote "+out+" ("+view+" view of table \"social-celebrity\")")
 	}
 	f, err := os.Open(filepath.Join(dir, "heat.png"))
 	if err != nil {
