@@ -88,18 +88,14 @@ type findingsHelp struct{ k KeyMap }
 
 // ShortHelp lists the findings pane's keys.
 func (h findingsHelp) ShortHelp() []key.Binding {
-	jump := h.k.Drill
-	jump.SetHelp("enter", "show range")
-	return []key.Binding{h.k.Up, h.k.Down, jump, h.k.Focus, h.k.Back, h.k.Screenshot, h.k.Help, h.k.Quit}
+	return []key.Binding{h.k.Up, h.k.Down, relabel(h.k.Drill, "show range"), h.k.Focus, h.k.Back, h.k.Screenshot, h.k.Help, h.k.Quit}
 }
 
 // FullHelp lists the findings pane's keys by theme.
 func (h findingsHelp) FullHelp() [][]key.Binding {
-	jump := h.k.Drill
-	jump.SetHelp("enter", "show range")
 	return [][]key.Binding{
 		{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom},
-		{jump, h.k.Focus, h.k.Back},
+		{relabel(h.k.Drill, "show range"), h.k.Focus, h.k.Back},
 		{h.k.Largest, h.k.Tables, h.k.Screenshot, h.k.Help, h.k.Quit},
 	}
 }
@@ -109,18 +105,14 @@ type rowsHelp struct{ k KeyMap }
 
 // ShortHelp lists the largest-rows view's keys.
 func (h rowsHelp) ShortHelp() []key.Binding {
-	open := h.k.Drill
-	open.SetHelp("enter", "columns")
-	return []key.Binding{h.k.Up, h.k.Down, open, h.k.Back, h.k.Findings, h.k.Screenshot, h.k.Help, h.k.Quit}
+	return []key.Binding{h.k.Up, h.k.Down, relabel(h.k.Drill, "columns"), h.k.Back, h.k.Findings, h.k.Screenshot, h.k.Help, h.k.Quit}
 }
 
 // FullHelp lists the largest-rows view's keys by theme.
 func (h rowsHelp) FullHelp() [][]key.Binding {
-	open := h.k.Drill
-	open.SetHelp("enter", "columns")
 	return [][]key.Binding{
 		{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom},
-		{open, h.k.Back, h.k.Focus},
+		{relabel(h.k.Drill, "columns"), h.k.Back, h.k.Focus},
 		{h.k.Findings, h.k.Tables, h.k.Screenshot, h.k.Help, h.k.Quit},
 	}
 }
@@ -130,19 +122,19 @@ type pickerHelp struct{ k KeyMap }
 
 // ShortHelp lists the picker's keys.
 func (h pickerHelp) ShortHelp() []key.Binding {
-	return []key.Binding{h.k.Up, h.k.Down, h.k.OpenTable, h.filter(), h.k.Back, h.k.Help, h.k.Quit}
+	return []key.Binding{h.k.Up, h.k.Down, h.k.OpenTable, relabel(h.k.Search, "filter"), h.k.Back, h.k.Help, h.k.Quit}
 }
 
 // FullHelp lists the picker's keys by theme.
 func (h pickerHelp) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom}, {h.k.OpenTable, h.filter(), h.k.Back}, {h.k.Screenshot, h.k.Help, h.k.Quit}}
+	return [][]key.Binding{{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom}, {h.k.OpenTable, relabel(h.k.Search, "filter"), h.k.Back}, {h.k.Screenshot, h.k.Help, h.k.Quit}}
 }
 
-// filter is the search key as the picker uses it.
-func (h pickerHelp) filter() key.Binding {
-	filter := h.k.Search
-	filter.SetHelp("/", "filter")
-	return filter
+// relabel returns a copy of b whose help says desc: the same key doing
+// what a pane makes of it.
+func relabel(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }
 
 // searchHelp is the key help of the search prompt.
