@@ -137,20 +137,11 @@ func (m *Model) showPicker() tea.Cmd {
 func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.sh.keys
 	p := m.picker
-	n := len(p.shown())
+	if i, ok := listMove(k, msg, p.selected, len(p.shown()), m.sh.layout.picker.h); ok {
+		p.selected = i
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		p.selected = clampIndex(p.selected-1, n)
-	case key.Matches(msg, k.Down):
-		p.selected = clampIndex(p.selected+1, n)
-	case key.Matches(msg, k.PageUp):
-		p.selected = clampIndex(p.selected-m.sh.layout.picker.h, n)
-	case key.Matches(msg, k.PageDown):
-		p.selected = clampIndex(p.selected+m.sh.layout.picker.h, n)
-	case key.Matches(msg, k.Top):
-		p.selected = 0
-	case key.Matches(msg, k.Bottom):
-		p.selected = clampIndex(n-1, n)
 	case key.Matches(msg, k.Search):
 		return m.openPrompt(filterPrompt, filterPlaceholder, p.filter)
 	case key.Matches(msg, k.OpenTable):
@@ -183,6 +174,27 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// listMove moves selection i in a list of n entries by an up, down,
+// first or last key, and by page entries for the page keys when page > 0.
+// It reports whether msg was such a key.
+func listMove(k KeyMap, msg tea.KeyPressMsg, i, n, page int) (int, bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		return clampIndex(i-1, n), true
+	case key.Matches(msg, k.Down):
+		return clampIndex(i+1, n), true
+	case page > 0 && key.Matches(msg, k.PageUp):
+		return clampIndex(i-page, n), true
+	case page > 0 && key.Matches(msg, k.PageDown):
+		return clampIndex(i+page, n), true
+	case key.Matches(msg, k.Top):
+		return 0, true
+	case key.Matches(msg, k.Bottom):
+		return clampIndex(n-1, n), true
+	}
+	return i, false
+}
+
 // heatKey handles a key in the heatmap and prefix-table panes.
 func (m *Model) heatKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.sh.keys
@@ -191,20 +203,11 @@ func (m *Model) heatKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.matrix != nil {
 		n = len(m.matrix.Buckets)
 	}
-	page := max(m.sh.layout.main.h-2, 1)
+	if i, ok := listMove(k, msg, cur.state.Selected, n, max(m.sh.layout.main.h-2, 1)); ok {
+		cur.state.Selected = i
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		cur.state.Selected = clampIndex(cur.state.Selected-1, n)
-	case key.Matches(msg, k.Down):
-		cur.state.Selected = clampIndex(cur.state.Selected+1, n)
-	case key.Matches(msg, k.PageUp):
-		cur.state.Selected = clampIndex(cur.state.Selected-page, n)
-	case key.Matches(msg, k.PageDown):
-		cur.state.Selected = clampIndex(cur.state.Selected+page, n)
-	case key.Matches(msg, k.Top):
-		cur.state.Selected = 0
-	case key.Matches(msg, k.Bottom):
-		cur.state.Selected = clampIndex(n-1, n)
 	case key.Matches(msg, k.Left):
 		m.moveColumn(-1)
 	case key.Matches(msg, k.Right):
@@ -249,15 +252,11 @@ func (m *Model) findingsKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.sh.keys
 	cur := m.current()
 	n := len(m.findings)
+	if i, ok := listMove(k, msg, cur.state.Finding, n, 0); ok {
+		cur.state.Finding = i
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		cur.state.Finding = clampIndex(cur.state.Finding-1, n)
-	case key.Matches(msg, k.Down):
-		cur.state.Finding = clampIndex(cur.state.Finding+1, n)
-	case key.Matches(msg, k.Top):
-		cur.state.Finding = 0
-	case key.Matches(msg, k.Bottom):
-		cur.state.Finding = clampIndex(n-1, n)
 	case key.Matches(msg, k.Drill):
 		if n > 0 {
 			m.showFinding(m.findings[clampIndex(cur.state.Finding, n)])
@@ -274,15 +273,11 @@ func (m *Model) rowsKey(msg tea.KeyPressMsg) tea.Cmd {
 	cur := m.current()
 	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
 	n := len(rows)
+	if i, ok := listMove(k, msg, cur.state.Row, n, 0); ok {
+		cur.state.Row = i
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		cur.state.Row = clampIndex(cur.state.Row-1, n)
-	case key.Matches(msg, k.Down):
-		cur.state.Row = clampIndex(cur.state.Row+1, n)
-	case key.Matches(msg, k.Top):
-		cur.state.Row = 0
-	case key.Matches(msg, k.Bottom):
-		cur.state.Row = clampIndex(n-1, n)
 	case key.Matches(msg, k.Drill):
 		if n > 0 {
 			cur.state.RowColumns = !cur.state.RowColumns
