@@ -173,14 +173,20 @@ func domainsForwardScenario() Scenario {
 		Rows:        webPages,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
-			for _, p := range crawledPages() {
-				if err := out.put(p.forwardKey(), cell{"contents", "html", p.at, p.html}, cell{"meta", "fetch", p.at, p.fetched}); err != nil {
-					return err
-				}
+		generate:    writeCrawledPages(crawledPage.forwardKey),
+	}
+}
+
+// writeCrawledPages writes every crawled page under the key that key
+// gives it.
+func writeCrawledPages(key func(crawledPage) string) func(rowSink) error {
+	return func(out rowSink) error {
+		for _, p := range crawledPages() {
+			if err := out.put(key(p), cell{"contents", "html", p.at, p.html}, cell{"meta", "fetch", p.at, p.fetched}); err != nil {
+				return err
 			}
-			return nil
-		},
+		}
+		return nil
 	}
 }
 
@@ -202,13 +208,6 @@ func domainsReversedScenario() Scenario {
 		Rows:        webPages,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
-			for _, p := range crawledPages() {
-				if err := out.put(p.reversedKey(), cell{"contents", "html", p.at, p.html}, cell{"meta", "fetch", p.at, p.fetched}); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
+		generate:    writeCrawledPages(crawledPage.reversedKey),
 	}
 }
