@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/btviz/btviz/units"
@@ -26,7 +25,7 @@ func diffText(doc DiffDocument) []byte {
 		t.wrapped("", "note:", note)
 	}
 	t.line("")
-	rows := [][4]string{
+	rows := [][]string{
 		{"", "before", "after", "change"},
 		{"source", sanitize(sideSource(b)), sanitize(sideSource(a)), ""},
 		{"scan", scanText(b.Scan), scanText(a.Scan), ""},
@@ -36,14 +35,8 @@ func diffText(doc DiffDocument) []byte {
 		{"largest row", units.Bytes(float64(b.MaxRowBytes)), units.Bytes(float64(a.MaxRowBytes)), relativeChange(b.MaxRowBytes, a.MaxRowBytes)},
 		{"findings", countsText(b.FindingCounts), countsText(a.FindingCounts), countsChange(b.FindingCounts, a.FindingCounts)},
 	}
-	widths := [3]int{}
-	for _, r := range rows {
-		for i := range widths {
-			widths[i] = max(widths[i], len(r[i]))
-		}
-	}
-	for _, r := range rows {
-		t.line("  %s", strings.TrimRight(fmt.Sprintf("%-*s  %-*s  %-*s  %s", widths[0], r[0], widths[1], r[1], widths[2], r[2], r[3]), " "))
+	for _, r := range padColumns(rows) {
+		t.line("  %s", strings.TrimRight(strings.Join(r, "  "), " "))
 	}
 	t.line("  top prefix (largest share of rows among siblings):")
 	t.line("    before: %s", topPrefixCell(b.TopPrefix, printable))
@@ -72,24 +65,18 @@ func (t *text) diffPrefixes(doc DiffDocument) {
 	if len(shown) == 0 {
 		t.line("  none: no prefix's share of rows or writes changed")
 	}
-	var rows [][5]string
+	var rows [][]string
 	for _, p := range shown {
 		bound := ""
 		if !p.Exact {
 			bound = ">="
 		}
-		rows = append(rows, [5]string{p.Status, printable(string(p.Prefix)),
+		rows = append(rows, []string{p.Status, printable(string(p.Prefix)),
 			bound + units.Thousands(p.RowsBefore) + " -> " + bound + units.Thousands(p.RowsAfter),
 			shareChange(p.RowShareBefore, p.RowShareAfter, " -> "), shareChange(p.WriteShareBefore, p.WriteShareAfter, " -> ")})
 	}
-	var widths [5]int
-	for _, r := range rows {
-		for i, cell := range r {
-			widths[i] = max(widths[i], len(cell))
-		}
-	}
-	for _, r := range rows {
-		t.line("  %-*s %-*s  %-*s  %-*s  %s", widths[0], r[0], widths[1], r[1], widths[2], r[2], widths[3], r[3], r[4])
+	for _, r := range padColumns(rows) {
+		t.line("  %s %s", r[0], strings.Join(r[1:], "  "))
 	}
 	t.wrapped("  ", "", prefixCountsText(doc))
 }
@@ -100,25 +87,37 @@ func (t *text) diffMoves(moves []MoveDoc) {
 	for _, m := range moves[:min(len(moves), DiffMovesShown)] {
 		rows = append(rows, moveCells(m, printable, " -> ", ">="))
 	}
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, cell := range r {
-			widths[i] = max(widths[i], len(cell))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, cell := range r {
-			if i < len(r)-1 {
-				cell += strings.Repeat(" ", widths[i]-len(cell))
-			}
-			b.WriteString("  " + cell)
-		}
-		t.line("%s", b.String())
+	for _, r := range padColumns(rows) {
+		t.line("  %s", strings.Join(r, "  "))
 	}
 	if len(moves) > DiffMovesShown {
 		t.line("  and %d more (the JSON diff lists them)", len(moves)-DiffMovesShown)
 	}
+}
+
+// padColumns pads every cell but the last of each row to its column's
+// width, so that rows joined cell by cell line up.
+func padColumns(rows [][]string) [][]string {
+	var widths []int
+	for _, r := range rows {
+		for i, cell := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], len(cell))
+		}
+	}
+	padded := make([][]string, len(rows))
+	for j, r := range rows {
+		padded[j] = make([]string, len(r))
+		for i, cell := range r {
+			if i < len(r)-1 {
+				cell += strings.Repeat(" ", widths[i]-len(cell))
+			}
+			padded[j][i] = cell
+		}
+	}
+	return padded
 }
 
 func (t *text) diffFindings(f FindingsDiffDoc) {
