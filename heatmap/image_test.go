@@ -66,7 +66,7 @@ func TestRenderSVGIsWellFormedWithTheFontEmbedded(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{"@font-face{font-family:'Go Mono'", "base64,", "monospace", "<rect ", "large &lt;row&gt; &amp; ?[31m co"} {
+	for _, want := range []string{"@font-face{font-family:'Go Mono'", "base64,", "monospace", "<rect ", `large &lt;row&gt; &amp; \x1b[31m co`} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("SVG lacks %q", want)
 		}

@@ -3,6 +3,8 @@ package keyspace
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/btviz/btviz/escape"
 )
 
 // diffNotes says what limits a comparison of before with after: one
@@ -39,7 +41,7 @@ func diffNotes(before, after *Snapshot) []string {
 			if reason == "" {
 				reason = "stopped early"
 			}
-			add("the %s scan is incomplete (%s): prefixes it did not reach show as added or removed", side.name, sanitizeNote(reason))
+			add("the %s scan is incomplete (%s): prefixes it did not reach show as added or removed", side.name, escape.Text(reason))
 		}
 	}
 	if before.Delimiters != after.Delimiters {
@@ -100,18 +102,4 @@ func sourceName(s Source) string {
 		return "an unknown source"
 	}
 	return Printable(string(s))
-}
-
-// sanitizeNote escapes free text from a snapshot file (an incomplete
-// scan's reason) so that a note holds no control bytes.
-func sanitizeNote(s string) string {
-	out := make([]rune, 0, len(s))
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0xfffd {
-			out = append(out, []rune(Printable(string(r)))...)
-			continue
-		}
-		out = append(out, r)
-	}
-	return string(out)
 }

@@ -3,43 +3,18 @@ package keyspace
 import (
 	"fmt"
 	"strings"
+
+	"github.com/btviz/btviz/escape"
 )
 
 // KeyEscaping names the escaping [Printable] applies, as reports state it.
-const KeyEscaping = `printable ASCII kept; backslash and every other byte written as \xNN`
+const KeyEscaping = escape.KeyRule
 
 // Printable renders a row key (or any byte string) so that it is safe to
 // print: printable ASCII (0x20–0x7e) is kept, every other byte and the
-// backslash itself become \xNN. The result never contains control bytes and
-// [ParseKey] reverses it exactly.
-func Printable(key string) string {
-	clean := true
-	for i := 0; i < len(key); i++ {
-		if needsEscape(key[i]) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return key
-	}
-	const hexDigits = "0123456789abcdef"
-	var b strings.Builder
-	b.Grow(len(key) + 8)
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		if !needsEscape(c) {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteString(`\x`)
-		b.WriteByte(hexDigits[c>>4])
-		b.WriteByte(hexDigits[c&0x0f])
-	}
-	return b.String()
-}
-
-func needsEscape(c byte) bool { return c < 0x20 || c > 0x7e || c == '\\' }
+// backslash itself become \xNN ([escape.Key]). The result never contains
+// control bytes and [ParseKey] reverses it exactly.
+func Printable(key string) string { return escape.Key(key) }
 
 // ParseKey turns a key written by a user or by [Printable] back into bytes:
 // \xNN gives that byte and \\ a backslash; any other character stands for

@@ -2,28 +2,16 @@ package report
 
 import (
 	"strings"
-	"unicode/utf8"
 
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
 )
 
-// sanitize makes free text (summaries, advice, names from a snapshot
-// file) safe for a terminal: control bytes, DEL, C1 controls and bytes
-// that are not UTF-8 are written as \xNN; the rest is kept.
-func sanitize(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == utf8.RuneError && size == 1 {
-			b.WriteString(keyspace.Printable(s[i : i+size]))
-		} else {
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
+// sanitize makes free text (summaries, advice, names and fields from a
+// snapshot file) safe for every report format by btviz's one rule
+// ([escape.Text]).
+func sanitize(s string) string { return escape.Text(s) }
 
 // mdCode writes s as a Markdown code span that nothing in s can break,
 // inside or outside a table: s is escaped by [keyspace.Printable] first

@@ -2,9 +2,10 @@ package screenshot
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/btviz/btviz/escape"
 )
 
 // tabWidth is the distance between tab stops, as in a terminal's default.
@@ -155,16 +156,8 @@ func printable(s string) string {
 	}, s)
 }
 
-// unsafeRune reports whether r must not reach a terminal or a document: a
-// control character or one that overrides the bidirectional text order.
-func unsafeRune(r rune) bool {
-	switch {
-	case unicode.IsControl(r):
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f,
-		r >= 0x202a && r <= 0x202e,
-		r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
-}
+// unsafeRune reports whether r must not reach a terminal or a document:
+// btviz's one rule ([escape.Unsafe]). A frame has been escaped before it
+// gets here; what still slips through is dropped, not escaped, since a
+// screenshot cannot say where the text came from.
+func unsafeRune(r rune) bool { return escape.Unsafe(r) }

@@ -2,11 +2,11 @@ package tui
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -232,40 +232,6 @@ func wrap(s string, width int) []string {
 }
 
 // safeText makes text from elsewhere (error messages, finding summaries,
-// table names read from a snapshot) safe to print: control characters
-// and invalid UTF-8 become \xNN, as keys are written. Keys themselves go
-// through [keyText].
-func safeText(s string) string {
-	clean := true
-	for i, r := range s {
-		if unsafeRune(r) || (r == utf8.RuneError && !validRuneAt(s, i)) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if unsafeRune(r) || (r == utf8.RuneError && size <= 1) {
-			for _, c := range []byte(s[i : i+size]) {
-				b.WriteString(keyspace.Printable(string([]byte{c})))
-			}
-		} else {
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// unsafeRune reports whether r is a C0 or C1 control character or DEL.
-func unsafeRune(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
-
-// validRuneAt reports whether the rune at byte i of s decodes cleanly.
-func validRuneAt(s string, i int) bool {
-	r, size := utf8.DecodeRuneInString(s[i:])
-	return !(r == utf8.RuneError && size <= 1)
-}
+// table names read from a snapshot) safe to print by btviz's one rule
+// ([escape.Text]). Keys themselves go through [keyText].
+func safeText(s string) string { return escape.Text(s) }
