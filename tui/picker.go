@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/units"
 )
 
 // Picker strings an end-to-end test may wait for.
@@ -189,5 +190,5 @@ func loadText(load *LoadProgress) string {
 	case !load.Started:
 		return "waiting"
 	}
-	return meter(load.Share(), 1, pickerLoadBar) + fmt.Sprintf(" %3.0f%%", load.Share()*100)
+	return units.Bar(load.Share(), pickerLoadBar) + fmt.Sprintf(" %3.0f%%", load.Share()*100)
 }

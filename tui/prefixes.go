@@ -2,9 +2,9 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/units"
 )
 
 // Column widths of the prefix table.
@@ -66,7 +66,7 @@ func (f *frame) prefixLines(r rect) []string {
 			padLeft(heatmap.UnitRatio.Format(b.Stats.VersionsPerColumn()), numberColumn)
 		barText := ""
 		if bar > 0 {
-			barText = " " + meter(values[i], top, bar)
+			barText = " " + units.Bar(values[i]/top, bar) // 0/0 (an empty view) is NaN: an empty bar
 		}
 		lines = append(lines, f.listLine(i == f.state.Selected, f.state.Pane == PanePrefixes, text, barText, r.w))
 	}
@@ -101,30 +101,6 @@ func bucketScalar(m *heatmap.Matrix, i int) float64 {
 		return sum / float64(max(len(m.Buckets[i].Values), 1))
 	}
 	return sum
-}
-
-// meter draws value/top as a bar of width cells with eighth blocks.
-func meter(value, top float64, width int) string {
-	if width <= 0 {
-		return ""
-	}
-	share := 0.0
-	if top > 0 {
-		share = min(max(value/top, 0), 1)
-	}
-	eighths := int(share*float64(width*8) + 0.5)
-	if value > 0 && eighths == 0 {
-		eighths = 1
-	}
-	full, part := eighths/8, eighths%8
-	parts := []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
-	s := strings.Repeat("█", full)
-	used := full
-	if part > 0 && used < width {
-		s += parts[part]
-		used++
-	}
-	return s + strings.Repeat(" ", width-used)
 }
 
 // scrollStart returns the first visible item of a list of n items shown
