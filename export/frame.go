@@ -22,7 +22,7 @@ func Frame(snap *keyspace.Snapshot, findings []diagnose.Finding, o Options) stri
 
 // viewState is the TUI view state the options describe.
 func (o Options) viewState() tui.ViewState {
-	return tui.ViewState{Pane: o.View, Prefix: o.Prefix, Metric: o.Metric, Bucketing: o.Bucketing}
+	return tui.ViewState{Prefix: o.Prefix, Metric: o.Metric, Bucketing: o.Bucketing}.Showing(o.View)
 }
 
 // profile is the colour profile the frame is drawn for.

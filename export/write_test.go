@@ -117,7 +117,7 @@ func rgba(c color.Color) color.RGBA {
 func TestTextExportIsTheFrameWithoutEscapes(t *testing.T) {
 	o := Options{View: tui.PanePrefixes, Width: 100, Height: 30}
 	data, snap, findings := exportTo(t, "frame.txt", o)
-	frame := tui.RenderFrame(snap, findings, tui.ViewState{Pane: tui.PanePrefixes}, 100, 30, true, colorprofile.NoTTY)
+	frame := tui.RenderFrame(snap, findings, tui.ViewState{Main: tui.PanePrefixes}, 100, 30, true, colorprofile.NoTTY)
 	if got, want := string(data), screenshot.Text(frame)+"\n"; got != want {
 		t.Fatalf("txt export differs from the frame:\n%s\nwant:\n%s", got, want)
 	}
@@ -156,9 +156,9 @@ func TestExportDrawsWhatTheTUIShows(t *testing.T) {
 		state tui.ViewState
 	}{
 		{Flags{Out: "a.png"}, tui.ViewState{}},
-		{Flags{Out: "a.svg", View: "prefixes", Metric: "rows", Bucketing: "even", Size: "150x45"}, tui.ViewState{Pane: tui.PanePrefixes, Metric: "rows", Bucketing: "even"}},
-		{Flags{Out: "a.ansi", View: "findings", Theme: "light", Size: "80x24"}, tui.ViewState{Pane: tui.PaneFindings}},
-		{Flags{Out: "a.png", View: "rows", Size: "300x100"}, tui.ViewState{Pane: tui.PaneRows}},
+		{Flags{Out: "a.svg", View: "prefixes", Metric: "rows", Bucketing: "even", Size: "150x45"}, tui.ViewState{Main: tui.PanePrefixes, Metric: "rows", Bucketing: "even"}},
+		{Flags{Out: "a.ansi", View: "findings", Theme: "light", Size: "80x24"}, tui.ViewState{Focus: tui.PaneFindings}},
+		{Flags{Out: "a.png", View: "rows", Size: "300x100"}, tui.ViewState{Main: tui.PaneRows}},
 		{Flags{Out: "a.png", View: "heatmap", Prefix: "17934", Metric: "write-share", Bucketing: "heat"}, tui.ViewState{Prefix: "17934", Metric: "write-share", Bucketing: "heat"}},
 	} {
 		o, err := ParseOptions(tc.flags)

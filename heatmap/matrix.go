@@ -44,6 +44,27 @@ func (m *Matrix) Value(b, c int) float64 {
 	return m.Buckets[b].Values[c]
 }
 
+// BucketTotal returns bucket b's value over the whole time axis: the sum
+// of its columns, or their mean for [MetricWriteShare] (a share of each
+// column's writes); its one value when the matrix has no time axis.
+func (m *Matrix) BucketTotal(b int) float64 {
+	if b < 0 || b >= len(m.Buckets) {
+		return 0
+	}
+	values := m.Buckets[b].Values
+	if !m.Timed() {
+		return m.Value(b, 0)
+	}
+	sum := 0.0
+	for _, v := range values {
+		sum += v
+	}
+	if m.View.Metric == MetricWriteShare {
+		return sum / float64(max(len(values), 1))
+	}
+	return sum
+}
+
 // Build makes the matrix of view v over snap. It fails on a nil or empty
 // snapshot, an invalid view, or [BucketTablets] on a snapshot without a
 // tablet map ([ErrNoTablets]).

@@ -23,19 +23,6 @@ const (
 	timeLayout        = "2006-01-02 15:04"
 )
 
-// detailsLines draws the details pane: the selected bucket, or the
-// selected finding when the findings list has the keyboard, or the
-// selected row in the largest-rows view.
-func (f *frame) detailsLines(r rect) []string {
-	switch f.state.Pane {
-	case PaneFindings:
-		return f.findingDetails(r)
-	case PaneRows:
-		return f.rowDetails(r)
-	}
-	return f.bucketDetails(r)
-}
-
 // field writes "label  value" with the label in the muted style.
 func (f *frame) field(label, value string) string {
 	return " " + f.styles.Muted.Render(padRight(label, detailLabelColumn)) + f.styles.Text.Render(value)

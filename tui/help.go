@@ -34,12 +34,8 @@ func (f *frame) keyHelp() help.KeyMap {
 		return searchHelp{f.keys}
 	case f.picker != nil:
 		return pickerHelp{f.keys}
-	case f.state.Pane == PaneFindings:
-		return findingsHelp{f.keys}
-	case f.state.Pane == PaneRows:
-		return rowsHelp{f.keys}
 	}
-	return heatHelp{f.keys}
+	return f.state.focused().help(f.keys)
 }
 
 // helpLines draws the help: one line, or every key when the full help is

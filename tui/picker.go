@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/heatmap"
@@ -191,4 +192,17 @@ func loadText(load *LoadProgress) string {
 		return "waiting"
 	}
 	return units.Bar(load.Share(), pickerLoadBar) + fmt.Sprintf(" %3.0f%%", load.Share()*100)
+}
+
+// pickerHelp is the key help of the table picker.
+type pickerHelp struct{ k KeyMap }
+
+// ShortHelp lists the picker's keys.
+func (h pickerHelp) ShortHelp() []key.Binding {
+	return []key.Binding{h.k.Up, h.k.Down, h.k.OpenTable, relabel(h.k.Search, "filter"), h.k.Back, h.k.Help, h.k.Quit}
+}
+
+// FullHelp lists the picker's keys by theme.
+func (h pickerHelp) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom}, {h.k.OpenTable, relabel(h.k.Search, "filter"), h.k.Back}, {h.k.Screenshot, h.k.Help, h.k.Quit}}
 }
