@@ -1,8 +1,6 @@
 package export
 
 import (
-	"strings"
-
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
@@ -57,16 +55,4 @@ func parentOf(root *keyspace.Node, f diagnose.Finding) *keyspace.Node {
 		}
 	}
 	return root
-}
-
-// fileSafe keeps the characters of name that are safe in any file name
-// (lower-case letters, digits and dashes), for names built from finding
-// kinds.
-func fileSafe(name string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
-			return r
-		}
-		return -1
-	}, strings.ToLower(name))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/screenshot"
@@ -36,7 +37,7 @@ var themes = []string{"dark", "light"}
 type Options struct {
 	// Format is the output format; [Write] takes it from the file name
 	// when empty.
-	Format Format
+	Format artifact.Format
 	// View is the TUI pane shown (default [tui.PaneHeatmap]).
 	View tui.Pane
 	// Prefix restricts the view to the keys that start with it (raw
@@ -51,7 +52,7 @@ type Options struct {
 	// Light draws for a light background instead of a dark one.
 	Light bool
 	// Profile is the colour profile the frame is drawn for; the zero value
-	// picks true colour, and [FormatText] always draws without colour.
+	// picks true colour, and [artifact.FormatText] always draws without colour.
 	Profile colorprofile.Profile
 }
 
@@ -71,9 +72,9 @@ func ParseOptions(f Flags) (Options, error) {
 	var o Options
 	var err error
 	if strings.TrimSpace(f.Out) == "" {
-		return o, fmt.Errorf("--out is required: name the file to write, ending in %s", extensionList(Formats()))
+		return o, fmt.Errorf("--out is required: name the file to write, ending in %s", artifact.ExtensionList(artifact.Formats()))
 	}
-	if o.Format, err = FormatOf(f.Out); err != nil {
+	if o.Format, err = artifact.FormatOf(f.Out); err != nil {
 		return o, fmt.Errorf("--out: %w", err)
 	}
 	if f.View != "" {
@@ -156,8 +157,8 @@ func (o Options) check() error {
 	if err := checkSize(o.Width, o.Height); err != nil {
 		return err
 	}
-	if o.Format == FormatPNG {
-		size, err := o.screenshotOptions(nil).Size(o.Width, o.Height)
+	if o.Format == artifact.FormatPNG {
+		size, err := artifact.Frame{Columns: o.Width, Rows: o.Height, Title: "a title bar"}.PixelSize()
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/tui"
 )
@@ -13,13 +14,13 @@ func TestParseOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Options{Format: FormatPNG, View: tui.PaneFindings, Prefix: "user#\x00a", Metric: heatmap.MetricBytes,
+	want := Options{Format: artifact.FormatPNG, View: tui.PaneFindings, Prefix: "user#\x00a", Metric: heatmap.MetricBytes,
 		Bucketing: heatmap.BucketTablets, Width: 120, Height: 40, Light: true}
 	if o != want {
 		t.Errorf("ParseOptions = %+v, want %+v", o, want)
 	}
 	o, err = ParseOptions(Flags{Out: "a.txt"})
-	if err != nil || o.Width != DefaultWidth || o.Height != DefaultHeight || o.Format != FormatText || o.Light || o.View != tui.PaneHeatmap {
+	if err != nil || o.Width != DefaultWidth || o.Height != DefaultHeight || o.Format != artifact.FormatText || o.Light || o.View != tui.PaneHeatmap {
 		t.Errorf("defaults: %+v, %v", o, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
 )
@@ -124,13 +125,18 @@ func (m *Model) toggleHelp() {
 	m.resize()
 }
 
-// screenshot writes the frame on screen as PNG and SVG.
+// screenshot writes the frame on screen as PNG and SVG, titled as
+// `btviz export` titles the same view.
 func (m *Model) screenshot() tea.Cmd {
+	frame := artifact.Frame{Text: m.render(), Columns: m.width, Rows: m.height, Dark: m.sh.isDark}
 	table := m.table
 	if m.pickerOpen {
 		table = "tables"
+		frame.Title = artifact.Title(m.picker.where, "tables", "")
+	} else {
+		frame.Title = ScreenshotTitle(table, m.ViewState())
 	}
-	return screenshotCmd(m.cfg.ScreenshotDir, table, m.render(), m.width, m.height, m.sh.isDark, m.cfg.Now)
+	return screenshotCmd(m.cfg.ScreenshotDir, table, frame, m.cfg.Now)
 }
 
 // showPicker opens the table picker (refreshing its list).

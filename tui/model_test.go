@@ -444,11 +444,13 @@ func TestScreenshotKeyWritesPNGAndSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := img.Bounds(); b.Dx() != 100*9 || b.Dy() != 30*18 {
-		t.Fatalf("PNG is %v, want 900×540", b)
+	// 100×30 cells of 9×18 pixels, and the title bar's row.
+	if b := img.Bounds(); b.Dx() != 100*9 || b.Dy() != 31*18 {
+		t.Fatalf("PNG is %v, want 900×558", b)
 	}
-	if svg, err := os.ReadFile(base + ".svg"); err != nil || !strings.Contains(string(svg), "<svg") {
-		t.Fatalf("SVG: %v", err)
+	svg, err := os.ReadFile(base + ".svg")
+	if err != nil || !strings.Contains(string(svg), "<svg") || !strings.Contains(string(svg), "btviz — social-celebrity — heatmap/writes") {
+		t.Fatalf("SVG without its title bar: %v", err)
 	}
 	if !strings.Contains(m.message.text, "screenshot saved: "+base+".png") || !strings.Contains(screen(m), "screenshot saved: ") {
 		t.Fatalf("status line: %q", m.message.text)
