@@ -5,6 +5,7 @@ import (
 
 	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/tui"
 )
@@ -21,7 +22,7 @@ func Frame(snap *keyspace.Snapshot, findings []diagnose.Finding, o Options) stri
 
 // viewState is the TUI view state the options describe.
 func (o Options) viewState() tui.ViewState {
-	return tui.ViewState{Prefix: o.Prefix, Metric: o.Metric, Bucketing: o.Bucketing}.Showing(o.View)
+	return tui.ViewState{Prefix: o.Prefix, Metric: o.Metric, Bucketing: o.Bucketing, Scale: heatmap.Scale{Kind: o.Scale}, Palette: o.Palette}.Showing(o.View)
 }
 
 // profile is the colour profile the frame is drawn for.

@@ -25,9 +25,6 @@ const (
 	MaxHeight     = screenshot.MaxRows - 1
 )
 
-// Themes names the --theme values.
-var themes = []string{"dark", "light"}
-
 // Options say what [Write] draws: which view of the snapshot, at what
 // size and in which theme, and the file format. Make them with
 // [ParseOptions] from flags, or fill them in; zero fields take the TUI's
@@ -44,12 +41,17 @@ type Options struct {
 	// bytes; empty is the whole table).
 	Prefix keyspace.Key
 	// Metric and Bucketing pick what the heatmap measures and how it cuts
-	// the key range.
+	// the key range; Scale and Palette how values map to colour (linear,
+	// viridis by default).
 	Metric    heatmap.Metric
 	Bucketing heatmap.Bucketing
+	Scale     heatmap.ScaleKind
+	Palette   heatmap.Palette
 	// Width and Height are the frame's size in cells.
 	Width, Height int
-	// Light draws for a light background instead of a dark one.
+	// Light draws for a light background instead of a dark one (the
+	// default, also for --theme auto: a file has no terminal background
+	// to follow).
 	Light bool
 	// Profile is the colour profile the frame is drawn for; the zero value
 	// picks true colour, and [artifact.FormatText] always draws without colour.
@@ -61,9 +63,10 @@ type Options struct {
 type Flags struct {
 	// Out is the output file; its extension gives the format.
 	Out string
-	// View, Prefix, Metric, Bucketing, Size ("200x60") and Theme ("dark"
-	// or "light") are optional. Prefix may hold \xNN escapes.
-	View, Prefix, Metric, Bucketing, Size, Theme string
+	// View, Prefix, Metric, Bucketing, Scale ("linear" or "log"),
+	// Palette, Size ("200x60") and Theme ("auto", "dark" or "light") are
+	// optional. Prefix may hold \xNN escapes.
+	View, Prefix, Metric, Bucketing, Scale, Palette, Size, Theme string
 }
 
 // ParseOptions checks flags and turns them into [Options]. Each error
@@ -92,6 +95,16 @@ func ParseOptions(f Flags) (Options, error) {
 			return o, fmt.Errorf("--bucketing: %w", err)
 		}
 	}
+	if f.Scale != "" {
+		if o.Scale, err = heatmap.ParseScale(f.Scale); err != nil {
+			return o, fmt.Errorf("--scale: %w", err)
+		}
+	}
+	if f.Palette != "" {
+		if o.Palette, err = heatmap.ParsePalette(f.Palette); err != nil {
+			return o, fmt.Errorf("--palette: %w", err)
+		}
+	}
 	if f.Prefix != "" {
 		prefix, err := keyspace.ParseKey(f.Prefix)
 		if err != nil {
@@ -99,13 +112,11 @@ func ParseOptions(f Flags) (Options, error) {
 		}
 		o.Prefix = keyspace.Key(prefix)
 	}
-	switch strings.ToLower(strings.TrimSpace(f.Theme)) {
-	case "", "dark":
-	case "light":
-		o.Light = true
-	default:
-		return o, fmt.Errorf("--theme %q: unknown theme; use one of %s", f.Theme, strings.Join(themes, ", "))
+	theme, err := tui.ParseTheme(strings.ToLower(strings.TrimSpace(f.Theme)))
+	if err != nil {
+		return o, fmt.Errorf("--theme: %w", err)
 	}
+	o.Light = theme == tui.ThemeLight
 	o.Width, o.Height = DefaultWidth, DefaultHeight
 	if f.Size != "" {
 		if o.Width, o.Height, err = ParseSize(f.Size); err != nil {

@@ -3,9 +3,9 @@ package heatmap
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // ErrUnknownName is wrapped by the errors of [ParseMetric],
@@ -52,7 +52,7 @@ func ParseMetric(name string) (Metric, error) {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("%w: metric %q; valid metrics are %s", ErrUnknownName, name, joinNames(Metrics()))
+	return "", fmt.Errorf("%w: metric %q; valid metrics are %s", ErrUnknownName, name, units.OrList(Metrics()))
 }
 
 // Timed reports whether the metric has a value per time column.
@@ -130,12 +130,4 @@ func share(part, whole float64) float64 {
 		return 0
 	}
 	return part / whole
-}
-
-func joinNames[T ~string](names []T) string {
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = string(n)
-	}
-	return strings.Join(parts, ", ")
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/btviz/btviz/units"
 )
 
 func TestScalesMapValuesOntoTheRamp(t *testing.T) {
@@ -58,7 +60,7 @@ func TestParsersListTheValidNames(t *testing.T) {
 			}
 		}
 		err := tc.parse("bogus")
-		if !errors.Is(err, ErrUnknownName) || !strings.Contains(err.Error(), `"bogus"`) || !strings.Contains(err.Error(), strings.Join(tc.valid, ", ")) {
+		if !errors.Is(err, ErrUnknownName) || !strings.Contains(err.Error(), `"bogus"`) || !strings.Contains(err.Error(), units.OrList(tc.valid)) {
 			t.Errorf("error %v should name the input and list %v", err, tc.valid)
 		}
 	}

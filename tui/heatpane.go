@@ -52,7 +52,7 @@ func (f *frame) heatOptions(m *heatmap.Matrix) heatmap.TextOptions {
 	r := f.layout.main
 	o := heatmap.TextOptions{
 		Width: r.w, Height: max(r.h-heatTitleLines, 0),
-		Profile: f.profile, Theme: f.styles.Heat, Scale: f.state.Scale,
+		Profile: f.profile, Theme: f.styles.Heat, Scale: f.state.Scale, Palette: f.state.Palette,
 	}
 	if m != nil {
 		o.Selected = &heatmap.Cell{Bucket: f.state.Selected, Column: f.state.column()}

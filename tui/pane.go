@@ -2,11 +2,12 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/btviz/btviz/escape"
+	"github.com/btviz/btviz/units"
 )
 
 // Pane names a pane of the table screen. The names are stable: they are
@@ -118,22 +119,12 @@ func ParsePane(name string) (Pane, error) {
 			return p, nil
 		}
 	}
-	names := make([]string, 0, len(panes()))
-	for _, p := range Panes() {
-		names = append(names, string(p))
-	}
-	return "", fmt.Errorf("unknown view %q: use one of %s", name, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown view %q: use %s", escape.Text(name), PaneNames())
 }
 
 // PaneNames returns the names of [Panes] as help texts list them: "heatmap,
 // prefixes, findings or rows".
-func PaneNames() string {
-	names := make([]string, 0, len(panes()))
-	for _, p := range Panes() {
-		names = append(names, string(p))
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
+func PaneNames() string { return units.OrList(Panes()) }
 
 // tabOrder returns the panes tab visits, in order (reversed for
 // shift+tab).

@@ -31,6 +31,8 @@ type ViewState struct {
 	Metric    heatmap.Metric
 	Bucketing heatmap.Bucketing
 	Scale     heatmap.Scale
+	// Palette is the heatmap's colour ramp (default viridis).
+	Palette heatmap.Palette
 	// Selected is the selected key bucket.
 	Selected int
 	// TimeColumn is the selected time column counted from 1; 0 (or out

@@ -201,3 +201,16 @@ func Bar(share float64, cells int) string {
 	b.WriteString(strings.Repeat(" ", cells-used))
 	return b.String()
 }
+
+// OrList writes names as a list for help texts and errors: "a", "a or
+// b", "a, b or c".
+func OrList[T ~string](names []T) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = string(n)
+	}
+	if len(parts) <= 1 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
