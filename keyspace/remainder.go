@@ -21,14 +21,38 @@ func (n *Node) RemainderRows() float64 {
 	return rows
 }
 
-// Remainder returns the aggregate and the write histogram of the rows of
-// n that none of its children holds (see [Node.RemainderRows]): n's
-// counts minus its children's, clamped at 0 against float drift. A
+// HasRemainder reports whether n holds rows or traffic that none of its
+// children does: rows keyed by its prefix itself, rows the depth limit
+// kept there, or scans of ranges wider than one child.
+func (n *Node) HasRemainder() bool {
+	if n.IsLeaf() {
+		return false
+	}
+	if n.RemainderRows() > 0 {
+		return true
+	}
+	if n.Traffic == nil {
+		return false
+	}
+	ops := n.Traffic.Ops
+	for _, c := range n.Children {
+		if c.Traffic != nil {
+			ops -= c.Traffic.Ops
+		}
+	}
+	return ops > remainderSlack*max(n.Traffic.Ops, 1)
+}
+
+// Remainder returns the aggregate, the write histogram and the traffic of
+// the rows of n that none of its children holds (see
+// [Node.RemainderRows]): n's counts minus its children's, clamped at 0
+// against float drift. The traffic left (nil without a recording) also
+// holds the scans that asked for a range wider than any one child. A
 // maximum of n's is kept only where it exceeds every child's (then it
 // must be the remainder's); otherwise it is unknown but no larger than
 // the children's, reported as 0. Its first and last key are n's prefix,
 // where a row keyed by the prefix itself sorts.
-func (n *Node) Remainder() (Stats, TimeHist) {
+func (n *Node) Remainder() (Stats, TimeHist, *NodeTraffic) {
 	stats := Stats{
 		Rows: n.Rows, Cells: n.Cells, Bytes: n.Bytes, ValueBytes: n.ValueBytes, KeyBytes: n.KeyBytes, Columns: n.Columns,
 		FirstWrite: n.FirstWrite, LastWrite: n.LastWrite, FamilyMask: append([]uint64(nil), n.FamilyMask...),
@@ -68,10 +92,14 @@ func (n *Node) Remainder() (Stats, TimeHist) {
 	stats.FirstKey, stats.LastKey = first, first
 
 	writes := n.Writes.clone()
+	traffic := n.Traffic.clone()
 	for _, c := range n.Children {
 		writes.subtract(&c.Writes)
+		if traffic != nil && c.Traffic != nil {
+			traffic.subtract(c.Traffic)
+		}
 	}
-	return stats, writes
+	return stats, writes, traffic
 }
 
 // subtract takes other's counts away from h's, bucket by bucket, within

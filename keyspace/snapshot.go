@@ -130,6 +130,10 @@ type Snapshot struct {
 	MostVersioned []RowStat `json:"most_versioned"`
 	// Sample is a uniform reservoir sample of the rows read.
 	Sample []SampledRow `json:"sample"`
+	// Traffic is set when the snapshot holds a traffic recording: what
+	// an application's calls did to the table, beside (or instead of)
+	// what a scan found stored.
+	Traffic *Traffic `json:"traffic,omitempty"`
 }
 
 // Totals returns the aggregate of every row in the snapshot.
@@ -181,6 +185,7 @@ func (s *Snapshot) Clone() *Snapshot {
 	c.Largest = append([]RowStat(nil), s.Largest...)
 	c.MostVersioned = append([]RowStat(nil), s.MostVersioned...)
 	c.Sample = append([]SampledRow(nil), s.Sample...)
+	c.Traffic = s.Traffic.clone()
 	return &c
 }
 
