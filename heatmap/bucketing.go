@@ -67,8 +67,9 @@ type Bucket struct {
 	Node *keyspace.Node
 	// Units is how many tree nodes or tablets the bucket merges.
 	Units int
-	// Stats aggregate the bucket's rows.
-	Stats keyspace.Stats
+	// Stats aggregate the bucket's rows, Traffic its recorded traffic.
+	Stats   keyspace.Stats
+	Traffic keyspace.OpCounts
 	// Values holds the metric per matrix column.
 	Values []float64
 }

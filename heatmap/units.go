@@ -23,24 +23,44 @@ type unit struct {
 	end    string // the unit's own end ("" for the end of the table)
 	stats  *keyspace.Stats
 	writes *keyspace.TimeHist
+	// traffic is the unit's recorded traffic, nil without a recording.
+	traffic *keyspace.NodeTraffic
+}
+
+// keyBounds returns the smallest and largest key the unit is known to
+// hold, from its rows or its traffic.
+func (u *unit) keyBounds() (first, last string, ok bool) {
+	if u.stats.Rows > 0 {
+		first, last, ok = string(u.stats.FirstKey), string(u.stats.LastKey), true
+	}
+	if t := u.traffic; t != nil && t.LastKey != "" {
+		if !ok || string(t.FirstKey) < first {
+			first = string(t.FirstKey)
+		}
+		if !ok || string(t.LastKey) > last {
+			last = string(t.LastKey)
+		}
+		ok = true
+	}
+	return first, last, ok
 }
 
 func nodeUnit(n *keyspace.Node) unit {
-	return unit{kind: unitNode, node: n, start: string(n.Start), end: string(n.End), stats: &n.Stats, writes: &n.Writes}
+	return unit{kind: unitNode, node: n, start: string(n.Start), end: string(n.End), stats: &n.Stats, writes: &n.Writes, traffic: n.Traffic}
 }
 
 // remainderUnit is the unit of the rows of n that none of its children
 // holds ([keyspace.Node.Remainder]), placed before the first child,
 // where a row keyed by the prefix itself sorts.
 func remainderUnit(n *keyspace.Node) unit {
-	stats, writes := n.Remainder()
-	return unit{kind: unitRemainder, node: n, start: string(n.Start), end: string(n.Children[0].Start), stats: &stats, writes: &writes}
+	stats, writes, traffic := n.Remainder()
+	return unit{kind: unitRemainder, node: n, start: string(n.Start), end: string(n.Children[0].Start), stats: &stats, writes: &writes, traffic: traffic}
 }
 
 // childUnits returns the units n splits into: the remainder (if any) and
 // the children, in key order.
 func childUnits(n *keyspace.Node, out []unit) []unit {
-	if n.RemainderRows() > 0 {
+	if n.HasRemainder() {
 		out = append(out, remainderUnit(n))
 	}
 	for _, c := range n.Children {

@@ -408,7 +408,7 @@ func (b *Builder) mergeNodeData(dst, src *Node) {
 		if dst.Traffic == nil {
 			dst.Traffic = &NodeTraffic{}
 		}
-		dst.Traffic.merge(src.Traffic)
+		dst.Traffic.Merge(src.Traffic)
 	}
 }
 

@@ -90,7 +90,7 @@ func addTraffic(n *Node, traffic *NodeTraffic) {
 	if n.Traffic == nil {
 		n.Traffic = &NodeTraffic{}
 	}
-	n.Traffic.merge(traffic)
+	n.Traffic.Merge(traffic)
 }
 
 // setDepth renumbers a grafted subtree's depths from depth.

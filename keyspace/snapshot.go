@@ -145,12 +145,33 @@ func (s *Snapshot) Totals() *Stats {
 }
 
 // TimeSpan returns the absolute bucket indexes [first, last) that the
-// snapshot's cell timestamps cover on its time grid.
-func (s *Snapshot) TimeSpan() (first, last int64) {
+// snapshot's cell timestamps cover on its time grid, and the grid's
+// bucket width in microseconds.
+func (s *Snapshot) TimeSpan() (first, last, micros int64) {
 	if s.Root == nil || len(s.Root.Writes.Counts) == 0 {
-		return 0, 0
+		return 0, 0, s.TimeBucketMicros
 	}
-	return s.Root.Writes.First, s.Root.Writes.Last()
+	return s.Root.Writes.First, s.Root.Writes.Last(), s.TimeBucketMicros
+}
+
+// TrafficSpan returns the absolute bucket indexes [first, last) that the
+// recorded traffic covers on the traffic time grid, and the grid's bucket
+// width in microseconds (all 0 without a recording).
+func (s *Snapshot) TrafficSpan() (first, last, micros int64) {
+	if s.Traffic == nil || s.Root == nil || s.Root.Traffic == nil {
+		return 0, 0, 0
+	}
+	seen := false
+	for _, h := range s.Root.Traffic.hists() {
+		switch {
+		case len(h.Counts) == 0:
+		case !seen:
+			first, last, seen = h.First, h.Last(), true
+		default:
+			first, last = min(first, h.First), max(last, h.Last())
+		}
+	}
+	return first, last, s.Traffic.BucketMicros
 }
 
 // BucketTime returns the start time of absolute time bucket i.

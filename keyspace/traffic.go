@@ -74,8 +74,8 @@ type OpCounts struct {
 	BytesWritten float64 `json:"bytes_written"`
 }
 
-// add folds other into c.
-func (c *OpCounts) add(other *OpCounts) {
+// Add folds other into c.
+func (c *OpCounts) Add(other *OpCounts) {
 	c.Ops += other.Ops
 	c.PointReads += other.PointReads
 	c.Scans += other.Scans
@@ -143,9 +143,10 @@ func (t *NodeTraffic) coverKey(key string) {
 	}
 }
 
-// merge folds other into t.
-func (t *NodeTraffic) merge(other *NodeTraffic) {
-	t.OpCounts.add(&other.OpCounts)
+// Merge folds other into t: counts add up, key bounds widen, histograms
+// add bucket by bucket.
+func (t *NodeTraffic) Merge(other *NodeTraffic) {
+	t.OpCounts.Add(&other.OpCounts)
 	if other.LastKey != "" {
 		t.coverKey(string(other.FirstKey))
 		t.coverKey(string(other.LastKey))
