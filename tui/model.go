@@ -97,7 +97,7 @@ func New(ctx context.Context, cfg Config) *Model {
 	m.search = newSearchInput(&m.sh.styles)
 	if cfg.Snapshot != nil {
 		m.table = cfg.Snapshot.Table
-		m.levels = []level{{id: m.newID(), snap: cfg.Snapshot, state: cfg.View.normalized()}}
+		m.levels = []level{{id: m.newID(), snap: cfg.Snapshot, state: cfg.View.normalized(nil)}}
 		m.findings = cfg.Findings
 	} else if cfg.Table == "" {
 		m.pickerOpen = true
@@ -167,9 +167,10 @@ func (m *Model) frame() *frame {
 	f := &frame{shared: m.sh, table: m.table, findings: m.findings, scan: m.scan, message: m.message,
 		matrix: m.matrix, path: m.path, buildErr: m.buildErr}
 	if cur := m.current(); cur != nil {
-		f.snap, f.state, f.depth = m.snapOf(len(m.levels)-1), cur.state, len(m.levels)-1
+		f.snap, f.depth = m.snapOf(len(m.levels)-1), len(m.levels)-1
+		f.state = cur.state.normalized(f.snap)
 	} else {
-		f.state = m.cfg.View.normalized()
+		f.state = m.cfg.View.normalized(nil)
 	}
 	f.state.FullHelp = m.fullHelp
 	if m.searching {

@@ -44,6 +44,8 @@ type ViewState struct {
 	// its columns instead of the list.
 	Row        int
 	RowColumns bool
+	// Hot is the selected row or range of the hot-rows view.
+	Hot int
 	// FullHelp shows every key instead of the one-line help.
 	FullHelp bool
 }
@@ -52,16 +54,18 @@ type ViewState struct {
 // prefix, hot children kept apart, which reads best while drilling down.
 const DefaultBucketing = heatmap.BucketPrefix
 
-// normalized fills the defaults of the zero fields.
-func (s ViewState) normalized() ViewState {
+// normalized fills the defaults of the zero fields; the metric's depends
+// on the snapshot shown (operations for a traffic recording, writes for a
+// scan), so a state without a snapshot keeps it empty until one comes.
+func (s ViewState) normalized(snap *keyspace.Snapshot) ViewState {
 	if s.Main == "" || paneOf(s.Main).place() != placeMain {
 		s.Main = PaneHeatmap
 	}
 	if s.Focus == s.Main {
 		s.Focus = ""
 	}
-	if s.Metric == "" {
-		s.Metric = heatmap.MetricWrites
+	if s.Metric == "" && snap != nil {
+		s.Metric = heatmap.DefaultMetric(snap)
 	}
 	if s.Bucketing == "" {
 		s.Bucketing = DefaultBucketing

@@ -186,7 +186,7 @@ func (m *Model) gotLoad(msg loadMsg) tea.Cmd {
 func (m *Model) openTable(table string) tea.Cmd {
 	m.pickerOpen = false
 	m.table = table
-	state := m.cfg.View.normalized()
+	state := m.cfg.View.normalized(nil)
 	state.Selected, state.Finding, state.Row = 0, 0, 0
 	m.levels = []level{{id: m.newID(), state: state}}
 	m.findings = nil
