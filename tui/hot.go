@@ -28,6 +28,10 @@ func (hotPane) help(k KeyMap) help.KeyMap { return hotHelp{k} }
 // PaneHot shows the hottest rows and scans of a traffic recording.
 const PaneHot Pane = "hot"
 
+// hotVolumeColumn is the width of the hot-rows view's bytes (or rows)
+// column.
+const hotVolumeColumn = 14
+
 // hotItem is one line of the hot-rows view: a section heading (kind ""),
 // or a hot row or scanned range.
 type hotItem struct {
@@ -94,8 +98,8 @@ func (hotPane) lines(f *frame, r rect, _ bool) []string {
 	if len(picks) == 0 {
 		return append(lines, "", " "+st.Muted.Render("no traffic recorded: btviz record (or btviz --emulator --traffic NAME) records an application's reads and writes"))
 	}
-	keyWidth := max(r.w-4-2*numberColumn, 12)
-	lines = append(lines, st.Muted.Render(fitLine("  "+padRight("row key or range", keyWidth)+padLeft("count", numberColumn)+padLeft("bytes/rows", numberColumn), r.w)))
+	keyWidth := max(r.w-4-numberColumn-hotVolumeColumn, 12)
+	lines = append(lines, st.Muted.Render(fitLine("  "+padRight("row key or range", keyWidth)+padLeft("count", numberColumn)+padLeft("bytes or rows", hotVolumeColumn), r.w)))
 	selected := picks[clampIndex(f.state.Hot, len(picks))]
 	first := scrollStart(selected, len(items), listLines(r))
 	for i := first; i < len(items) && i < first+listLines(r); i++ {
@@ -114,10 +118,10 @@ func (hotPane) lines(f *frame, r rect, _ bool) []string {
 func hotLine(it hotItem, keyWidth int) string {
 	if it.kind == "scanned" {
 		return padRight(cut(rangeText(it.scan.Start, it.scan.End), keyWidth-1), keyWidth) +
-			padLeft(hotCount(it.scan.Count, it.scan.Error), numberColumn) + padLeft(units.Short(it.scan.Rows)+" rows", numberColumn)
+			padLeft(hotCount(it.scan.Count, it.scan.Error), numberColumn) + padLeft(units.Short(it.scan.Rows)+" rows", hotVolumeColumn)
 	}
 	return padRight(keyText(it.row.Key, keyWidth-1), keyWidth) +
-		padLeft(hotCount(it.row.Count, it.row.Error), numberColumn) + padLeft(units.Bytes(it.row.Bytes), numberColumn)
+		padLeft(hotCount(it.row.Count, it.row.Error), numberColumn) + padLeft(units.Bytes(it.row.Bytes), hotVolumeColumn)
 }
 
 func (hotPane) details(f *frame, r rect) []string {

@@ -101,6 +101,9 @@ type frame struct {
 	search  string // the rendered search prompt, when open
 	depth   int    // drill levels below the first (for the back hint)
 	picker  *picker
+	// recording is set in the live view, live is its latest status.
+	recording bool
+	live      RecordingStatus
 }
 
 // statusMessage is a line the program shows until the next key.

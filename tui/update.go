@@ -80,6 +80,8 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return m.gotScan(msg)
+	case liveMsg:
+		return m.gotLive(msg)
 	case findingsMsg:
 		m.diagnosing = false
 		if msg.gen == m.diagGen {
@@ -190,6 +192,7 @@ func (m *Model) openTable(table string) tea.Cmd {
 	state.Selected, state.Finding, state.Row = 0, 0, 0
 	m.levels = []level{{id: m.newID(), state: state}}
 	m.findings = nil
+	m.traffic = nil // the next look at the recording brings this table's
 	m.diagGen++ // results of the previous table's diagnosis are stale
 	m.diagnosing, m.diagPending = false, false
 	m.matrix, m.path, m.buildErr = nil, nil, nil
@@ -232,7 +235,8 @@ func (m *Model) gotProgress(p sampler.Progress) tea.Cmd {
 		return nil
 	}
 	if lv := m.levelByID(m.scanLevel); lv != nil {
-		lv.snap = p.Snapshot
+		lv.stored = p.Snapshot
+		lv.snap = m.compose(lv.stored)
 		m.rebuild()
 		if lv == &m.levels[0] && !m.diagnosing {
 			return m.diagnose()
@@ -261,7 +265,8 @@ func (m *Model) gotScan(msg scanDoneMsg) tea.Cmd {
 	if msg.snapshot == nil {
 		return nil
 	}
-	lv.snap = msg.snapshot
+	lv.stored = msg.snapshot
+	lv.snap = m.compose(lv.stored)
 	m.rebuild()
 	if lv == &m.levels[0] {
 		return m.diagnose()
