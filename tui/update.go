@@ -193,7 +193,7 @@ func (m *Model) openTable(table string) tea.Cmd {
 	m.levels = []level{{id: m.newID(), state: state}}
 	m.findings = nil
 	m.traffic = nil // the next look at the recording brings this table's
-	m.diagGen++ // results of the previous table's diagnosis are stale
+	m.diagGen++     // results of the previous table's diagnosis are stale
 	m.diagnosing, m.diagPending = false, false
 	m.matrix, m.path, m.buildErr = nil, nil, nil
 	if m.backend == nil {
