@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/units"
 )
 
 // findingsPane is the findings list beside the details pane; with the
@@ -119,17 +120,11 @@ func (f *frame) findingLine(selected, focused bool, severity diagnose.Severity, 
 func findingCounts(findings []diagnose.Finding) string {
 	c := diagnose.CountBySeverity(findings)
 	var parts []string
-	plural := func(n int, word string) string {
-		if n == 1 {
-			return fmt.Sprintf("%d %s", n, word)
-		}
-		return fmt.Sprintf("%d %ss", n, word)
-	}
 	if c.Error > 0 {
-		parts = append(parts, plural(c.Error, "error"))
+		parts = append(parts, units.Plural(int64(c.Error), "error"))
 	}
 	if c.Warning > 0 {
-		parts = append(parts, plural(c.Warning, "warning"))
+		parts = append(parts, units.Plural(int64(c.Warning), "warning"))
 	}
 	if c.Info > 0 {
 		parts = append(parts, fmt.Sprintf("%d info", c.Info))

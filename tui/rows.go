@@ -194,7 +194,7 @@ func (f *frame) rowDetails(r rect) []string {
 	if len(row.TopColumns) > 0 && !f.state.RowColumns {
 		lines = append(lines, " "+st.Strong.Render("Largest columns"))
 		for _, c := range row.TopColumns {
-			lines = append(lines, "   "+st.Text.Render(columnName(c, r.w/2))+st.Muted.Render("  "+plural(c.Versions, "version")+"  "+heatmap.UnitBytes.Format(float64(c.Bytes))))
+			lines = append(lines, "   "+st.Text.Render(columnName(c, r.w/2))+st.Muted.Render("  "+units.Plural(c.Versions, "version")+"  "+heatmap.UnitBytes.Format(float64(c.Bytes))))
 		}
 	}
 	return lines
@@ -235,14 +235,6 @@ func (f *frame) rowColumnsLines(r rect) []string {
 // columnName writes family:qualifier with the qualifier escaped.
 func columnName(c keyspace.ColumnStat, width int) string {
 	return cut(keyspace.Printable(c.Family)+":"+c.Qualifier.String(), width)
-}
-
-// plural writes n and a noun, with an s unless n is 1.
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.FormatInt(n, 10) + " " + noun + "s"
 }
 
 // rowsHelp is the key help of the largest-rows view.
