@@ -195,7 +195,7 @@ func (f *frame) findingDetails(r rect) []string {
 	if len(f.findings) == 0 {
 		return []string{paneTitle(st, "Finding", "", r.w, false), "", " " + st.Muted.Render("no findings")}
 	}
-	i := clampIndex(f.state.Finding, len(f.findings))
+	i := clampIndex(f.state.Line(PaneFindings), len(f.findings))
 	fi := f.findings[i]
 	lines := []string{paneTitle(st, fmt.Sprintf("Finding %d of %d", i+1, len(f.findings)), fi.Severity.String(), r.w, false)}
 	head := " " + f.severityMark(fi.Severity) + " " + st.Strong.Render(safeText(string(fi.Kind)))

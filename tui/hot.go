@@ -87,7 +87,7 @@ func (f *frame) selectedHot() (hotItem, bool) {
 	if len(picks) == 0 {
 		return hotItem{}, false
 	}
-	return items[picks[clampIndex(f.state.Hot, len(picks))]], true
+	return items[picks[clampIndex(f.state.Line(PaneHot), len(picks))]], true
 }
 
 func (hotPane) lines(f *frame, r rect, _ bool) []string {
@@ -100,7 +100,7 @@ func (hotPane) lines(f *frame, r rect, _ bool) []string {
 	}
 	keyWidth := max(r.w-4-numberColumn-hotVolumeColumn, 12)
 	lines = append(lines, st.Muted.Render(fitLine("  "+padRight("row key or range", keyWidth)+padLeft("count", numberColumn)+padLeft("bytes or rows", hotVolumeColumn), r.w)))
-	selected := picks[clampIndex(f.state.Hot, len(picks))]
+	selected := picks[clampIndex(f.state.Line(PaneHot), len(picks))]
 	first := scrollStart(selected, len(items), listLines(r))
 	for i := first; i < len(items) && i < first+listLines(r); i++ {
 		it := items[i]
@@ -173,8 +173,8 @@ func (hotPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	cur := m.current()
 	f := m.frame()
 	n := len(selectable(hotItems(f.snap)))
-	if i, ok := listMove(k, msg, cur.state.Hot, n, 0); ok {
-		cur.state.Hot = i
+	if i, ok := listMove(k, msg, cur.state.Line(PaneHot), n, 0); ok {
+		cur.state.SetLine(PaneHot, i)
 		return nil
 	}
 	switch {
@@ -200,11 +200,11 @@ func (hotPane) click(m *Model, r rect, _, y int) tea.Cmd {
 	if len(picks) == 0 {
 		return nil
 	}
-	selected := picks[clampIndex(cur.state.Hot, len(picks))]
+	selected := picks[clampIndex(cur.state.Line(PaneHot), len(picks))]
 	i := scrollStart(selected, len(items), listLines(r)) + y - r.y - listHeadLines
 	for p, index := range picks {
 		if index == i && y >= r.y+listHeadLines {
-			cur.state.Hot = p
+			cur.state.SetLine(PaneHot, p)
 		}
 	}
 	return nil
@@ -212,7 +212,7 @@ func (hotPane) click(m *Model, r rect, _, y int) tea.Cmd {
 
 func (hotPane) wheel(m *Model, delta int) {
 	cur := m.current()
-	cur.state.Hot = clampIndex(cur.state.Hot+delta, len(selectable(hotItems(m.frame().snap))))
+	cur.state.SetLine(PaneHot, clampIndex(cur.state.Line(PaneHot)+delta, len(selectable(hotItems(m.frame().snap)))))
 }
 
 // hotHelp is the key help of the hot-rows view.

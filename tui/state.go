@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"maps"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
 )
@@ -38,14 +39,14 @@ type ViewState struct {
 	// TimeColumn is the selected time column counted from 1; 0 (or out
 	// of range) selects none.
 	TimeColumn int
-	// Finding is the selected finding of the findings list.
-	Finding int
-	// Row is the selected row of the largest-rows view; RowColumns shows
-	// its columns instead of the list.
-	Row        int
+	// Lines holds the selected line of each list pane (the findings, the
+	// largest rows, the hot rows), by pane; a pane without an entry has
+	// its first line selected. Read and set it with [ViewState.Line] and
+	// [ViewState.SetLine], which never change a map another state shares.
+	Lines map[Pane]int
+	// RowColumns shows the selected row's columns instead of the list of
+	// the largest rows.
 	RowColumns bool
-	// Hot is the selected row or range of the hot-rows view.
-	Hot int
 	// FullHelp shows every key instead of the one-line help.
 	FullHelp bool
 }
@@ -74,6 +75,20 @@ func (s ViewState) normalized(snap *keyspace.Snapshot) ViewState {
 		s.Scale.Kind = heatmap.ScaleLinear
 	}
 	return s
+}
+
+// Line returns the selected line of list pane p.
+func (s ViewState) Line(p Pane) int { return s.Lines[p] }
+
+// SetLine selects line i of list pane p. The map is copied first, so a
+// state copied from this one (a drill level's parent) keeps its lines.
+func (s *ViewState) SetLine(p Pane, i int) {
+	lines := maps.Clone(s.Lines)
+	if lines == nil {
+		lines = map[Pane]int{}
+	}
+	lines[p] = i
+	s.Lines = lines
 }
 
 // Shown returns the pane the state is named after: the one with the

@@ -189,7 +189,7 @@ func (m *Model) openTable(table string) tea.Cmd {
 	m.pickerOpen = false
 	m.table = table
 	state := m.cfg.View.normalized(nil)
-	state.Selected, state.Finding, state.Row = 0, 0, 0
+	state.Selected, state.Lines = 0, nil
 	m.levels = []level{{id: m.newID(), state: state}}
 	m.findings = nil
 	m.traffic = nil // the next look at the recording brings this table's
