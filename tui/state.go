@@ -1,9 +1,9 @@
 package tui
 
 import (
-	"maps"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
+	"maps"
 )
 
 // ViewState is everything about what the TUI shows that is not data: where
