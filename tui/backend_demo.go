@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
@@ -23,7 +24,7 @@ type DemoBackend struct {
 	*ConnBackend
 	server    *emulator.Server
 	conn      *connect.Conn
-	scenarios []emulator.Scenario
+	scenarios []demo.Scenario
 
 	mu     sync.Mutex
 	status map[string]LoadProgress
@@ -37,9 +38,9 @@ type DemoBackend struct {
 // scenarios (all of them when nil) into instance "btviz" of project
 // "local". It returns as soon as the emulator answers; loading goes on in
 // the background and is reported on [DemoBackend.Loads].
-func NewDemoBackend(ctx context.Context, scenarios []emulator.Scenario) (*DemoBackend, error) {
+func NewDemoBackend(ctx context.Context, scenarios []demo.Scenario) (*DemoBackend, error) {
 	if scenarios == nil {
-		scenarios = emulator.Scenarios()
+		scenarios = demo.Scenarios()
 	}
 	server, err := emulator.Start("127.0.0.1:0")
 	if err != nil {

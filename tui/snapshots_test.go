@@ -7,8 +7,8 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -34,7 +34,7 @@ func TestSavedScenarioSnapshots(t *testing.T) {
 			}
 			findings := diagnose.Diagnose(snap)
 			var expect []string
-			if sc, err := emulator.Lookup(snap.Table); err == nil {
+			if sc, err := demo.Lookup(snap.Table); err == nil {
 				expect = sc[0].Expect
 			}
 			for _, size := range goldenSizes {

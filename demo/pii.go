@@ -1,4 +1,4 @@
-package emulator
+package demo
 
 import (
 	"fmt"
@@ -85,7 +85,7 @@ func piiKeysScenario() Scenario {
 		Rows:        piiLogins,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			r := newRand("pii-login-keys")
 			identities := piiIdentities(r)
 			weights := zipfWeights(len(identities), piiLoginSkew)
@@ -107,10 +107,10 @@ func piiKeysScenario() Scenario {
 			ips := [][3]int{{192, 0, 2}, {198, 51, 100}, {203, 0, 113}}
 			for _, l := range logins {
 				ip := pick(r, ips)
-				value := fmt.Appendf(nil, `{"ip":"%d.%d.%d.%d","ua":"%s","result":"%s","mfa":%t}`,
+				value := measure(`{"ip":"%d.%d.%d.%d","ua":"%s","result":"%s","mfa":%t}`,
 					ip[0], ip[1], ip[2], 1+r.IntN(254), pick(r, userAgents),
 					pick(r, []string{"ok", "ok", "ok", "ok", "ok", "bad_password", "mfa_required"}), r.IntN(3) > 0)
-				if err := out.put(l.key, cell{"login", "json", l.at, value}); err != nil {
+				if err := put(l.key, cellAt("login", "json", l.at, value)); err != nil {
 					return err
 				}
 			}

@@ -1,4 +1,4 @@
-package emulator
+package demo
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ func multitenantScenario() Scenario {
 		Rows:        tenantDevices * tenantDays,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			r := newRand("multitenant-devices")
 			weights := zipfWeights(len(tenantNames), 0.35)
 			nextID := make(map[string]int)
@@ -54,9 +54,9 @@ func multitenantScenario() Scenario {
 				dayStart := w.start.Add(time.Duration(day) * 24 * time.Hour)
 				for _, prefix := range prefixes {
 					at := randomTime(r, dayStart, dayStart.Add(24*time.Hour))
-					summary := fmt.Appendf(nil, `{"samples":%d,"min":%.1f,"max":%.1f,"avg":%.2f,"battery_pct":%d,"alerts":%d}`,
+					summary := measure(`{"samples":%d,"min":%.1f,"max":%.1f,"avg":%.2f,"battery_pct":%d,"alerts":%d}`,
 						1400+r.IntN(40), 15+r.Float64()*5, 22+r.Float64()*6, 19+r.Float64()*3, 20+r.IntN(81), int(math.Max(0, r.NormFloat64())))
-					if err := out.put(prefix+dayStart.Format("20060102"), cell{"m", "summary", at, summary}); err != nil {
+					if err := put(prefix+dayStart.Format("20060102"), cellAt("m", "summary", at, summary)); err != nil {
 						return err
 					}
 				}

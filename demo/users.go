@@ -1,4 +1,4 @@
-package emulator
+package demo
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ const (
 type signup struct {
 	id      int
 	at      time.Time
-	profile []byte
+	profile int // bytes of the JSON profile
 }
 
 // signups returns the accounts both user-ID scenarios store: IDs
@@ -41,10 +41,10 @@ func signups() []signup {
 	return out
 }
 
-// userProfile is a small JSON profile of about 110 bytes.
-func userProfile(r *rand.Rand, id int) []byte {
+// userProfile is the size of a small JSON profile of about 110 bytes.
+func userProfile(r *rand.Rand, id int) int {
 	first, last := capitalize(pick(r, firstNames)), capitalize(pick(r, lastNames))
-	return fmt.Appendf(nil, `{"id":%d,"display_name":"%s %s","plan":"%s","country":"%s","signup_client":"%s","newsletter":%t}`,
+	return measure(`{"id":%d,"display_name":"%s %s","plan":"%s","country":"%s","signup_client":"%s","newsletter":%t}`,
 		id, first, last, pick(r, plans), pick(r, countries), pick(r, clients), r.IntN(3) == 0)
 }
 
@@ -66,9 +66,9 @@ func usersSequentialScenario() Scenario {
 		Rows:        usersCount,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			for _, s := range signups() {
-				if err := out.put(fmt.Sprint(s.id), cell{"profile", "json", s.at, s.profile}); err != nil {
+				if err := put(fmt.Sprint(s.id), cellAt("profile", "json", s.at, s.profile)); err != nil {
 					return err
 				}
 			}
@@ -101,9 +101,9 @@ func usersReversedScenario() Scenario {
 		Rows:        usersCount,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			for _, s := range signups() {
-				if err := out.put(reverseDigits(s.id), cell{"profile", "json", s.at, s.profile}); err != nil {
+				if err := put(reverseDigits(s.id), cellAt("profile", "json", s.at, s.profile)); err != nil {
 					return err
 				}
 			}

@@ -1,4 +1,4 @@
-package emulator
+package demo
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ const (
 type machineReading struct {
 	machine string
 	at      time.Time
-	value   []byte
+	value   int // bytes of the JSON reading
 }
 
 // machineReadings returns the samples both time-series scenarios store:
@@ -40,7 +40,7 @@ func machineReadings() []machineReading {
 		baseLoad := 5 + r.Float64()*60
 		for _, at := range distinctTimes(r, timeseriesReadingsPerHost, w.start, w.end) {
 			cpu := math.Min(100, baseLoad+r.NormFloat64()*8)
-			value := fmt.Appendf(nil, `{"cpu_pct":%.1f,"mem_mb":%d,"temp_c":%.1f,"load1":%.2f,"disk_io_kbps":%d}`,
+			value := measure(`{"cpu_pct":%.1f,"mem_mb":%d,"temp_c":%.1f,"load1":%.2f,"disk_io_kbps":%d}`,
 				math.Max(0, cpu), 900+r.IntN(15000), 38+cpu*0.4+r.Float64()*3, cpu/25+r.Float64(), r.IntN(40000))
 			readings = append(readings, machineReading{machine: machine, at: at, value: value})
 		}
@@ -75,10 +75,10 @@ func timeseriesReversedScenario() Scenario {
 		Rows:        timeseriesMachines * timeseriesReadingsPerHost,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			for _, reading := range machineReadings() {
 				key := reading.machine + "#" + reversedMillis(reading.at)
-				if err := out.put(key, cell{"stats", "reading", reading.at, reading.value}); err != nil {
+				if err := put(key, cellAt("stats", "reading", reading.at, reading.value)); err != nil {
 					return err
 				}
 			}
@@ -106,12 +106,12 @@ func timeseriesTimestampFirstScenario() Scenario {
 		Rows:        timeseriesMachines * timeseriesReadingsPerHost,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			readings := machineReadings()
 			slices.SortStableFunc(readings, func(a, b machineReading) int { return a.at.Compare(b.at) })
 			for _, reading := range readings {
 				key := fmt.Sprintf("%013d#%s", reading.at.UnixMilli(), reading.machine)
-				if err := out.put(key, cell{"stats", "reading", reading.at, reading.value}); err != nil {
+				if err := put(key, cellAt("stats", "reading", reading.at, reading.value)); err != nil {
 					return err
 				}
 			}

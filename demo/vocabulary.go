@@ -1,4 +1,4 @@
-package emulator
+package demo
 
 // Word lists the generators draw realistic values from. Every e-mail
 // address and phone number built from them uses reserved example domains and

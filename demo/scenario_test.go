@@ -1,4 +1,4 @@
-package emulator
+package demo
 
 import (
 	"os"
@@ -57,9 +57,6 @@ func TestScenariosDescribeThemselves(t *testing.T) {
 			}
 			if !sc.TimeStart.Before(sc.TimeEnd) || !sc.TimeEnd.Equal(DemoNow()) {
 				t.Errorf("window [%s, %s) must end at DemoNow()", sc.TimeStart, sc.TimeEnd)
-			}
-			if _, ok := scenarioChecks[sc.Name]; !ok {
-				t.Error("no entry in scenarioChecks")
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package emulator
+package demo
 
 import (
 	"fmt"
@@ -49,12 +49,12 @@ func busLocationsScenario() Scenario {
 		Rows:        busVehicles * busPositionsPerTrack,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			r := newRand("bus-locations")
 			type position struct {
 				key string
 				at  time.Time
-				pos []byte
+				pos int // bytes of the JSON position
 			}
 			positions := make([]position, 0, busVehicles*busPositionsPerTrack)
 			vehicles := make(map[string]bool, busVehicles)
@@ -71,14 +71,14 @@ func busLocationsScenario() Scenario {
 				for _, at := range distinctTimes(r, busPositionsPerTrack, w.start, w.end) {
 					lat += (r.Float64() - 0.5) * 0.01
 					lon += (r.Float64() - 0.5) * 0.01
-					pos := fmt.Appendf(nil, `{"lat":%.5f,"lon":%.5f,"speed_kmh":%.1f,"heading":%d,"occupancy":"%s"}`,
+					pos := measure(`{"lat":%.5f,"lon":%.5f,"speed_kmh":%.1f,"heading":%d,"occupancy":"%s"}`,
 						lat, lon, round1(r.Float64()*55), r.IntN(360), pick(r, occupancies))
 					positions = append(positions, position{fmt.Sprintf("%s%013d", vehicle, at.UnixMilli()), at, pos})
 				}
 			}
 			slices.SortStableFunc(positions, func(a, b position) int { return a.at.Compare(b.at) })
 			for _, p := range positions {
-				if err := out.put(p.key, cell{"loc", "pos", p.at, p.pos}); err != nil {
+				if err := put(p.key, cellAt("loc", "pos", p.at, p.pos)); err != nil {
 					return err
 				}
 			}

@@ -1,8 +1,7 @@
-package emulator
+package demo
 
 import (
 	"encoding/binary"
-	"math"
 	"time"
 )
 
@@ -11,6 +10,8 @@ const (
 	binarySensors         = 400
 	binaryReadingsPerUnit = 50
 	binaryWindow          = 24 * time.Hour
+	// binaryReadingFloats is how many float32 readings a value packs.
+	binaryReadingFloats = 4
 )
 
 // binaryEscapeSensors are sensor IDs whose bytes a terminal would act on:
@@ -39,7 +40,7 @@ func binaryKeysScenario() Scenario {
 		Rows:        binarySensors * binaryReadingsPerUnit,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			r := newRand("binary-sensor-keys")
 			sensors := append([]uint32(nil), binaryEscapeSensors...)
 			seen := make(map[uint32]bool, binarySensors)
@@ -57,11 +58,12 @@ func binaryKeysScenario() Scenario {
 					key := make([]byte, 12)
 					binary.BigEndian.PutUint32(key, sensor)
 					binary.BigEndian.PutUint64(key[4:], uint64(at.UnixMilli()))
-					value := make([]byte, 16)
-					for i, x := range []float64{18 + r.Float64()*10, 30 + r.Float64()*40, 990 + r.Float64()*40, r.Float64() * 5} {
-						binary.LittleEndian.PutUint32(value[4*i:], math.Float32bits(float32(x)))
+					// The value is four float32 readings: 16 bytes, drawn as
+					// four random numbers.
+					for range binaryReadingFloats {
+						r.Float64()
 					}
-					if err := out.put(string(key), cell{"r", "v", at, value}); err != nil {
+					if err := put(string(key), cellAt("r", "v", at, 4*binaryReadingFloats)); err != nil {
 						return err
 					}
 				}

@@ -1,9 +1,11 @@
-package emulator
+package demo
 
 import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/btviz/btviz/keyspace"
 )
 
 // Host metrics with one column family per metric: far more families than
@@ -57,7 +59,7 @@ func tooManyFamiliesScenario() Scenario {
 		Rows:        familiesHosts * familiesRowsPerHost,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			r := newRand("too-many-families")
 			hosts := make(map[string]bool, familiesHosts)
 			for len(hosts) < familiesHosts {
@@ -68,11 +70,11 @@ func tooManyFamiliesScenario() Scenario {
 				hosts[host] = true
 				for _, at := range distinctTimes(r, familiesRowsPerHost, w.start, w.end) {
 					n := familiesMinPerRow + r.IntN(familiesExtraPerRow)
-					cells := make([]cell, 0, n)
+					cells := make([]keyspace.Cell, 0, n)
 					for _, i := range r.Perm(len(families))[:n] {
-						cells = append(cells, cell{families[i], familiesValueColumn, at, fmt.Appendf(nil, "%.3f", r.Float64()*1000)})
+						cells = append(cells, cellAt(families[i], familiesValueColumn, at, measure("%.3f", r.Float64()*1000)))
 					}
-					if err := out.put(host+"#"+reversedMillis(at), cells...); err != nil {
+					if err := put(host+"#"+reversedMillis(at), cells...); err != nil {
 						return err
 					}
 				}

@@ -1,4 +1,4 @@
-package emulator
+package demo
 
 import (
 	"fmt"
@@ -79,8 +79,8 @@ type crawledPage struct {
 	labels  []string // host labels, most specific first: maps, google, com
 	path    string   // starts with "/"
 	at      time.Time
-	html    []byte
-	fetched []byte
+	html    int // bytes of the page's HTML
+	fetched int // bytes of the JSON fetch record
 }
 
 // forwardKey is host and path as they appear in the URL:
@@ -117,7 +117,7 @@ func crawledPages() []crawledPage {
 		}
 		page.at = randomTime(r, w.start, w.end)
 		page.html = pageHTML(r, page.forwardKey())
-		page.fetched = fmt.Appendf(nil, `{"status":%d,"content_type":"text/html; charset=utf-8","bytes":%d,"fetch_ms":%d}`,
+		page.fetched = measure(`{"status":%d,"content_type":"text/html; charset=utf-8","bytes":%d,"fetch_ms":%d}`,
 			pick(r, []int{200, 200, 200, 200, 200, 200, 301, 404}), 8_000+r.IntN(180_000), 40+r.IntN(900))
 		pages = append(pages, page)
 	}
@@ -142,15 +142,16 @@ func randomPath(r *rand.Rand) string {
 	return b.String()
 }
 
-// pageHTML is the start of a fetched page, 250–650 bytes.
-func pageHTML(r *rand.Rand, url string) []byte {
+// pageHTML is the size of the start of a fetched page, 250–650 bytes,
+// built word by word as the crawler stored it.
+func pageHTML(r *rand.Rand, url string) int {
 	html := fmt.Appendf(nil, "<!doctype html><html><head><meta charset=\"utf-8\"><title>%s | %s</title><link rel=\"canonical\" href=\"https://%s\"></head><body><main><h1>%s</h1><p>",
 		pick(r, pathWords), url[:strings.IndexByte(url, '/')], url, pick(r, pathWords))
 	for target := 250 + r.IntN(400); len(html) < target; {
 		html = append(html, pick(r, pathWords)...)
 		html = append(html, ' ')
 	}
-	return append(html, "</p></main></body></html>"...)
+	return len(html) + len("</p></main></body></html>")
 }
 
 // domainsForwardScenario: crawled pages keyed by the host as written
@@ -179,10 +180,10 @@ func domainsForwardScenario() Scenario {
 
 // writeCrawledPages writes every crawled page under the key that key
 // gives it.
-func writeCrawledPages(key func(crawledPage) string) func(rowSink) error {
-	return func(out rowSink) error {
+func writeCrawledPages(key func(crawledPage) string) func(Put) error {
+	return func(put Put) error {
 		for _, p := range crawledPages() {
-			if err := out.put(key(p), cell{"contents", "html", p.at, p.html}, cell{"meta", "fetch", p.at, p.fetched}); err != nil {
+			if err := put(key(p), cellAt("contents", "html", p.at, p.html), cellAt("meta", "fetch", p.at, p.fetched)); err != nil {
 				return err
 			}
 		}

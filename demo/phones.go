@@ -1,4 +1,4 @@
-package emulator
+package demo
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ func phoneDeviceDayScenario() Scenario {
 		Rows:        phoneDevices * phoneDays,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			r := newRand("phone-device-day")
 			type device struct{ prefix, build string }
 			devices := make([]device, 0, phoneDevices)
@@ -62,10 +62,10 @@ func phoneDeviceDayScenario() Scenario {
 						d.build = pick(r, osBuilds) // an update
 					}
 					key := d.prefix + dayStart.Format("20060102")
-					err := out.put(key,
-						cell{"stats", "connected_cell", randomTime(r, dayStart, dayEnd), []byte(fmt.Sprint(r.IntN(5) / 4))},
-						cell{"stats", "connected_wifi", randomTime(r, dayStart, dayEnd), []byte(fmt.Sprint(1 - r.IntN(4)/3))},
-						cell{"stats", "os_build", randomTime(r, dayStart, dayEnd), []byte(d.build)},
+					err := put(key,
+						cellAt("stats", "connected_cell", randomTime(r, dayStart, dayEnd), measure("%d", r.IntN(5)/4)),
+						cellAt("stats", "connected_wifi", randomTime(r, dayStart, dayEnd), measure("%d", 1-r.IntN(4)/3)),
+						cellAt("stats", "os_build", randomTime(r, dayStart, dayEnd), len(d.build)),
 					)
 					if err != nil {
 						return err

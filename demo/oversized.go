@@ -1,10 +1,11 @@
-package emulator
+package demo
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/btviz/btviz/keyspace"
 )
 
 // A media store where one row grew past Bigtable's recommended row size and
@@ -17,8 +18,6 @@ const (
 	// (125.8 MB), over the 100 MB recommendation, under the 256 MB limit.
 	mediaChunkBytes = 1 << 20
 	mediaChunks     = 120
-	// mediaChunksPerPut bounds how much of the row one batch carries.
-	mediaChunksPerPut = 8
 	// mediaLargeCellBytes is the large cell: 12 MiB (12.6 MB), over the
 	// 10 MB recommendation.
 	mediaLargeCellBytes = 12 << 20
@@ -37,9 +36,8 @@ var cameras = []string{"Pixel 9", "iPhone 16", "Galaxy S25", "X-T5"}
 // media#studio_ingest#raw-cam04-20261030, a row holding a whole video as
 // 120 cells blob:chunk-000 … blob:chunk-119 of 1 MiB each (125.8 MB), and
 // media#finance_team#q3-board-pack-scan with one 12 MiB cell blob:data
-// (12.6 MB). Rows: 10,002, cells over the last 30 days. All chunks carry
-// the same pseudo-random MiB, so the generator holds one copy. Expects
-// large-row at the video row and large-cell at the scan row.
+// (12.6 MB). Rows: 10,002, cells over the last 30 days. Expects large-row
+// at the video row and large-cell at the scan row.
 func largeRowAndCellScenario() Scenario {
 	w := lastWindow(mediaWindow)
 	return Scenario{
@@ -55,7 +53,7 @@ func largeRowAndCellScenario() Scenario {
 		Rows:      mediaNormalRows + 2,
 		TimeStart: w.start,
 		TimeEnd:   w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			r := newRand("large-row-and-cell")
 			owners := make([]string, mediaOwners)
 			for i := range owners {
@@ -65,11 +63,11 @@ func largeRowAndCellScenario() Scenario {
 			for i := range mediaNormalRows {
 				switch i {
 				case mediaNormalRows / 3:
-					if err := putLargeRow(r, w, out); err != nil {
+					if err := putLargeRow(r, w, put); err != nil {
 						return err
 					}
 				case 2 * mediaNormalRows / 3:
-					if err := putLargeCell(r, w, out); err != nil {
+					if err := putLargeCell(r, w, put); err != nil {
 						return err
 					}
 				}
@@ -79,9 +77,9 @@ func largeRowAndCellScenario() Scenario {
 				}
 				seen[key] = true
 				at := randomTime(r, w.start, w.end)
-				meta := fmt.Appendf(nil, `{"name":"IMG_%04d.jpg","mime":"image/jpeg","bytes":%d,"width":%d,"height":%d,"camera":"%s"}`,
+				meta := measure(`{"name":"IMG_%04d.jpg","mime":"image/jpeg","bytes":%d,"width":%d,"height":%d,"camera":"%s"}`,
 					r.IntN(10000), 800_000+r.IntN(6_000_000), 4032, 3024, pick(r, cameras))
-				if err := out.put(key, cell{"meta", "json", at, meta}, cell{"blob", "thumb", at, randomBytes(r, 512+r.IntN(1536))}); err != nil {
+				if err := put(key, cellAt("meta", "json", at, meta), cellAt("blob", "thumb", at, randomBytes(r, 512+r.IntN(1536)))); err != nil {
 					return err
 				}
 			}
@@ -90,46 +88,36 @@ func largeRowAndCellScenario() Scenario {
 	}
 }
 
-// putLargeRow writes the oversized row a few chunks per put, all chunks
-// sharing one buffer.
-func putLargeRow(r *rand.Rand, w window, out rowSink) error {
+// putLargeRow puts the oversized row: its metadata and the video's
+// chunks, one cell each.
+func putLargeRow(r *rand.Rand, w window, put Put) error {
 	chunk := randomBytes(r, mediaChunkBytes)
 	at := randomTime(r, w.start, w.end.Add(-time.Hour))
-	meta := fmt.Appendf(nil, `{"name":"raw-cam04.mxf","mime":"application/mxf","bytes":%d,"chunks":%d,"chunk_bytes":%d}`,
+	meta := measure(`{"name":"raw-cam04.mxf","mime":"application/mxf","bytes":%d,"chunks":%d,"chunk_bytes":%d}`,
 		mediaChunks*mediaChunkBytes, mediaChunks, mediaChunkBytes)
-	if err := out.put(mediaLargeRowKey, cell{"meta", "json", at, meta}); err != nil {
-		return err
+	cells := make([]keyspace.Cell, 0, 1+mediaChunks)
+	cells = append(cells, cellAt("meta", "json", at, meta))
+	for i := range mediaChunks {
+		cells = append(cells, cellAt("blob", fmt.Sprintf("chunk-%03d", i), at.Add(time.Duration(i)*time.Millisecond), chunk))
 	}
-	for first := 0; first < mediaChunks; first += mediaChunksPerPut {
-		cells := make([]cell, 0, mediaChunksPerPut)
-		for i := first; i < min(first+mediaChunksPerPut, mediaChunks); i++ {
-			cells = append(cells, cell{"blob", fmt.Sprintf("chunk-%03d", i), at.Add(time.Duration(i) * time.Millisecond), chunk})
-		}
-		if err := out.put(mediaLargeRowKey, cells...); err != nil {
-			return err
-		}
-	}
-	return nil
+	return put(mediaLargeRowKey, cells...)
 }
 
-// putLargeCell writes the row with one oversized cell.
-func putLargeCell(r *rand.Rand, w window, out rowSink) error {
+// putLargeCell puts the row with one oversized cell.
+func putLargeCell(r *rand.Rand, w window, put Put) error {
 	at := randomTime(r, w.start, w.end)
-	meta := fmt.Appendf(nil, `{"name":"Q3 board pack (scan).pdf","mime":"application/pdf","bytes":%d,"pages":212}`, mediaLargeCellBytes)
-	return out.put(mediaLargeCellKey,
-		cell{"meta", "json", at, meta},
-		cell{"blob", "data", at, randomBytes(r, mediaLargeCellBytes)})
+	meta := measure(`{"name":"Q3 board pack (scan).pdf","mime":"application/pdf","bytes":%d,"pages":212}`, mediaLargeCellBytes)
+	return put(mediaLargeCellKey,
+		cellAt("meta", "json", at, meta),
+		cellAt("blob", "data", at, randomBytes(r, mediaLargeCellBytes)))
 }
 
-// randomBytes returns n pseudo-random bytes, standing in for compressed
-// media: a ChaCha8 stream keyed from r, which fills megabytes far faster
-// than drawing them from r eight bytes at a time.
-func randomBytes(r *rand.Rand, n int) []byte {
-	var seed [32]byte
-	for i := 0; i < len(seed); i += 8 {
-		binary.LittleEndian.PutUint64(seed[i:], r.Uint64())
+// randomBytes stands for n pseudo-random bytes (compressed media): it
+// draws from r the 32-byte key of the stream such bytes come from, so
+// that what follows draws the same numbers, and returns the size n.
+func randomBytes(r *rand.Rand, n int) int {
+	for range 4 {
+		r.Uint64()
 	}
-	b := make([]byte, n)
-	_, _ = rand.NewChaCha8(seed).Read(b) // never fails
-	return b
+	return n
 }

@@ -1,4 +1,4 @@
-package emulator
+package demo
 
 import (
 	"crypto/sha256"
@@ -34,17 +34,17 @@ func hashedKeysScenario() Scenario {
 		Rows:        hashedDocuments,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			r := newRand("hashed-order-keys")
 			for i := range hashedDocuments {
 				kind := pick(r, documentKinds)
 				id := fmt.Sprintf("%d", 88_000_000+i)
 				sum := sha256.Sum256([]byte(kind + ":" + id))
 				key := hex.EncodeToString(sum[:8]) + "#" + kind
-				doc := fmt.Appendf(nil, `{"id":"%s","customer":"c_%06d","currency":"%s","total_cents":%d,"items":%d,"status":"%s"}`,
+				doc := measure(`{"id":"%s","customer":"c_%06d","currency":"%s","total_cents":%d,"items":%d,"status":"%s"}`,
 					id, r.IntN(400_000), pick(r, []string{"EUR", "USD", "GBP", "JPY"}), 499+r.IntN(250_000), 1+r.IntN(9),
 					pick(r, []string{"created", "paid", "packed", "shipped", "delivered"}))
-				if err := out.put(key, cell{"doc", "json", randomTime(r, w.start, w.end), doc}); err != nil {
+				if err := put(key, cellAt("doc", "json", randomTime(r, w.start, w.end), doc)); err != nil {
 					return err
 				}
 			}

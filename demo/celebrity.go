@@ -1,4 +1,4 @@
-package emulator
+package demo
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ const (
 type feedEvent struct {
 	logicalKey string // user#<handle>#<post>#<13-digit millis>
 	at         time.Time
-	payload    []byte
+	payload    int // bytes of the JSON event
 }
 
 // feedEvents returns the events both celebrity scenarios store, in the order
@@ -72,7 +72,7 @@ func feedEvents() []feedEvent {
 		postWeights := zipfWeights(posts, 0.5)
 		for _, at := range times {
 			post := fmt.Sprintf("p%06d", first+pickWeighted(r, postWeights))
-			payload := fmt.Appendf(nil, `{"type":"%s","actor":"%s","post":"%s","client":"%s"}`,
+			payload := measure(`{"type":"%s","actor":"%s","post":"%s","client":"%s"}`,
 				pick(r, eventTypes), pick(r, handles), post, pick(r, clients))
 			events = append(events, feedEvent{
 				logicalKey: fmt.Sprintf("user#%s#%s#%013d", handle, post, at.UnixMilli()),
@@ -127,9 +127,9 @@ func celebrityScenario() Scenario {
 		Rows:        celebrityEvents,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			for _, e := range feedEvents() {
-				if err := out.put(e.logicalKey, cell{"event", "payload", e.at, e.payload}); err != nil {
+				if err := put(e.logicalKey, cellAt("event", "payload", e.at, e.payload)); err != nil {
 					return err
 				}
 			}
@@ -161,9 +161,9 @@ func celebritySaltedScenario() Scenario {
 		Rows:        celebrityEvents,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			for _, e := range feedEvents() {
-				if err := out.put(saltedKey(e.logicalKey), cell{"event", "payload", e.at, e.payload}); err != nil {
+				if err := put(saltedKey(e.logicalKey), cellAt("event", "payload", e.at, e.payload)); err != nil {
 					return err
 				}
 			}

@@ -1,7 +1,9 @@
-package emulator
+package demo
 
 import (
+	"fmt"
 	"hash/fnv"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -72,4 +74,13 @@ func distinctTimes(r *rand.Rand, n int, start, end time.Time) []time.Time {
 	}
 	slices.SortFunc(times, time.Time.Compare)
 	return times
+}
+
+// measure returns the length of the value a real writer would store,
+// formatted as fmt.Sprintf(format, args...): generators describe values
+// by their size alone, and formatting them (drawing the same random
+// numbers) keeps every size, and so every byte count of the demo, exact.
+func measure(format string, args ...any) int {
+	n, _ := fmt.Fprintf(io.Discard, format, args...) // io.Discard never fails
+	return n
 }

@@ -1,9 +1,11 @@
-package emulator
+package demo
 
 import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/btviz/btviz/keyspace"
 )
 
 // Device memory readings: one legacy device rewrites a single row, the rest
@@ -40,12 +42,12 @@ func memusageRowScenario() Scenario {
 		Rows:        memusageDevices*memusageReadings + 1,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			r := newRand("memusage-single-row")
 			type reading struct {
 				key   string
 				at    time.Time
-				value []byte
+				value int // bytes of the JSON reading
 			}
 			readings := make([]reading, 0, memusageDevices*memusageReadings)
 			devices := map[uint32]bool{memusageHotDeviceID: true}
@@ -66,25 +68,25 @@ func memusageRowScenario() Scenario {
 			}
 			slices.SortStableFunc(readings, func(a, b reading) int { return a.at.Compare(b.at) })
 			for _, reading := range readings {
-				if err := out.put(reading.key, cell{"stats", "memusage", reading.at, reading.value}); err != nil {
+				if err := put(reading.key, cellAt("stats", "memusage", reading.at, reading.value)); err != nil {
 					return err
 				}
 			}
 
 			// Newest version first, the order the emulator keeps them in.
-			versions := make([]cell, memusageVersions)
+			versions := make([]keyspace.Cell, memusageVersions)
 			for i := range versions {
 				at := w.end.Add(-time.Duration(i+1) * memusageInterval).Add(time.Duration(r.IntN(500)) * time.Millisecond)
-				versions[i] = cell{"stats", "memusage", at, memoryReading(4096, 0.55+0.2*r.Float64())}
+				versions[i] = cellAt("stats", "memusage", at, memoryReading(4096, 0.55+0.2*r.Float64()))
 			}
-			return out.put(memusageUpdatedRow, versions...)
+			return put(memusageUpdatedRow, versions...)
 		},
 	}
 }
 
-// memoryReading is a small JSON memory sample of a device with totalMB of
-// memory, usedFraction of it in use.
-func memoryReading(totalMB int, usedFraction float64) []byte {
+// memoryReading is the size of a small JSON memory sample of a device
+// with totalMB of memory, usedFraction of it in use.
+func memoryReading(totalMB int, usedFraction float64) int {
 	used := int(float64(totalMB) * usedFraction)
-	return fmt.Appendf(nil, `{"used_mb":%d,"free_mb":%d,"total_mb":%d}`, used, totalMB-used, totalMB)
+	return measure(`{"used_mb":%d,"free_mb":%d,"total_mb":%d}`, used, totalMB-used, totalMB)
 }

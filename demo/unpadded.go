@@ -1,4 +1,4 @@
-package emulator
+package demo
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ func unpaddedIDsScenario() Scenario {
 		Rows:        unpaddedUsers,
 		TimeStart:   w.start,
 		TimeEnd:     w.end,
-		generate: func(out rowSink) error {
+		generate: func(put Put) error {
 			r := newRand("unpadded-user-ids")
 			seen := make(map[int]bool, unpaddedUsers)
 			logMax := math.Log(unpaddedMaxID)
@@ -44,7 +44,7 @@ func unpaddedIDsScenario() Scenario {
 				}
 				seen[id] = true
 				key := fmt.Sprintf("user#%d", id)
-				if err := out.put(key, cell{"profile", "json", randomTime(r, w.start, w.end), userProfile(r, id)}); err != nil {
+				if err := put(key, cellAt("profile", "json", randomTime(r, w.start, w.end), userProfile(r, id))); err != nil {
 					return err
 				}
 			}
