@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -67,7 +68,7 @@ func writeString(h hash.Hash, s string) {
 // exactly Rows of them, within the window.
 func TestGeneratorsAreDeterministic(t *testing.T) {
 	t.Parallel()
-	for _, sc := range Scenarios() {
+	for _, sc := range slices.Concat(Scenarios(), TestTables()) {
 		t.Run(sc.Name, func(t *testing.T) {
 			first, second := generate(t, sc), generate(t, sc)
 			if first.rows != sc.Rows {
@@ -99,7 +100,7 @@ func TestDemoDataIsUnchanged(t *testing.T) {
 // a table; the race detector slows it about tenfold).
 func TestSnapshots(t *testing.T) {
 	t.Parallel()
-	for _, sc := range Scenarios() {
+	for _, sc := range slices.Concat(Scenarios(), TestTables()) {
 		start := time.Now()
 		snap, err := sc.Snapshot()
 		if err != nil {

@@ -20,8 +20,14 @@ func TestScenariosDescribeThemselves(t *testing.T) {
 	kebab := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	seen := map[string]bool{}
 	expected := map[string]bool{}
-	for _, sc := range Scenarios() {
+	for _, sc := range slices.Concat(Scenarios(), TestTables()) {
 		t.Run(sc.Name, func(t *testing.T) {
+			if demo := slices.Contains(ScenarioNames(), sc.Name); sc.TestOnly == demo {
+				t.Errorf("TestOnly = %v, but the table is in Scenarios: %v", sc.TestOnly, demo)
+			}
+			if found, ok := Named(sc.Name); !ok || found.Name != sc.Name {
+				t.Errorf("Named(%q) does not find it", sc.Name)
+			}
 			if !kebab.MatchString(sc.Name) || len(sc.Name) > 50 {
 				t.Errorf("name %q is not a kebab-case table ID of at most 50 characters", sc.Name)
 			}
@@ -52,8 +58,8 @@ func TestScenariosDescribeThemselves(t *testing.T) {
 			if len(sc.Families) == 0 || !slices.IsSorted(sc.Families) || len(slices.Compact(slices.Clone(sc.Families))) != len(sc.Families) {
 				t.Errorf("Families %v must be sorted, unique and not empty", sc.Families)
 			}
-			if sc.Rows < 10_000 {
-				t.Errorf("Rows = %d, want at least 10,000", sc.Rows)
+			if sc.Rows < 10_000 && !sc.TestOnly {
+				t.Errorf("Rows = %d, want at least 10,000 in a demo table", sc.Rows)
 			}
 			if !sc.TimeStart.Before(sc.TimeEnd) || !sc.TimeEnd.Equal(DemoNow()) {
 				t.Errorf("window [%s, %s) must end at DemoNow()", sc.TimeStart, sc.TimeEnd)
@@ -65,6 +71,11 @@ func TestScenariosDescribeThemselves(t *testing.T) {
 		"pii-in-key", "domain-not-reversed", "too-many-column-families"} {
 		if !expected[kind] {
 			t.Errorf("no scenario expects %q", kind)
+		}
+	}
+	for _, kind := range findingKinds {
+		if !expected[kind] {
+			t.Errorf("no scenario or test table expects %q", kind)
 		}
 	}
 	if !slices.Equal(ScenarioNames(), ScenarioNames()) || len(ScenarioNames()) != len(Scenarios()) {

@@ -32,8 +32,8 @@ var (
 	colorThemes = []goldenTheme{{"truecolor-dark", true, colorprofile.TrueColor}, {"truecolor-light", false, colorprofile.TrueColor}, {"ansi256-dark", true, colorprofile.ANSI256}}
 )
 
-// TestGoldenFrames draws the headless frame of snapshots shaped like the
-// demo scenarios, in several views, sizes, themes and profiles.
+// TestGoldenFrames draws the headless frame of the demo scenarios'
+// snapshots, in several views, sizes, themes and profiles.
 func TestGoldenFrames(t *testing.T) {
 	type view struct {
 		name   string
