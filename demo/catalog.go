@@ -29,6 +29,10 @@ func Scenarios() []Scenario {
 		binaryKeysScenario(),
 		piiKeysScenario(),
 		tooManyFamiliesScenario(),
+		usersNoDelimiterScenario(),
+		usersHashedScenario(),
+		accountsHotTenthScenario(),
+		twoDatasetsScenario(),
 	}
 }
 

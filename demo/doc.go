@@ -8,8 +8,8 @@
 // at the same data.
 //
 // [Scenarios] are the demo tables `btviz seed` loads, with seeded random
-// numbers and cell timestamps before the fixed [DemoNow]. All eighteen
-// hold 340,003 rows and take about 550 MB of emulator heap once loaded,
+// numbers and cell timestamps before the fixed [DemoNow]. All twenty-two
+// hold 420,003 rows and take about 600 MB of emulator heap once loaded,
 // 160 MB of it the oversized row and cell:
 //
 //	name                        rows    good  expected findings
@@ -31,8 +31,15 @@
 //	binary-sensor-keys          20,000  no    binary-key
 //	pii-login-keys              20,000  no    pii-in-key
 //	too-many-families           10,000  no    too-many-column-families
+//	users-no-delimiter          20,000  no    unpadded-number, sequential-numeric-id at user, sequential-keys
+//	users-hashed-no-delimiter   20,000  no    hashed-key
+//	accounts-hot-tenth          20,000  no    hot-key-range at acct#3
+//	two-datasets                20,000  yes
 //
-// Each scenario's constructor documents its key format, sizes and time
-// window. The package is for demos and tests: nothing on a path to a real
+// [TestTables] are tables only tests build (a 100,000-column row, keys
+// past 4 KB, a skewed tablet map, the demo's data under : and |
+// delimiters), and [UnpaddedSequentialTable] a sequential table of any
+// size. Each scenario's constructor documents its key format, sizes and
+// time window. The package is for demos and tests: nothing on a path to a real
 // Bigtable instance needs it.
 package demo

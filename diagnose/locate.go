@@ -93,7 +93,7 @@ func (d *diagnosis) positionLocation(f Finding, pos *segmentPosition) Finding {
 	prefixes := map[string]bool{}
 	var first, last string
 	for i := range pos.values {
-		prefix := d.profile.prefixBefore(string(d.profile.rows[pos.rowOf[i]].Key), pos.index)
+		prefix := d.profile.prefixBefore(pos.rowOf[i], pos.index)
 		if len(prefixes) == 0 || prefix < first {
 			first = prefix
 		}

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -41,6 +42,10 @@ var scenarioChecks = map[string]scenarioCheck{
 	"binary-sensor-keys":         checkBinaryKeys,
 	"pii-login-keys":             checkPIIKeys,
 	"too-many-families":          checkTooManyFamilies,
+	"users-no-delimiter":         checkUsersNoDelimiter,
+	"users-hashed-no-delimiter":  checkUsersHashed,
+	"accounts-hot-tenth":         checkAccountsHotTenth,
+	"two-datasets":               checkTwoDatasets,
 }
 
 // firstUserID is the first auto-increment ID of the user scenarios.
@@ -511,6 +516,72 @@ func checkTooManyFamilies(t *testing.T, _ context.Context, _ *bigtable.Client, s
 	for _, row := range scan.rows {
 		if row.columns < 3 || row.columns > 6 {
 			t.Fatalf("row %q has %d columns, want 3–6", row.key, row.columns)
+		}
+	}
+}
+
+func checkUsersNoDelimiter(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
+	requireKeys(t, scan, `^user[1-9]\d*$`)
+	byID := slices.Clone(scan.rows)
+	slices.SortFunc(byID, func(a, b scannedRow) int {
+		return cmp.Compare(parseInt(t, strings.TrimPrefix(a.key, "user")), parseInt(t, strings.TrimPrefix(b.key, "user")))
+	})
+	for i, row := range byID {
+		if want := fmt.Sprintf("user%d", i+1); row.key != want {
+			t.Fatalf("ID %d is %q, want %q: IDs must be dense from 1", i+1, row.key, want)
+		}
+		if i > 0 && !row.newest.After(byID[i-1].newest) {
+			t.Fatalf("%s is not newer than %s: accounts must sign up in ID order", row.key, byID[i-1].key)
+		}
+	}
+	if timeInversions(scan) == 0 {
+		t.Error("key order equals write order; unpadded IDs must sort differently")
+	}
+}
+
+func checkUsersHashed(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
+	requireKeys(t, scan, `^user\d{1,20}$`)
+	widths := map[int]int{}
+	for _, row := range scan.rows {
+		widths[len(row.key)-len("user")]++
+	}
+	if widths[19]+widths[20] < len(scan.rows)*9/10 {
+		t.Errorf("hash widths %v, want mostly 19 and 20 digits as a 64-bit hash has", widths)
+	}
+	if n := timeInversions(scan); n < len(scan.rows)/3 {
+		t.Errorf("only %d time inversions: hashed keys must scatter write times", n)
+	}
+}
+
+func checkAccountsHotTenth(t *testing.T, _ context.Context, _ *bigtable.Client, sc demo.Scenario, scan *tableScan) {
+	requireKeys(t, scan, `^acct#\d{8}$`)
+	hot := sc.Locations[0].Key
+	var hotRows, hotWrites, writes int
+	for _, row := range scan.rows {
+		writes += row.maxVersions
+		if strings.HasPrefix(row.key, hot) {
+			hotRows++
+			hotWrites += row.maxVersions
+		}
+		if row.columns != 1 {
+			t.Fatalf("row %q has %d columns, want the one balance column", row.key, row.columns)
+		}
+	}
+	rowShare, writeShare := float64(hotRows)/float64(len(scan.rows)), float64(hotWrites)/float64(writes)
+	if rowShare < 0.08 || rowShare > 0.12 || writeShare < 0.6 {
+		t.Errorf("%s holds %.1f%% of rows and %.1f%% of versions, want about 10%% and over 60%%", hot, 100*rowShare, 100*writeShare)
+	}
+}
+
+func checkTwoDatasets(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
+	requireKeys(t, scan, `^(event#[0-9a-f]{8}#\d{19}|profile#[0-9a-f]{8})$`)
+	events := scan.share(func(row scannedRow) bool { return strings.HasPrefix(row.key, "event#") })
+	if events < 0.8 || events > 0.9 {
+		t.Errorf("events are %.1f%% of rows, want about 85%%", 100*events)
+	}
+	for _, row := range scan.rows {
+		if row.maxVersions != 1 {
+			t.Fatalf("row %q has a column with %d versions, want every row written once", row.key, row.maxVersions)
 		}
 	}
 }

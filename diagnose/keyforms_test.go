@@ -1,0 +1,67 @@
+package diagnose
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/btviz/btviz/demo"
+)
+
+// TestUnpaddedSequentialAtAnySize: greeting1 … greetingN written in order
+// raises unpadded-number, sequential-numeric-id and sequential-keys at any
+// row count, near a power of ten or not, although byte order scrambles
+// numeric order.
+func TestUnpaddedSequentialAtAnySize(t *testing.T) {
+	for _, rows := range []int{1_000, 5_000, 37_000, 100_000, 250_000} {
+		t.Run(fmt.Sprint(rows), func(t *testing.T) {
+			t.Parallel()
+			sc := demo.UnpaddedSequentialTable(rows)
+			snap, err := sc.Snapshot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			findings := Diagnose(snap)
+			expectation{kinds: sc.Expect, locations: sc.Locations}.check(t, findings)
+			id := findingOf(t, findings, KindSequentialNumericID)
+			if !strings.Contains(id.Summary, "greeting<number>") {
+				t.Errorf("summary %q does not name the number after greeting", id.Summary)
+			}
+		})
+	}
+}
+
+func TestSplitParts(t *testing.T) {
+	cases := []struct {
+		name   string
+		values func(i int) string
+		parts  int
+	}{
+		{"a word and an unpadded ID", func(i int) string { return fmt.Sprintf("user%d", i*7+1) }, 2},
+		{"a word, a number, a word", func(i int) string { return fmt.Sprintf("sensor%dreading", i%40) }, 3},
+		{"a padded ID after a letter", func(i int) string { return fmt.Sprintf("p%06d", i) }, 2},
+		{"roles, numbers, regions", func(i int) string { return fmt.Sprintf("%s-%02d-euw%d", []string{"api", "web", "db"}[i%3], i%40, i%3) }, 4},
+		{"handles with a number on some", func(i int) string {
+			if i%2 == 0 {
+				return fmt.Sprintf("carmen_garcia%d", i)
+			}
+			return "bob_smith"
+		}, 1},
+		{"handles with a number on all", func(i int) string { return fmt.Sprintf("name%c%c_%d", 'a'+i%26, 'a'+i/26%26, i) }, 1},
+		{"hex hashes", func(i int) string { return fmt.Sprintf("%08x", uint32(i)*2654435761) }, 1},
+		{"dates", func(i int) string { return fmt.Sprintf("2026-10-%02d", 1+i%28) }, 1},
+		{"plain words", func(i int) string { return []string{"alpha", "beta", "gamma"}[i%3] }, 1},
+		{"text then bytes", func(i int) string { return fmt.Sprintf("dev%c%c", 1+i%20, 2+i/20%20) }, 2},
+	}
+	for _, c := range cases {
+		values := make([]string, 500)
+		classes := make([]segmentClass, len(values))
+		for i := range values {
+			values[i] = c.values(i)
+			classes[i] = classifySegment(values[i])
+		}
+		if _, parts := splitParts(values, classes); parts != c.parts {
+			t.Errorf("%s (%q, %q): %d parts, want %d", c.name, values[0], values[1], parts, c.parts)
+		}
+	}
+}
