@@ -168,9 +168,9 @@ func (d *diagnosis) sequentialID(pos *segmentPosition) (Finding, bool) {
 		return Finding{}, false
 	}
 	groups := map[string][]int{}
-	for i, v := range pos.values {
+	for i := range pos.values {
 		row := d.profile.rows[pos.rowOf[i]]
-		if row.Cells == 0 || classifySegment(v) != classInteger {
+		if row.Cells == 0 || pos.valueClasses[i] != classInteger {
 			continue
 		}
 		prefix := d.profile.prefixBefore(pos.rowOf[i], pos.index)

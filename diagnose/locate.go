@@ -86,6 +86,20 @@ func share(part, whole float64) float64 {
 // pos: the table when keys fan out before it, else the range of the few
 // prefixes before it.
 func (d *diagnosis) positionLocation(f Finding, pos *segmentPosition) Finding {
+	if at, ok := d.locations[pos]; ok {
+		f.Start, f.End, f.Prefix = at.Start, at.End, at.Prefix
+		return f
+	}
+	f = d.locatePosition(f, pos)
+	if d.locations == nil {
+		d.locations = make(map[*segmentPosition]Finding)
+	}
+	d.locations[pos] = Finding{Start: f.Start, End: f.End, Prefix: f.Prefix}
+	return f
+}
+
+// locatePosition does the work of [diagnosis.positionLocation].
+func (d *diagnosis) locatePosition(f Finding, pos *segmentPosition) Finding {
 	f.Start, f.End = d.tableWide()
 	if pos.index == 0 {
 		return f

@@ -58,6 +58,8 @@ type segmentPosition struct {
 	fronts   map[string]struct{}
 	distinct int
 	classes  [numClasses]int
+	// valueClasses[i] is the class of values[i].
+	valueClasses []segmentClass
 	// class is the class of at least [classMajority] of the values, or
 	// classText when none is.
 	class segmentClass
@@ -217,6 +219,10 @@ func (p *segmentPosition) summarize(classes []segmentClass) {
 	if classes == nil && p.distinct <= maxPartWords {
 		words = make(map[string]segmentClass, p.distinct)
 	}
+	p.valueClasses = classes
+	if classes == nil {
+		p.valueClasses = make([]segmentClass, len(p.values))
+	}
 	for i, v := range p.values {
 		var c segmentClass
 		switch known, ok := words[v]; {
@@ -230,6 +236,7 @@ func (p *segmentPosition) summarize(classes []segmentClass) {
 				words[v] = c
 			}
 		}
+		p.valueClasses[i] = c
 		p.classes[c]++
 		if c == classInteger {
 			if p.minWidth == 0 || len(v) < p.minWidth {

@@ -108,12 +108,14 @@ func findWritePattern(profile *keyProfile) (writePattern, bool) {
 		pattern := writePattern{depth: depth}
 		var weighted float64
 		largest := 0
+		timeOrders := make(map[string][]int, len(groups))
 		for prefix, members := range groups {
 			pattern.groups = append(pattern.groups, prefix)
 			if len(members) < minCorrelationRows {
 				continue
 			}
-			rho, span := groupPattern(profile.rows, members)
+			rho, span, byTime := groupPattern(profile.rows, members)
+			timeOrders[prefix] = byTime
 			weighted += rho * float64(len(members))
 			pattern.rows += len(members)
 			if len(members) > largest {
@@ -132,9 +134,9 @@ func findWritePattern(profile *keyProfile) (writePattern, bool) {
 		// Byte order may not be write order (unpadded numbers): look
 		// stretch by stretch of write time.
 		var later, earlier float64
-		for _, members := range groups {
+		for prefix, members := range groups {
 			if len(members) >= minCorrelationRows {
-				up, down := windowTrend(profile.rows, members)
+				up, down := windowTrend(profile.rows, members, timeOrders[prefix])
 				later += up * float64(len(members))
 				earlier += down * float64(len(members))
 			}
@@ -148,23 +150,17 @@ func findWritePattern(profile *keyProfile) (writePattern, bool) {
 	return writePattern{}, false
 }
 
-// windowTrend cuts a group's rows (members, in key order) into
+// windowTrend cuts a group's rows (members, in key order; byTime, their
+// places in members, oldest write first) into
 // [sequentialWindows] stretches of write time and returns the share of
 // stretches within which key order rises with write time, and the share
 // within which it falls, each by a rank correlation of at least
 // [sequentialMinCorrelation]. Groups too small for stretches of
 // [minCorrelationRows] rows give 0, 0.
-func windowTrend(rows []keyspace.SampledRow, members []int) (later, earlier float64) {
+func windowTrend(rows []keyspace.SampledRow, members, byTime []int) (later, earlier float64) {
 	if len(members) < sequentialWindows*minCorrelationRows {
 		return 0, 0
 	}
-	byTime := make([]int, len(members))
-	for k := range byTime {
-		byTime[k] = k
-	}
-	slices.SortFunc(byTime, func(a, b int) int {
-		return cmp.Or(cmp.Compare(rows[members[a]].FirstWrite, rows[members[b]].FirstWrite), cmp.Compare(a, b))
-	})
 	order := make([]float64, 0, len(members)/sequentialWindows+1)
 	times := make([]float64, 0, cap(order))
 	var up, down int
@@ -185,9 +181,10 @@ func windowTrend(rows []keyspace.SampledRow, members []int) (later, earlier floa
 }
 
 // groupPattern returns the rank correlation between key order and first
-// write within one group (members are in key order), and the share of the
-// group's key order its newest rows span.
-func groupPattern(rows []keyspace.SampledRow, members []int) (rho, newestSpan float64) {
+// write within one group (members are in key order), the share of the
+// group's key order its newest rows span, and the group's rows by write
+// time (their places in members, oldest first).
+func groupPattern(rows []keyspace.SampledRow, members []int) (rho, newestSpan float64, byTime []int) {
 	order := make([]float64, len(members))
 	times := make([]float64, len(members))
 	for k, i := range members {
@@ -195,14 +192,17 @@ func groupPattern(rows []keyspace.SampledRow, members []int) (rho, newestSpan fl
 		times[k] = float64(rows[i].FirstWrite)
 	}
 	rho = spearman(order, times)
-	byTime := make([]int, len(members))
+	byTime = make([]int, len(members))
 	for k := range byTime {
 		byTime[k] = k
 	}
-	slices.SortFunc(byTime, func(a, b int) int { return cmp.Or(cmp.Compare(times[b], times[a]), cmp.Compare(a, b)) })
-	newest := byTime[:max(1, int(math.Ceil(float64(len(members))*newestRowsShare)))]
+	// Oldest first; of rows written at once, the later in key order first,
+	// so that the newest rows are the ones latest written and earliest
+	// in key order.
+	slices.SortFunc(byTime, func(a, b int) int { return cmp.Or(cmp.Compare(times[a], times[b]), cmp.Compare(b, a)) })
+	newest := byTime[len(byTime)-max(1, int(math.Ceil(float64(len(members))*newestRowsShare))):]
 	lo, hi := slices.Min(newest), slices.Max(newest)
-	return rho, float64(hi-lo+1) / float64(len(members))
+	return rho, float64(hi-lo+1) / float64(len(members)), byTime
 }
 
 // checkSequentialKeys raises sequential-keys when, in at most

@@ -25,8 +25,10 @@ func checkUnpaddedNumbers(d *diagnosis) []Finding {
 		if pos.class != classInteger || pos.distinct < unpaddedMinDistinct || pos.minWidth == pos.maxWidth {
 			continue
 		}
-		if form, _, _, _ := hashForm(pos); form == "decimal" {
-			continue // a hash has no numeric order to keep
+		if pos.maxWidth >= decimalHashMinDigits {
+			if form, _, _, _ := hashForm(pos); form == "decimal" {
+				continue // a hash has no numeric order to keep
+			}
 		}
 		var shorter int
 		for _, v := range pos.values {
