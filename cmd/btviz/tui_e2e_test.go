@@ -1,12 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/tui/tuitest"
 )
 
@@ -26,8 +28,9 @@ func TestE2ETerminalCelebrityFlow(t *testing.T) {
 	// The picker comes up at once and fills in as the tables load.
 	term.WaitFor(t, 5*time.Second, tuitest.PickerShown, "social-celebrity")
 	t.Logf("picker on screen after %v", time.Since(start).Round(time.Millisecond))
-	term.WaitFor(t, 2*time.Minute, tuitest.PickerAllLoaded(18))
-	t.Logf("all 18 demo tables loaded after %v", time.Since(start).Round(time.Millisecond))
+	tables := len(demo.Scenarios())
+	term.WaitFor(t, 2*time.Minute, tuitest.PickerAllLoaded(tables))
+	t.Logf("all %d demo tables loaded after %v", tables, time.Since(start).Round(time.Millisecond))
 
 	// Filter the list down to the celebrity tables and open the first:
 	// its hotspot is the one bright band.
@@ -35,7 +38,7 @@ func TestE2ETerminalCelebrityFlow(t *testing.T) {
 	term.WaitFor(t, 5*time.Second, tuitest.PickerFilterPrompt)
 	term.Type("celebrity")
 	term.Send("Enter")
-	term.WaitFor(t, 5*time.Second, `2 of 18 tables hold "celebrity"`, "social-celebrity-salted")
+	term.WaitFor(t, 5*time.Second, fmt.Sprintf(`2 of %d tables hold "celebrity"`, tables), "social-celebrity-salted")
 	term.WaitUntil(t, 5*time.Second, "the other tables filtered out", func(s string) bool { return !strings.Contains(s, "users-reversed-ids") })
 	term.Send("Enter")
 	term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.HeatmapTitle, tuitest.CelebrityBucket,
