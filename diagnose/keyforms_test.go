@@ -1,11 +1,15 @@
 package diagnose
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/btviz/btviz/demo"
+	"github.com/btviz/btviz/keyspace"
 )
 
 // TestUnpaddedSequentialAtAnySize: greeting1 … greetingN written in order
@@ -51,17 +55,41 @@ func TestSplitParts(t *testing.T) {
 		{"hex hashes", func(i int) string { return fmt.Sprintf("%08x", uint32(i)*2654435761) }, 1},
 		{"dates", func(i int) string { return fmt.Sprintf("2026-10-%02d", 1+i%28) }, 1},
 		{"plain words", func(i int) string { return []string{"alpha", "beta", "gamma"}[i%3] }, 1},
+		{"phone numbers", func(i int) string { return fmt.Sprintf("+4477009%05d", i) }, 1},
 		{"text then bytes", func(i int) string { return fmt.Sprintf("dev%c%c", 1+i%20, 2+i/20%20) }, 2},
 	}
 	for _, c := range cases {
 		values := make([]string, 500)
-		classes := make([]segmentClass, len(values))
 		for i := range values {
 			values[i] = c.values(i)
-			classes[i] = classifySegment(values[i])
 		}
-		if _, parts := splitParts(values, classes); parts != c.parts {
+		if _, parts := splitParts(values); parts != c.parts {
 			t.Errorf("%s (%q, %q): %d parts, want %d", c.name, values[0], values[1], parts, c.parts)
 		}
+	}
+}
+
+// TestSortByTime: the packed sort and the comparison sort give one order,
+// oldest first, ties later-in-key-order first.
+func TestSortByTime(t *testing.T) {
+	rows := make([]keyspace.SampledRow, 1000)
+	for i := range rows {
+		rows[i].FirstWrite = 1_793_000_000_000_000 + int64(i*7919%97)*1_000_000
+	}
+	got := sortByTime(rows)
+	want := slices.Clone(got)
+	slices.SortFunc(want, func(a, b int) int {
+		return cmp.Or(cmp.Compare(rows[a].FirstWrite, rows[b].FirstWrite), cmp.Compare(b, a))
+	})
+	if !slices.Equal(got, want) {
+		t.Fatalf("packed order differs from the comparison order")
+	}
+	rows[0].FirstWrite = math.MinInt64 / 2 // a span too wide to pack
+	got = sortByTime(rows)
+	sorted := slices.IsSortedFunc(got, func(a, b int) int {
+		return cmp.Or(cmp.Compare(rows[a].FirstWrite, rows[b].FirstWrite), cmp.Compare(b, a))
+	})
+	if !sorted || got[0] != 0 {
+		t.Fatalf("comparison order wrong: %v", got[:3])
 	}
 }

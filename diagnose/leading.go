@@ -193,7 +193,13 @@ func (d *diagnosis) sequentialID(pos *segmentPosition) (Finding, bool) {
 			ids[k], times[k] = id, float64(d.profile.rows[pos.rowOf[i]].FirstWrite)
 			lo, hi = min(lo, id), max(hi, id)
 		}
-		weighted += spearman(ids, times) * float64(len(members))
+		if len(members) == len(d.profile.rows) {
+			// Every sampled row, in key order: their time ranks are known.
+			_, timeRank := d.profile.timeOrder()
+			weighted += pearson(ranks(ids), timeRank) * float64(len(members))
+		} else {
+			weighted += spearman(ids, times) * float64(len(members))
+		}
 		rows += len(members)
 	}
 	if rows < minCorrelationRows {

@@ -21,6 +21,9 @@ const (
 	// order, invoice), not a name: user123 is a word and an ID, while
 	// carmen_schmidt100 is a handle and stays whole.
 	maxPartWords = 16
+	// splitDecisionSample bounds how many values of a position are
+	// classified to decide whether to cut it.
+	splitDecisionSample = 1000
 )
 
 // runKind is the character class of byte c.
@@ -56,32 +59,34 @@ func partRuns(value string, runs []int) (n int, shape uint32) {
 	return n, shape
 }
 
-// splitParts decides whether the values of one segment position (whose
-// classes are given) are cut
-// into parts: when at least [classMajority] of them are text (or binary)
-// and have the same shape of two or more character-class runs, whose text
-// runs take at most [maxPartWords] values — the same word followed by
-// numbers of varying width, say. It returns that shape and the number of
-// parts, or 0 and 1 when the segment stays whole.
-func splitParts(values []string, classes []segmentClass) (shape uint32, parts int) {
+// splitParts decides whether the values of one segment position are cut
+// into parts: when at least [classMajority] of them have the same shape of
+// two or more character-class runs, are text (or binary) rather than a
+// number, date, hash, address or host name (judged on up to
+// [splitDecisionSample] values spread evenly), and their text runs take at
+// most [maxPartWords] values — the same word followed by numbers of
+// varying width, say. It returns that shape and the number of parts, or 0
+// and 1 when the segment stays whole.
+func splitParts(values []string) (shape uint32, parts int) {
 	if len(values) == 0 {
 		return 0, 1
 	}
 	counts := make(map[uint32]int)
 	var runs [maxParts]int
-	wordy := 0
-	for i, v := range values {
-		if c := classes[i]; c != classText && c != classBinary {
-			continue
-		}
-		wordy++
-		if n, s := partRuns(v, runs[:]); n >= 2 && s != 0 {
-			counts[s]++
+	last, lastCount := uint32(0), 0 // most values repeat the shape before them
+	for _, v := range values {
+		n, s := partRuns(v, runs[:])
+		switch {
+		case n < 2 || s == 0:
+		case s == last:
+			lastCount++
+		default:
+			counts[last] += lastCount
+			last, lastCount = s, 1
 		}
 	}
-	if float64(wordy) < classMajority*float64(len(values)) {
-		return 0, 1
-	}
+	counts[last] += lastCount
+	delete(counts, 0)
 	best, bestCount := uint32(0), 0
 	for s, c := range counts {
 		if c > bestCount || c == bestCount && s < best {
@@ -91,10 +96,22 @@ func splitParts(values []string, classes []segmentClass) (shape uint32, parts in
 	if float64(bestCount) < classMajority*float64(len(values)) {
 		return 0, 1
 	}
+	step := max(1, len(values)/splitDecisionSample)
+	wordy, sampled := 0, 0
+	for i := 0; i < len(values); i += step {
+		if c := classifySegment(values[i]); c == classText || c == classBinary {
+			wordy++
+		}
+		sampled++
+	}
+	if float64(wordy) < classMajority*float64(sampled) {
+		return 0, 1
+	}
 	for s := best; s != 0; s >>= 2 {
 		parts++
 	}
 	words := make([]map[string]bool, parts)
+	lastWords := make([]string, parts)
 	for _, v := range values {
 		n, s := partRuns(v, runs[:])
 		if s != best {
@@ -104,9 +121,10 @@ func splitParts(values []string, classes []segmentClass) (shape uint32, parts in
 		for part := range n {
 			run := v[from : from+runs[part]]
 			from += runs[part]
-			if runKind(run[0]) != runText {
+			if runKind(run[0]) != runText || run == lastWords[part] {
 				continue // numbers and bytes may take any value
 			}
+			lastWords[part] = run
 			if words[part] == nil {
 				words[part] = make(map[string]bool)
 			}

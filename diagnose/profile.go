@@ -1,6 +1,8 @@
 package diagnose
 
 import (
+	"cmp"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -36,6 +38,64 @@ type keyProfile struct {
 	leading int
 	// oneSegment is true when no sampled key has a delimiter.
 	oneSegment bool
+	// byTime and timeRank, made by [keyProfile.timeOrder] when first
+	// asked for, order the rows by first write.
+	byTime   []int
+	timeRank []float64
+}
+
+// sortByTime returns the indexes of rows by first write, oldest first and,
+// of rows written at once, the later in key order first. When the time
+// span and the row count fit, each row is one packed integer sorted
+// without a comparison function, several times faster.
+func sortByTime(rows []keyspace.SampledRow) []int {
+	byTime := make([]int, len(rows))
+	if len(rows) == 0 {
+		return byTime
+	}
+	first, last := rows[0].FirstWrite, rows[0].FirstWrite
+	for _, row := range rows {
+		first, last = min(first, row.FirstWrite), max(last, row.FirstWrite)
+	}
+	rowBits := bits.Len(uint(len(rows)))
+	if span := uint64(last - first); bits.Len64(span)+rowBits <= 64 {
+		packed := make([]uint64, len(rows))
+		for i, row := range rows {
+			packed[i] = uint64(row.FirstWrite-first)<<rowBits | uint64(len(rows)-1-i)
+		}
+		slices.Sort(packed)
+		mask := uint64(1)<<rowBits - 1
+		for p, v := range packed {
+			byTime[p] = len(rows) - 1 - int(v&mask)
+		}
+		return byTime
+	}
+	type timed struct{ at, row int64 }
+	order := make([]timed, len(rows))
+	for i, row := range rows {
+		order[i] = timed{row.FirstWrite, int64(i)}
+	}
+	slices.SortFunc(order, func(a, b timed) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(b.row, a.row)) })
+	for p, t := range order {
+		byTime[p] = int(t.row)
+	}
+	return byTime
+}
+
+// timeOrder returns the sampled rows (indexes into rows) by first write,
+// oldest first and, of rows written at once, the later in key order
+// first; and each row's rank in that order, ties sharing their average.
+// Checks that correlate write time with the whole sample share it.
+func (k *keyProfile) timeOrder() (byTime []int, timeRank []float64) {
+	if k.byTime == nil {
+		k.byTime = sortByTime(k.rows)
+		inTime := ranksInOrder(k.byTime, func(i int) int64 { return k.rows[i].FirstWrite })
+		k.timeRank = make([]float64, len(k.rows))
+		for p, i := range k.byTime {
+			k.timeRank[i] = inTime[p]
+		}
+	}
+	return k.byTime, k.timeRank
 }
 
 // segmentPosition describes one field position across the sample.
@@ -89,6 +149,12 @@ func newKeyProfile(snap *keyspace.Snapshot) *keyProfile {
 	slices.SortFunc(rows, func(a, b keyspace.SampledRow) int { return strings.Compare(string(a.Key), string(b.Key)) })
 	profile := &keyProfile{splitter: keyspace.NewSplitter(snap.Delimiters), rows: rows, leading: -1, oneSegment: true,
 		starts: make([][]int, len(rows))}
+	// One array holds every row's field starts, room for
+	// maxSegmentPositions a row; a row with more fields grows its own.
+	starts := make([]int, len(rows)*maxSegmentPositions)
+	for i := range profile.starts {
+		profile.starts[i] = starts[i*maxSegmentPositions : i*maxSegmentPositions : (i+1)*maxSegmentPositions]
+	}
 	var segments [][]segmentField
 	for i, row := range rows {
 		key := string(row.Key)
@@ -122,12 +188,10 @@ func newKeyProfile(snap *keyspace.Snapshot) *keyProfile {
 // or one per part when the segment's values are cut consistently.
 func (k *keyProfile) addSegment(segment int, fields []segmentField) {
 	values := make([]string, len(fields))
-	classes := make([]segmentClass, len(fields))
 	for i, f := range fields {
 		values[i] = string(k.rows[f.row].Key[f.start:f.end])
-		classes[i] = classifySegment(values[i])
 	}
-	shape, parts := splitParts(values, classes)
+	shape, parts := splitParts(values)
 	first := len(k.positions)
 	for part := range max(parts, 1) {
 		pos := segmentPosition{index: first + part, segment: segment, part: -1, fronts: make(map[string]struct{}, maxWriteFronts+1),
@@ -142,6 +206,7 @@ func (k *keyProfile) addSegment(segment int, fields []segmentField) {
 		distinct[part] = make(map[string]bool)
 	}
 	var runs [maxParts]int
+	lastFields := make([]string, max(parts, 1))
 	for i, f := range fields {
 		key := string(k.rows[f.row].Key)
 		value := values[i]
@@ -153,9 +218,6 @@ func (k *keyProfile) addSegment(segment int, fields []segmentField) {
 			}
 		}
 		from := f.start
-		if k.starts[f.row] == nil {
-			k.starts[f.row] = make([]int, 0, maxSegmentPositions)
-		}
 		for part := range max(parts, 1) {
 			pos := &k.positions[first+part]
 			k.starts[f.row] = append(k.starts[f.row], min(from, f.next))
@@ -176,17 +238,17 @@ func (k *keyProfile) addSegment(segment int, fields []segmentField) {
 					pos.fronts[key[:end]] = struct{}{}
 				}
 			}
-			distinct[part][field] = true
+			if field != lastFields[part] || len(distinct[part]) == 0 {
+				distinct[part][field] = true
+				lastFields[part] = field
+			}
 			from = end
 		}
 	}
 	for part := range distinct {
 		pos := &k.positions[first+part]
 		pos.distinct = len(distinct[part])
-		if parts > 1 {
-			classes = nil // the parts' own
-		}
-		pos.summarize(classes)
+		pos.summarize()
 	}
 	if parts > 1 {
 		pattern := k.segmentPattern(first, parts)
@@ -211,31 +273,31 @@ func (k *keyProfile) segmentPattern(first, parts int) string {
 	return b.String()
 }
 
-// summarize classifies the position's values; classes, when not nil,
-// holds their classes already. The few words of a part are classified
-// once each.
-func (p *segmentPosition) summarize(classes []segmentClass) {
+// summarize classifies the position's values: a value equal to the one
+// before, or one of a few words, is classified once.
+func (p *segmentPosition) summarize() {
 	var words map[string]segmentClass
-	if classes == nil && p.distinct <= maxPartWords {
+	if p.distinct <= maxPartWords {
 		words = make(map[string]segmentClass, p.distinct)
 	}
-	p.valueClasses = classes
-	if classes == nil {
-		p.valueClasses = make([]segmentClass, len(p.values))
-	}
+	p.valueClasses = make([]segmentClass, len(p.values))
+	lastValue, lastClass := "", classEmpty
 	for i, v := range p.values {
 		var c segmentClass
-		switch known, ok := words[v]; {
-		case classes != nil:
-			c = classes[i]
-		case ok:
-			c = known
+		switch {
+		case i > 0 && v == lastValue:
+			c = lastClass
 		default:
-			c = classifySegment(v)
-			if words != nil {
-				words[v] = c
+			known, ok := words[v]
+			if !ok {
+				known = classifySegment(v)
+				if words != nil {
+					words[v] = known
+				}
 			}
+			c = known
 		}
+		lastValue, lastClass = v, c
 		p.valueClasses[i] = c
 		p.classes[c]++
 		if c == classInteger {

@@ -41,6 +41,24 @@ func ranks(values []float64) []float64 {
 	return out
 }
 
+// ranksInOrder returns the ranks (from 1) of items already sorted by
+// value, ties sharing their average rank: ranks[p] is items[p]'s.
+func ranksInOrder(items []int, value func(int) int64) []float64 {
+	out := make([]float64, len(items))
+	for i := 0; i < len(items); {
+		j := i
+		for j+1 < len(items) && value(items[j+1]) == value(items[i]) {
+			j++
+		}
+		average := float64(i+j)/2 + 1
+		for k := i; k <= j; k++ {
+			out[k] = average
+		}
+		i = j + 1
+	}
+	return out
+}
+
 // spearman returns the rank correlation of x and y, from -1 (one falls as
 // the other rises) to 1 (both rise together); 0 when either is constant or
 // they are shorter than two.

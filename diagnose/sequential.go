@@ -114,7 +114,7 @@ func findWritePattern(profile *keyProfile) (writePattern, bool) {
 			if len(members) < minCorrelationRows {
 				continue
 			}
-			rho, span, byTime := groupPattern(profile.rows, members)
+			rho, span, byTime := groupPattern(profile, members)
 			timeOrders[prefix] = byTime
 			weighted += rho * float64(len(members))
 			pattern.rows += len(members)
@@ -161,16 +161,20 @@ func windowTrend(rows []keyspace.SampledRow, members, byTime []int) (later, earl
 	if len(members) < sequentialWindows*minCorrelationRows {
 		return 0, 0
 	}
-	order := make([]float64, 0, len(members)/sequentialWindows+1)
-	times := make([]float64, 0, cap(order))
 	var up, down int
 	for w := range sequentialWindows {
-		order, times = order[:0], times[:0]
-		for _, k := range byTime[w*len(byTime)/sequentialWindows : (w+1)*len(byTime)/sequentialWindows] {
-			order = append(order, float64(k))
-			times = append(times, float64(rows[members[k]].FirstWrite))
+		window := byTime[w*len(byTime)/sequentialWindows : (w+1)*len(byTime)/sequentialWindows]
+		// The window is in time order: its time ranks need no sort, its
+		// key order ranks one of distinct integers.
+		timeRanks := ranksInOrder(window, func(k int) int64 { return rows[members[k]].FirstWrite })
+		keys := slices.Clone(window)
+		slices.Sort(keys)
+		keyRanks := make([]float64, len(window))
+		for p, k := range window {
+			at, _ := slices.BinarySearch(keys, k)
+			keyRanks[p] = float64(at + 1)
 		}
-		switch rho := spearman(order, times); {
+		switch rho := pearson(keyRanks, timeRanks); {
 		case rho >= sequentialMinCorrelation:
 			up++
 		case rho <= -sequentialMinCorrelation:
@@ -184,22 +188,36 @@ func windowTrend(rows []keyspace.SampledRow, members, byTime []int) (later, earl
 // write within one group (members are in key order), the share of the
 // group's key order its newest rows span, and the group's rows by write
 // time (their places in members, oldest first).
-func groupPattern(rows []keyspace.SampledRow, members []int) (rho, newestSpan float64, byTime []int) {
-	order := make([]float64, len(members))
-	times := make([]float64, len(members))
-	for k, i := range members {
-		order[k] = float64(k)
-		times[k] = float64(rows[i].FirstWrite)
+func groupPattern(profile *keyProfile, members []int) (rho, newestSpan float64, byTime []int) {
+	rows := profile.rows
+	order, timeRanks := make([]float64, len(members)), make([]float64, len(members))
+	if len(members) == len(rows) {
+		// The whole sample, members[k] == k: its order is known.
+		byTime, timeRanks = profile.timeOrder()
+	} else {
+		type timed struct{ at, k int64 }
+		sorted := make([]timed, len(members))
+		for k, i := range members {
+			sorted[k] = timed{rows[i].FirstWrite, int64(k)}
+		}
+		// Oldest first; of rows written at once, the later in key order
+		// first, so that the newest rows are the ones latest written and
+		// earliest in key order.
+		slices.SortFunc(sorted, func(a, b timed) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(b.k, a.k)) })
+		byTime = make([]int, len(members))
+		for p, t := range sorted {
+			byTime[p] = int(t.k)
+		}
+		inTime := ranksInOrder(byTime, func(k int) int64 { return rows[members[k]].FirstWrite })
+		for p, k := range byTime {
+			timeRanks[k] = inTime[p]
+		}
 	}
-	rho = spearman(order, times)
-	byTime = make([]int, len(members))
-	for k := range byTime {
-		byTime[k] = k
+	// Spearman's correlation from the order: key order ranks are k+1.
+	for k := range order {
+		order[k] = float64(k + 1)
 	}
-	// Oldest first; of rows written at once, the later in key order first,
-	// so that the newest rows are the ones latest written and earliest
-	// in key order.
-	slices.SortFunc(byTime, func(a, b int) int { return cmp.Or(cmp.Compare(times[a], times[b]), cmp.Compare(b, a)) })
+	rho = pearson(order, timeRanks)
 	newest := byTime[len(byTime)-max(1, int(math.Ceil(float64(len(members))*newestRowsShare))):]
 	lo, hi := slices.Min(newest), slices.Max(newest)
 	return rho, float64(hi-lo+1) / float64(len(members)), byTime
