@@ -26,6 +26,11 @@ const (
 	singleRowWriteShare = 0.5
 	// minHotRangeRows is the fewest sampled rows a hot range must hold.
 	minHotRangeRows = 2
+	// hotRangeNarrowing is how many times more a range inside a hot range
+	// must concentrate writes to be named instead: a hot prefix whose
+	// first digits split it unevenly is one hot range, not its largest
+	// piece.
+	hotRangeNarrowing = 1.25
 )
 
 // hotRange is a contiguous key range of the sample whose writes are far
@@ -52,7 +57,8 @@ func rowWrites(row *keyspace.SampledRow) float64 {
 // first byte its keys differ in (the digit after acct#, the first letter
 // of a dataset), and returns the narrowest ranges that hold at least
 // [hotMinShare] of the table's writes and [hotMinFairFactor] times their
-// share of its rows.
+// share of its rows (and, inside such a range, [hotRangeNarrowing] times
+// its concentration).
 func (d *diagnosis) hotRanges() []hotRange {
 	rows := d.profile.rows
 	var totalRows, totalWrites float64
@@ -66,10 +72,10 @@ func (d *diagnosis) hotRanges() []hotRange {
 		return nil
 	}
 	var found []hotRange
-	var walk func(lo, hi int) bool
-	// walk looks at rows[lo:hi] and reports whether it found a hot range
-	// inside.
-	walk = func(lo, hi int) bool {
+	var walk func(lo, hi int, minFactor float64) bool
+	// walk looks at rows[lo:hi] for ranges that concentrate writes at
+	// least minFactor times and reports whether it found one.
+	walk = func(lo, hi int, minFactor float64) bool {
 		first, last := string(rows[lo].Key), string(rows[hi-1].Key)
 		cut := len(keyspace.CommonPrefix(first, last))
 		type group struct{ lo, hi int }
@@ -97,12 +103,17 @@ func (d *diagnosis) hotRanges() []hotRange {
 			if writeShare < hotMinShare {
 				continue
 			}
-			if g.hi-g.lo >= minHotRangeRows && walk(g.lo, g.hi) {
+			rowShare := groupRows / totalRows
+			hot := writeShare >= minFactor*rowShare && maxWrites < singleRowWriteShare*groupWrites && g.hi-g.lo >= minHotRangeRows
+			narrower := minFactor
+			if hot {
+				narrower = hotRangeNarrowing * writeShare / rowShare
+			}
+			if g.hi-g.lo >= minHotRangeRows && walk(g.lo, g.hi, narrower) {
 				inside = true
 				continue
 			}
-			rowShare := groupRows / totalRows
-			if writeShare < hotMinFairFactor*rowShare || maxWrites >= singleRowWriteShare*groupWrites || g.hi-g.lo < minHotRangeRows {
+			if !hot {
 				continue
 			}
 			key := string(rows[g.lo].Key)
@@ -121,7 +132,7 @@ func (d *diagnosis) hotRanges() []hotRange {
 		return inside
 	}
 	if len(rows) >= minHotRangeRows {
-		walk(0, len(rows))
+		walk(0, len(rows), hotMinFairFactor)
 	}
 	return found
 }
