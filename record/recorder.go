@@ -1,0 +1,188 @@
+package record
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/btviz/btviz/keyspace"
+)
+
+// Sink is where a recording goes: the traffic builder of a recording
+// file, or anything else that takes [keyspace.Op]s. A [Recorder] calls
+// both methods from one goroutine of its own, never at the same time, so
+// a sink needs no locking.
+type Sink interface {
+	// Add takes one Op. The sink may keep it; nothing else changes it.
+	Add(op *keyspace.Op)
+	// Flush makes what the sink has so far durable (writes the
+	// recording file), so that a crash loses at most one flush interval.
+	Flush() error
+}
+
+// RecorderOptions tune a [Recorder]; the zero value is the defaults.
+type RecorderOptions struct {
+	// FlushEvery is how often the sink is flushed (default 5 s).
+	FlushEvery time.Duration
+	// QueueLength is how many Ops may wait for the sink before the proxy
+	// waits too (default 8192): a burst, or a slow flush, is absorbed
+	// without holding up a call, and memory stays bounded.
+	QueueLength int
+	// Instance, when set (see [InstanceName]), records only calls on
+	// that instance; calls on others are forwarded and counted.
+	Instance string
+	// Flushed, when set, is called on the recorder's goroutine after
+	// every flush, with the counters so far and the flush's error.
+	Flushed func(Stats, error)
+	// Now is the clock (default time.Now), for tests.
+	Now func() time.Time
+}
+
+// Default recorder settings.
+const (
+	DefaultFlushEvery  = 5 * time.Second
+	defaultQueueLength = 8192
+)
+
+// Recorder takes the Ops the proxy decodes and hands them to a [Sink] on
+// a goroutine of its own: the proxy's call goroutines only put an Op on a
+// bounded queue. It flushes the sink every [RecorderOptions.FlushEvery]
+// and once more on [Recorder.Close].
+type Recorder struct {
+	sink     Sink
+	opts     RecorderOptions
+	instance string
+	now      func() time.Time
+	queue    chan *keyspace.Op
+	done     chan struct{}
+
+	// closing guards queue: add holds it for reading while it sends,
+	// Close for writing while it closes the queue.
+	closing sync.RWMutex
+	closed  bool
+	// flushErr is the last flush's error, reported by Close.
+	flushErr error
+
+	calls, parts, undecodable, unrecorded, late atomic.Int64
+	waitNanos, maxWaitNanos                     atomic.Int64
+}
+
+// NewRecorder starts a recorder that feeds sink, which must not be nil.
+func NewRecorder(sink Sink, opts RecorderOptions) *Recorder {
+	if opts.FlushEvery <= 0 {
+		opts.FlushEvery = DefaultFlushEvery
+	}
+	if opts.QueueLength <= 0 {
+		opts.QueueLength = defaultQueueLength
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	r := &Recorder{
+		sink: sink, opts: opts, instance: opts.Instance, now: opts.Now,
+		queue: make(chan *keyspace.Op, opts.QueueLength),
+		done:  make(chan struct{}),
+	}
+	go r.run()
+	return r
+}
+
+// add queues op for the sink. When the queue is full it waits, and the
+// time it waited is counted ([Stats.Waited]).
+func (r *Recorder) add(op *keyspace.Op) {
+	r.closing.RLock()
+	defer r.closing.RUnlock()
+	if r.closed {
+		r.late.Add(1)
+		return
+	}
+	if op.Part {
+		r.parts.Add(1)
+	} else {
+		r.calls.Add(1)
+	}
+	select {
+	case r.queue <- op:
+		return
+	default:
+	}
+	began := time.Now()
+	r.queue <- op
+	waited := int64(time.Since(began))
+	r.waitNanos.Add(waited)
+	for {
+		longest := r.maxWaitNanos.Load()
+		if waited <= longest || r.maxWaitNanos.CompareAndSwap(longest, waited) {
+			break
+		}
+	}
+}
+
+// run feeds the sink and flushes it on a ticker until the queue closes.
+func (r *Recorder) run() {
+	defer close(r.done)
+	ticker := time.NewTicker(r.opts.FlushEvery)
+	defer ticker.Stop()
+	for {
+		select {
+		case op, ok := <-r.queue:
+			if !ok {
+				r.flush()
+				return
+			}
+			r.sink.Add(op)
+		case <-ticker.C:
+			r.flush()
+		}
+	}
+}
+
+func (r *Recorder) flush() {
+	err := r.sink.Flush()
+	r.flushErr = err
+	if r.opts.Flushed != nil {
+		r.opts.Flushed(r.Stats(), err)
+	}
+}
+
+// Close stops the recorder: every Op already queued reaches the sink,
+// which is flushed a last time; the error is that flush's. Ops the proxy
+// decodes after Close are dropped and counted ([Stats.Late]): stop the
+// proxy first. Close may be called more than once.
+func (r *Recorder) Close() error {
+	r.closing.Lock()
+	if !r.closed {
+		r.closed = true
+		close(r.queue)
+	}
+	r.closing.Unlock()
+	<-r.done
+	return r.flushErr
+}
+
+// Stats are a recorder's counters so far.
+type Stats struct {
+	// Calls is how many data-API calls were recorded, Parts how many
+	// further Ops carried the rows of long reads.
+	Calls, Parts int64
+	// Undecodable counts frames that did not decode (each was forwarded
+	// all the same); Unrecorded counts data-API calls not recorded
+	// because they name no table or another instance.
+	Undecodable, Unrecorded int64
+	// Late counts Ops that arrived after Close, and were dropped.
+	Late int64
+	// Waited is the total time calls spent waiting for room on the
+	// recorder's queue, LongestWait the longest single wait: both zero
+	// unless the sink falls behind.
+	Waited, LongestWait time.Duration
+}
+
+// Stats returns the recorder's counters; it may be called at any time.
+func (r *Recorder) Stats() Stats {
+	return Stats{
+		Calls: r.calls.Load(), Parts: r.parts.Load(),
+		Undecodable: r.undecodable.Load(), Unrecorded: r.unrecorded.Load(),
+		Late:   r.late.Load(),
+		Waited: time.Duration(r.waitNanos.Load()), LongestWait: time.Duration(r.maxWaitNanos.Load()),
+	}
+}
