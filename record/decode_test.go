@@ -8,8 +8,8 @@ import (
 	"time"
 
 	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
-	"google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
@@ -204,8 +204,8 @@ func TestMutateRowsLeavesOutFailedEntries(t *testing.T) {
 		// Statuses arrive out of order, over two messages; entry 3 is
 		// never reported (the stream broke), so it was not applied.
 		&btpb.MutateRowsResponse{Entries: []*btpb.MutateRowsResponse_Entry{
-			{Index: 2, Status: &status.Status{}},
-			{Index: 1, Status: &status.Status{Code: int32(codes.InvalidArgument), Message: "no such family"}},
+			{Index: 2, Status: status.New(codes.OK, "").Proto()},
+			{Index: 1, Status: status.New(codes.InvalidArgument, "no such family").Proto()},
 		}},
 		&btpb.MutateRowsResponse{Entries: []*btpb.MutateRowsResponse_Entry{{Index: 0}}},
 	)

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"cloud.google.com/go/bigtable"
 	"google.golang.org/api/option"
 	gtransport "google.golang.org/api/transport/grpc"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/btviz/btviz/connect"
@@ -28,6 +30,10 @@ const (
 // that what refuses an oversized message is the upstream, with its own
 // error, and never the proxy.
 const maxMessageBytes = 512 << 20
+
+// reconnectBackoff is how soon the proxy retries an emulator that
+// refused a connection.
+var reconnectBackoff = backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: time.Second}
 
 // Upstream is where the proxy forwards calls: an emulator, or a Cloud
 // Bigtable instance. Calls of the data API go to one connection, every
@@ -50,6 +56,9 @@ func DialEmulator(hostport string) (*Upstream, error) {
 	hostport = strings.TrimPrefix(strings.TrimSpace(hostport), "http://")
 	conn, err := grpc.NewClient("passthrough:///"+hostport,
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		// An emulator that was down is used again within a second of
+		// coming back, not after gRPC's default backoff of up to 2 min.
+		grpc.WithConnectParams(grpc.ConnectParams{Backoff: reconnectBackoff, MinConnectTimeout: 5 * time.Second}),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessageBytes), grpc.MaxCallSendMsgSize(maxMessageBytes)))
 	if err != nil {
 		return nil, fmt.Errorf("upstream %q: %w; give the emulator as host:port, e.g. localhost:8086", hostport, err)
