@@ -38,9 +38,18 @@ func (s *collectingSink) all() []*keyspace.Op {
 	return append([]*keyspace.Op(nil), s.ops...)
 }
 
+// forwardingPaths are the proxy's two ways to forward, which every
+// forwarding test runs: the relay (to an emulator) and the gRPC path (to
+// Cloud Bigtable, and to an emulator that was down), here in front of an
+// emulator too.
+var forwardingPaths = []struct {
+	name    string
+	viaGRPC bool
+}{{"relay", false}, {"grpc", true}}
+
 // recordingProxy starts a proxy in front of upstreamAddr, recording into
 // a collectingSink; stop stops the proxy and closes the recorder.
-func recordingProxy(t testing.TB, upstreamAddr string) (addr string, sink *collectingSink, stop func()) {
+func recordingProxy(t testing.TB, upstreamAddr string, viaGRPC bool) (addr string, sink *collectingSink, stop func()) {
 	t.Helper()
 	upstream, err := DialEmulator(upstreamAddr)
 	if err != nil {
@@ -48,7 +57,7 @@ func recordingProxy(t testing.TB, upstreamAddr string) (addr string, sink *colle
 	}
 	sink = &collectingSink{}
 	rec := NewRecorder(sink, RecorderOptions{})
-	proxy, err := Listen("127.0.0.1:0", upstream, Options{Recorder: rec, Logf: t.Logf})
+	proxy, err := Listen("127.0.0.1:0", upstream, Options{Recorder: rec, Logf: t.Logf, viaGRPC: viaGRPC})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -144,7 +144,13 @@ func mustMarshal(m proto.Message) []byte {
 
 func TestProxyReturnsExactlyWhatTheUpstreamSent(t *testing.T) {
 	upstreamAddr, intercept := startCloudLike(t)
-	proxyAddr, sink, stop := recordingProxy(t, upstreamAddr)
+	for _, path := range forwardingPaths {
+		t.Run(path.name, func(t *testing.T) { checkAnswersUnchanged(t, upstreamAddr, intercept, path.viaGRPC) })
+	}
+}
+
+func checkAnswersUnchanged(t *testing.T, upstreamAddr string, intercept *cloudLike, viaGRPC bool) {
+	proxyAddr, sink, stop := recordingProxy(t, upstreamAddr, viaGRPC)
 	direct, proxied := rawStub(t, upstreamAddr), rawStub(t, proxyAddr)
 	table := InstanceName("local", "btviz") + "/tables/" + shopTable
 	prefix := &btpb.RowSet{RowRanges: []*btpb.RowRange{{
@@ -191,7 +197,13 @@ func TestProxyReturnsExactlyWhatTheUpstreamSent(t *testing.T) {
 
 func TestProxyForwardsServicesItDoesNotKnow(t *testing.T) {
 	upstreamAddr, _ := startCloudLike(t)
-	proxyAddr, _, _ := recordingProxy(t, upstreamAddr)
+	for _, path := range forwardingPaths {
+		t.Run(path.name, func(t *testing.T) { checkUnknownServices(t, upstreamAddr, path.viaGRPC) })
+	}
+}
+
+func checkUnknownServices(t *testing.T, upstreamAddr string, viaGRPC bool) {
+	proxyAddr, _, _ := recordingProxy(t, upstreamAddr, viaGRPC)
 	call := func(addr string) error {
 		conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 		if err != nil {
@@ -215,13 +227,19 @@ func TestProxyForwardsServicesItDoesNotKnow(t *testing.T) {
 
 func TestUndecodableFramesAreForwardedUnchanged(t *testing.T) {
 	upstreamAddr, _ := startCloudLike(t)
+	for _, path := range forwardingPaths {
+		t.Run(path.name, func(t *testing.T) { checkUndecodable(t, upstreamAddr, path.viaGRPC) })
+	}
+}
+
+func checkUndecodable(t *testing.T, upstreamAddr string, viaGRPC bool) {
 	upstream, err := DialEmulator(upstreamAddr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer upstream.Close()
 	rec := NewRecorder(&collectingSink{}, RecorderOptions{})
-	proxy, err := Listen("127.0.0.1:0", upstream, Options{Recorder: rec})
+	proxy, err := Listen("127.0.0.1:0", upstream, Options{Recorder: rec, viaGRPC: viaGRPC})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +361,13 @@ func TestListenOnAnAddressInUse(t *testing.T) {
 
 func TestConcurrentCallsAreAllRecorded(t *testing.T) {
 	upstreamAddr, _ := startCloudLike(t)
-	proxyAddr, sink, stop := recordingProxy(t, upstreamAddr)
+	for _, path := range forwardingPaths {
+		t.Run(path.name, func(t *testing.T) { checkConcurrentCalls(t, upstreamAddr, path.viaGRPC) })
+	}
+}
+
+func checkConcurrentCalls(t *testing.T, upstreamAddr string, viaGRPC bool) {
+	proxyAddr, sink, stop := recordingProxy(t, upstreamAddr, viaGRPC)
 	client, _ := dial(t, proxyAddr)
 	const workers, reads = 8, 40
 	var wg sync.WaitGroup

@@ -46,6 +46,9 @@ type Upstream struct {
 	// goes through whole; Cloud calls carry the proxy's credentials.
 	emulator    bool
 	data, admin *grpc.ClientConn
+	// relayAddr is the emulator's host:port, which client connections
+	// are relayed to ([relay]); empty for Cloud Bigtable.
+	relayAddr string
 }
 
 // DialEmulator connects to an emulator at hostport, without TLS or
@@ -59,11 +62,13 @@ func DialEmulator(hostport string) (*Upstream, error) {
 		// An emulator that was down is used again within a second of
 		// coming back, not after gRPC's default backoff of up to 2 min.
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: reconnectBackoff, MinConnectTimeout: 5 * time.Second}),
+		grpc.WithStaticStreamWindowSize(streamWindowBytes),
+		grpc.WithStaticConnWindowSize(connWindowBytes),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessageBytes), grpc.MaxCallSendMsgSize(maxMessageBytes)))
 	if err != nil {
 		return nil, fmt.Errorf("upstream %q: %w; give the emulator as host:port, e.g. localhost:8086", hostport, err)
 	}
-	return &Upstream{Where: "the emulator at " + hostport, emulator: true, data: conn, admin: conn}, nil
+	return &Upstream{Where: "the emulator at " + hostport, emulator: true, data: conn, admin: conn, relayAddr: hostport}, nil
 }
 
 // DialCloud connects to Cloud Bigtable with TLS and Application Default
