@@ -3,6 +3,7 @@ package heatmap
 import (
 	"strings"
 
+	"github.com/btviz/btviz/units"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -17,7 +18,7 @@ const (
 func legendCaption(m *Matrix) string {
 	caption := m.View.Metric.Description()
 	if m.Timed() {
-		caption += " per " + formatDuration(m.Time.ColumnDuration())
+		caption += " per " + units.Duration(m.Time.ColumnDuration())
 	}
 	return caption
 }

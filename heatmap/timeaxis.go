@@ -50,12 +50,17 @@ type timeGrid struct {
 	micros  int64
 }
 
-func newTimeGrid(snap *keyspace.Snapshot) timeGrid {
-	first, last := snap.TimeSpan()
-	if snap.TimeBucketMicros <= 0 || last <= first {
+// newTimeGrid returns the occupied part of snap's time grid: the
+// traffic recording's (traffic set) or the cell timestamps'.
+func newTimeGrid(snap *keyspace.Snapshot, traffic bool) timeGrid {
+	first, last, micros := snap.TimeSpan()
+	if traffic {
+		first, last, micros = snap.TrafficSpan()
+	}
+	if micros <= 0 || last <= first {
 		return timeGrid{}
 	}
-	return timeGrid{first: first, buckets: int(last - first), micros: snap.TimeBucketMicros}
+	return timeGrid{first: first, buckets: int(last - first), micros: micros}
 }
 
 // axis returns the time axis of columns columns over the grid.
@@ -72,8 +77,12 @@ func (g timeGrid) empty() keyspace.TimeHist {
 	return keyspace.TimeHist{First: g.first, Counts: make([]float64, g.buckets)}
 }
 
-// accumulate adds h into dense, a histogram covering the grid.
+// accumulate adds h (none when nil) into dense, a histogram covering the
+// grid.
 func (g timeGrid) accumulate(dense []float64, h *keyspace.TimeHist) {
+	if h == nil {
+		return
+	}
 	for j, count := range h.Counts {
 		if k := h.First + int64(j) - g.first; k >= 0 && k < int64(len(dense)) {
 			dense[k] += count

@@ -40,6 +40,11 @@ type Builder struct {
 	summary    rowSummary
 	rowBuckets []timeCount
 	path       []*Node
+
+	// traffic is the state of traffic recording ([Builder.AddOp]).
+	traffic trafficState
+	// addingOp is set while an operation, not a row, descends the tree.
+	addingOp bool
 }
 
 type timeCount struct {
@@ -113,20 +118,25 @@ func (b *Builder) Snapshot() *Snapshot {
 	}
 	snap := b.snap.Clone()
 	snap.Sample = b.sample.rows()
+	if snap.Traffic != nil {
+		b.hotLists(snap.Traffic)
+	}
 	return snap
 }
 
 func (b *Builder) finishDetection() {
-	keys := make([]string, len(b.pending))
+	keys := make([]string, len(b.pending), len(b.pending)+b.traffic.keys)
 	for i := range b.pending {
 		keys[i] = b.pending[i].Key
 	}
+	keys = append(keys, b.traffic.pendingKeys()...)
 	b.setDelimiters(DetectDelimiters(keys))
 	b.detecting = false
 	for i := range b.pending {
 		b.add(&b.pending[i])
 	}
 	b.pending = nil
+	b.replayOps()
 }
 
 func (b *Builder) setDelimiters(delimiters string) {
@@ -339,8 +349,7 @@ func (b *Builder) coldNeighbour(parent *Node, i int) *Node {
 		return nil
 	}
 	coldLimit := heatDimensions / float64(half)
-	r := &b.summary
-	rowHeat := share(1, parent.Rows) + share(float64(r.bytes), parent.Bytes) + share(float64(r.cells), parent.Cells)
+	rowHeat := b.incomingHeat(parent)
 	if rowHeat > coldLimit {
 		return nil
 	}
@@ -354,16 +363,53 @@ func (b *Builder) coldNeighbour(parent *Node, i int) *Node {
 	return nil
 }
 
+// incomingHeat is the [heat] in parent of what is being added: the row
+// being added, or one operation on a key.
+func (b *Builder) incomingHeat(parent *Node) float64 {
+	if b.addingOp {
+		if parent.Traffic == nil {
+			return heatDimensions
+		}
+		t := &parent.Traffic.OpCounts
+		return share(1, t.Ops) + share(1, t.RowsRead) + share(1, t.RowsWritten)
+	}
+	r := &b.summary
+	return share(1, parent.Rows) + share(float64(r.bytes), parent.Bytes) + share(float64(r.cells), parent.Cells)
+}
+
 // heatDimensions is how many shares [heat] adds up.
 const heatDimensions = 3
 
-// heat measures how much of parent a child holds: its share of the
-// parent's rows plus its share of bytes plus its share of cells. A hot
-// entity (many rows), a huge row (bytes) and a row rewritten thousands of
-// times (cells) all score high, so merging the coolest siblings first
-// keeps every kind of outlier a node of its own.
+// heat measures how much of parent a child holds: in a scan, its share of
+// the parent's rows plus its share of bytes plus its share of cells; in a
+// traffic recording, its share of the parent's operations, rows read and
+// rows written. A hot entity (many rows, many calls), a huge row (bytes),
+// a row rewritten thousands of times (cells) and a row every client
+// reads all score high, so merging the coolest siblings first keeps every
+// kind of outlier a node of its own.
 func heat(n, parent *Node) float64 {
+	if parent.Rows == 0 && parent.Traffic != nil {
+		if n.Traffic == nil {
+			return 0
+		}
+		t, p := &n.Traffic.OpCounts, &parent.Traffic.OpCounts
+		return share(t.Ops, p.Ops) + share(t.RowsRead, p.RowsRead) + share(t.RowsWritten, p.RowsWritten)
+	}
 	return share(n.Rows, parent.Rows) + share(n.Bytes, parent.Bytes) + share(n.Cells, parent.Cells)
+}
+
+// mergeNodeData folds src's totals, histograms, top rows and traffic into
+// dst, as when two siblings become one range or two chunks meet.
+func (b *Builder) mergeNodeData(dst, src *Node) {
+	dst.Stats.merge(&src.Stats)
+	dst.Writes.merge(&src.Writes)
+	b.mergeTops(dst, src)
+	if src.Traffic != nil {
+		if dst.Traffic == nil {
+			dst.Traffic = &NodeTraffic{}
+		}
+		dst.Traffic.Merge(src.Traffic)
+	}
 }
 
 func share(part, whole float64) float64 {
@@ -399,7 +445,8 @@ func (b *Builder) foldInto(parent *Node, i int, start, end string) *Node {
 func (b *Builder) toRange(n *Node) {
 	b.dropChildren(n)
 	n.Kind = KindRange
-	n.Prefix = Key(CommonPrefix(string(n.FirstKey), string(n.LastKey)))
+	first, last, _ := n.KeyBounds()
+	n.Prefix = Key(CommonPrefix(string(first), string(last)))
 }
 
 // pruneToShare is the share of the node budget a prune frees the tree
@@ -465,6 +512,7 @@ func (b *Builder) recycle(n *Node) {
 		Top:          n.Top[:0],
 		TopVersioned: n.TopVersioned[:0],
 		Children:     n.Children[:0],
+		Traffic:      nil,
 	}
 	b.free = append(b.free, n)
 }

@@ -9,7 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+
+	"github.com/btviz/btviz/internal/atomicfile"
 )
 
 // FileFormat and FileVersion identify btviz snapshot files; see the
@@ -20,11 +21,13 @@ const (
 	FileVersion = 1
 )
 
-// fileEnvelope is the top-level JSON object of a snapshot file.
+// fileEnvelope is the top-level JSON object of a snapshot or recording
+// file.
 type fileEnvelope struct {
-	Format   string          `json:"format"`
-	Version  int             `json:"version"`
-	Snapshot json.RawMessage `json:"snapshot"`
+	Format    string          `json:"format"`
+	Version   int             `json:"version"`
+	Snapshot  json.RawMessage `json:"snapshot,omitempty"`
+	Recording json.RawMessage `json:"recording,omitempty"`
 }
 
 // Encode writes snap to w in the snapshot file format.
@@ -33,40 +36,26 @@ func Encode(w io.Writer, snap *Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("encoding snapshot of table %q: %w", snap.Table, err)
 	}
+	return encodeEnvelope(w, fileEnvelope{Format: FileFormat, Version: FileVersion, Snapshot: body})
+}
+
+// encodeEnvelope writes a file's envelope, gzip-compressed.
+func encodeEnvelope(w io.Writer, envelope fileEnvelope) error {
 	zw := gzip.NewWriter(w)
-	envelope := fileEnvelope{Format: FileFormat, Version: FileVersion, Snapshot: body}
 	if err := json.NewEncoder(zw).Encode(envelope); err != nil {
-		return fmt.Errorf("writing snapshot: %w", err)
+		return fmt.Errorf("writing %s: %w", envelope.Format, err)
 	}
 	if err := zw.Close(); err != nil {
-		return fmt.Errorf("writing snapshot: %w", err)
+		return fmt.Errorf("writing %s: %w", envelope.Format, err)
 	}
 	return nil
 }
 
-// Save writes snap to path atomically: to a temporary file in the same
-// directory, renamed over path only once complete, so a failed save never
-// leaves a truncated snapshot behind.
+// Save writes snap to path atomically ([atomicfile.Write]): a failed
+// save never leaves a truncated snapshot behind.
 func Save(path string, snap *Snapshot) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("saving snapshot to %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	buffered := bufio.NewWriter(tmp)
-	if err := Encode(buffered, snap); err != nil {
-		tmp.Close()
-		return fmt.Errorf("saving snapshot to %s: %w", path, err)
-	}
-	if err := buffered.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("saving snapshot to %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("saving snapshot to %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("saving snapshot to %s: %w", path, err)
+	if err := atomicfile.Write(path, func(w io.Writer) error { return Encode(w, snap) }); err != nil {
+		return fmt.Errorf("saving snapshot: %w", err)
 	}
 	return nil
 }
@@ -100,46 +89,72 @@ func Load(path string) (*Snapshot, error) {
 // gzipMagic starts every gzip stream, and so every snapshot file.
 var gzipMagic = []byte{0x1f, 0x8b}
 
-// Decode reads a snapshot in the file format from r.
+// Decode reads a snapshot in the file format from r. A traffic recording
+// is refused: [ReadFile] reads both.
 func Decode(r io.Reader) (*Snapshot, error) {
-	br := bufio.NewReader(r)
-	head, err := br.Peek(len(gzipMagic))
-	if err != nil || !bytes.Equal(head, gzipMagic) {
-		return nil, fmt.Errorf("%w: it is not gzip-compressed; btviz scan --out FILE writes snapshots", ErrNotSnapshot)
-	}
-	zr, err := gzip.NewReader(br)
+	envelope, err := decodeEnvelope(r)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v; btviz scan --out FILE writes snapshots", ErrNotSnapshot, err)
+		return nil, err
 	}
-	defer zr.Close()
-	var envelope fileEnvelope
-	if err := json.NewDecoder(zr).Decode(&envelope); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
-		}
-		return nil, fmt.Errorf("%w: %v; btviz scan --out FILE writes snapshots", ErrNotSnapshot, err)
+	if envelope.Format == RecordingFormat {
+		return nil, fmt.Errorf("%w: it is a traffic recording (btviz record --out writes those); btviz open and --snapshot read it", ErrNotSnapshot)
 	}
-	if envelope.Format != FileFormat {
-		return nil, fmt.Errorf("%w: format %q, want %q; btviz scan --out FILE writes snapshots", ErrNotSnapshot, envelope.Format, FileFormat)
-	}
-	if envelope.Version > FileVersion {
-		return nil, fmt.Errorf("%w: format version %d, this btviz reads up to version %d; upgrade btviz to open it", ErrNewerVersion, envelope.Version, FileVersion)
-	}
-	if envelope.Version < 1 {
-		return nil, fmt.Errorf("%w: format version %d is not valid", ErrNotSnapshot, envelope.Version)
-	}
-	// The gzip trailer carries a checksum; reading to the end verifies it.
-	if _, err := io.Copy(io.Discard, zr); err != nil {
-		return nil, fmt.Errorf("%w (%v); scan the table again", ErrTruncated, err)
-	}
+	return decodeSnapshot(envelope.Snapshot)
+}
+
+// decodeSnapshot decodes and validates a snapshot's JSON.
+func decodeSnapshot(body json.RawMessage) (*Snapshot, error) {
 	var snap Snapshot
-	if err := json.Unmarshal(envelope.Snapshot, &snap); err != nil {
+	if err := json.Unmarshal(body, &snap); err != nil {
 		return nil, fmt.Errorf("%w: snapshot body: %v", ErrNotSnapshot, err)
 	}
 	if err := snap.validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotSnapshot, err)
 	}
 	return &snap, nil
+}
+
+// decodeEnvelope reads a snapshot or recording file's envelope from r,
+// checking its format, version and checksum.
+func decodeEnvelope(r io.Reader) (fileEnvelope, error) {
+	var envelope fileEnvelope
+	br := bufio.NewReader(r)
+	head, err := br.Peek(len(gzipMagic))
+	if err != nil || !bytes.Equal(head, gzipMagic) {
+		return envelope, fmt.Errorf("%w: it is not gzip-compressed; btviz scan --out FILE writes snapshots", ErrNotSnapshot)
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return envelope, fmt.Errorf("%w: %v; btviz scan --out FILE writes snapshots", ErrNotSnapshot, err)
+	}
+	defer zr.Close()
+	if err := json.NewDecoder(zr).Decode(&envelope); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return envelope, fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
+		}
+		return envelope, fmt.Errorf("%w: %v; btviz scan --out FILE writes snapshots", ErrNotSnapshot, err)
+	}
+	newest := 0
+	switch envelope.Format {
+	case FileFormat:
+		newest = FileVersion
+	case RecordingFormat:
+		newest = RecordingVersion
+	default:
+		return envelope, fmt.Errorf("%w: format %q, want %q or %q; btviz scan --out FILE writes snapshots, btviz record --out FILE recordings",
+			ErrNotSnapshot, envelope.Format, FileFormat, RecordingFormat)
+	}
+	if envelope.Version > newest {
+		return envelope, fmt.Errorf("%w: %s version %d, this btviz reads up to version %d; upgrade btviz to open it", ErrNewerVersion, envelope.Format, envelope.Version, newest)
+	}
+	if envelope.Version < 1 {
+		return envelope, fmt.Errorf("%w: format version %d is not valid", ErrNotSnapshot, envelope.Version)
+	}
+	// The gzip trailer carries a checksum; reading to the end verifies it.
+	if _, err := io.Copy(io.Discard, zr); err != nil {
+		return envelope, fmt.Errorf("%w (%v); scan the table again", ErrTruncated, err)
+	}
+	return envelope, nil
 }
 
 // validate checks the invariants the rest of btviz relies on.

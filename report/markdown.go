@@ -124,7 +124,7 @@ func scanText(scan ScanDoc) string {
 		parts = append(parts, reason)
 	}
 	if scan.Started != "" {
-		parts = append(parts, "started "+scan.Started+" in "+duration(millis(scan.DurationMillis)))
+		parts = append(parts, "started "+scan.Started+" in "+units.Duration(millis(scan.DurationMillis)))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Details pane limits.
@@ -21,19 +22,6 @@ const (
 	detailLabelColumn = 9
 	timeLayout        = "2006-01-02 15:04"
 )
-
-// detailsLines draws the details pane: the selected bucket, or the
-// selected finding when the findings list has the keyboard, or the
-// selected row in the largest-rows view.
-func (f *frame) detailsLines(r rect) []string {
-	switch f.state.Pane {
-	case PaneFindings:
-		return f.findingDetails(r)
-	case PaneRows:
-		return f.rowDetails(r)
-	}
-	return f.bucketDetails(r)
-}
 
 // field writes "label  value" with the label in the muted style.
 func (f *frame) field(label, value string) string {
@@ -76,7 +64,7 @@ func (f *frame) bucketDetails(r rect) []string {
 	}
 	if m, c := f.matrix, f.state.column(); m.Timed() && c >= 0 && c < m.Columns() {
 		at := m.Time.ColumnStart(c)
-		lines = append(lines, f.field("column", fmt.Sprintf("%s +%s: %s", at.Format(timeLayout), shortDuration(m.Time.ColumnDuration()),
+		lines = append(lines, f.field("column", fmt.Sprintf("%s +%s: %s", at.Format(timeLayout), units.Duration(m.Time.ColumnDuration()),
 			m.View.Metric.Unit().Format(m.Value(i, c)))))
 	}
 	rowLine := func(key keyspace.Key, figure string) string {
@@ -140,21 +128,6 @@ func keyEnd(k keyspace.Key, width int) string {
 
 // microsTime writes a cell timestamp.
 func microsTime(us int64) string { return time.UnixMicro(us).UTC().Format(timeLayout) }
-
-// shortDuration writes d compactly: 45s, 12m, 3h, 2d.
-func shortDuration(d time.Duration) string {
-	switch {
-	case d >= 48*time.Hour:
-		return fmt.Sprintf("%.0fd", d.Hours()/24)
-	case d >= 2*time.Hour:
-		return fmt.Sprintf("%.0fh", d.Hours())
-	case d >= 2*time.Minute:
-		return fmt.Sprintf("%.0fm", d.Minutes())
-	case d >= time.Second:
-		return fmt.Sprintf("%.0fs", d.Seconds())
-	}
-	return d.String()
-}
 
 // topRowsIn returns the rows of the lists that lie in [start, end),
 // without repeats, ordered by measure, at most detailTopRows of them.

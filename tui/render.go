@@ -153,20 +153,13 @@ func (f *frame) render() string {
 	if f.picker != nil {
 		f.picker.render(f, c)
 	} else {
+		focused := f.state.focused()
 		c.paint(l.header, f.headerLines())
-		switch {
-		case f.state.Pane == PaneRows && f.state.RowColumns:
-			c.paint(l.main, f.rowColumnsLines(l.main))
-		case f.state.Pane == PaneRows:
-			c.paint(l.main, f.rowsLines(l.main))
-		case f.state.Pane == PanePrefixes:
-			c.paint(l.main, f.prefixLines(l.main))
-		default:
-			c.paint(l.main, f.heatLines(l.main))
-		}
+		c.paint(l.main, paneOf(f.state.Main).lines(f, l.main, f.state.Focus == ""))
 		c.paint(f.separator(), vrule(f.styles.Rule, f.separator().h))
-		c.paint(l.details, f.detailsLines(l.details))
-		c.paint(l.findings, f.findingsLines(l.findings))
+		c.paint(l.details, focused.details(f, l.details))
+		side := sidePane()
+		c.paint(l.findings, side.lines(f, l.findings, focused.id() == side.id()))
 	}
 	c.paint(l.status, []string{f.statusLine(l.status.w)})
 	c.paint(l.help, f.helpLines(l.help.w))

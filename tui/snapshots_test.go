@@ -39,10 +39,10 @@ func TestSavedScenarioSnapshots(t *testing.T) {
 			}
 			for _, size := range goldenSizes {
 				for _, pane := range Panes() {
-					frame := RenderFrame(snap, findings, ViewState{Pane: pane}, size.width, size.height, true, colorprofile.TrueColor)
+					frame := RenderFrame(snap, findings, ViewState{}.Showing(pane), size.width, size.height, true, colorprofile.TrueColor)
 					requireFrame(t, frame, size.width, size.height)
 				}
-				frame := RenderFrame(snap, findings, ViewState{Pane: PaneFindings}, size.width, size.height, true, colorprofile.NoTTY)
+				frame := RenderFrame(snap, findings, ViewState{Focus: PaneFindings}, size.width, size.height, true, colorprofile.NoTTY)
 				if !strings.Contains(frame, snap.Table) {
 					t.Errorf("%dx%d: the frame does not name table %q", size.width, size.height, snap.Table)
 				}

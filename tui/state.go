@@ -1,56 +1,22 @@
 package tui
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
 )
 
-// Pane names the part of the screen that has the keyboard, and with it
-// what the main area shows. The names are stable: they are the values of
-// `btviz export --view`.
-type Pane string
-
-const (
-	// PaneHeatmap shows the heatmap; the arrows move the bucket selection.
-	PaneHeatmap Pane = "heatmap"
-	// PanePrefixes shows the same buckets as a table of numbers.
-	PanePrefixes Pane = "prefixes"
-	// PaneFindings gives the keyboard to the findings list and shows the
-	// selected finding in the details pane.
-	PaneFindings Pane = "findings"
-	// PaneRows shows the largest and most versioned rows.
-	PaneRows Pane = "rows"
-)
-
-// Panes returns every pane in the order tab visits them (rows is reached
-// with its own key).
-func Panes() []Pane { return []Pane{PaneHeatmap, PanePrefixes, PaneFindings, PaneRows} }
-
-// ParsePane returns the pane named name; the error lists the valid names.
-func ParsePane(name string) (Pane, error) {
-	for _, p := range Panes() {
-		if string(p) == name {
-			return p, nil
-		}
-	}
-	names := make([]string, len(Panes()))
-	for i, p := range Panes() {
-		names[i] = string(p)
-	}
-	return "", fmt.Errorf("unknown view %q: use one of %s", name, strings.Join(names, ", "))
-}
-
 // ViewState is everything about what the TUI shows that is not data: where
-// in the key space, how, what is selected and which pane has the
-// keyboard. Its zero value is the whole table's writes over time in the
-// heatmap pane, first bucket selected. [RenderFrame] draws a snapshot in
-// a ViewState; the interactive program keeps one per drill level.
+// in the key space, how, what is selected, what the main area shows and
+// which pane has the keyboard. Its zero value is the whole table's writes
+// over time in the heatmap pane, first bucket selected. [RenderFrame]
+// draws a snapshot in a ViewState; the interactive program keeps one per
+// drill level.
 type ViewState struct {
-	// Pane has the keyboard (default [PaneHeatmap]).
-	Pane Pane
+	// Main is the pane the main area shows (default [PaneHeatmap]).
+	Main Pane
+	// Focus is the pane that has the keyboard when it is not Main: a
+	// side pane such as [PaneFindings]. Empty: Main has it.
+	Focus Pane
 	// Prefix is the key prefix whose rows the view shows: the tree node
 	// with that prefix when the snapshot has one, else the key range of
 	// all keys starting with it. Empty (with Start and End empty) is the
@@ -65,6 +31,8 @@ type ViewState struct {
 	Metric    heatmap.Metric
 	Bucketing heatmap.Bucketing
 	Scale     heatmap.Scale
+	// Palette is the heatmap's colour ramp (default viridis).
+	Palette heatmap.Palette
 	// Selected is the selected key bucket.
 	Selected int
 	// TimeColumn is the selected time column counted from 1; 0 (or out
@@ -86,8 +54,11 @@ const DefaultBucketing = heatmap.BucketPrefix
 
 // normalized fills the defaults of the zero fields.
 func (s ViewState) normalized() ViewState {
-	if s.Pane == "" {
-		s.Pane = PaneHeatmap
+	if s.Main == "" || paneOf(s.Main).place() != placeMain {
+		s.Main = PaneHeatmap
+	}
+	if s.Focus == s.Main {
+		s.Focus = ""
 	}
 	if s.Metric == "" {
 		s.Metric = heatmap.MetricWrites
@@ -100,6 +71,33 @@ func (s ViewState) normalized() ViewState {
 	}
 	return s
 }
+
+// Shown returns the pane the state is named after: the one with the
+// keyboard (as `btviz export --view` names a view).
+func (s ViewState) Shown() Pane {
+	if s.Focus != "" {
+		return s.Focus
+	}
+	if s.Main == "" {
+		return PaneHeatmap
+	}
+	return s.Main
+}
+
+// Showing returns s with pane p shown and given the keyboard: a main-area
+// pane replaces what the main area shows, a side pane takes the keyboard
+// beside it.
+func (s ViewState) Showing(p Pane) ViewState {
+	if paneOf(p).place() == placeMain {
+		s.Main, s.Focus, s.RowColumns = p, "", false
+	} else {
+		s.Focus = p
+	}
+	return s
+}
+
+// focused returns the pane that has the keyboard.
+func (s ViewState) focused() pane { return paneOf(s.Shown()) }
 
 // column returns the selected time column counted from 0, or −1.
 func (s ViewState) column() int { return s.TimeColumn - 1 }

@@ -88,7 +88,7 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 func (a *app) samplerOptions(req scanFlags) sampler.Options {
 	opts := req.options()
 	if f, ok := a.stderr.(*os.File); ok {
-		opts.Progress = sampler.NewBar(f).Update
+		opts.Progress = newProgressBar(f).update
 	}
 	return opts
 }

@@ -1,39 +1,37 @@
-package export
+package diagnose
 
 import (
-	"strings"
-
-	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
 )
 
-// findingView returns the heatmap view that shows a finding to a
-// reviewer, and false for a finding no picture helps with (key-pattern
-// findings, scan notes). A finding at a prefix or row is shown among its
+// Picture returns the heatmap view of snap that shows finding f to a
+// reviewer (report images draw it), and false for a finding no picture
+// helps with (key-pattern findings, scan notes). It sits next to the
+// finding kinds so that a new kind says here how it is best seen. A finding at a prefix or row is shown among its
 // siblings, hot ones kept apart, in the metric it is about (a hot range
 // as its share of each moment's writes); writes that
 // march through the key space are shown in even buckets, where they draw
 // the diagonal; tablet skew one row per tablet.
-func findingView(snap *keyspace.Snapshot, f diagnose.Finding) (heatmap.View, bool) {
+func Picture(snap *keyspace.Snapshot, f Finding) (heatmap.View, bool) {
 	var metric heatmap.Metric
 	switch f.Kind {
-	case diagnose.KindSequentialKeys, diagnose.KindKeyStartsWithTimestamp, diagnose.KindSequentialNumericID:
+	case KindSequentialKeys, KindKeyStartsWithTimestamp, KindSequentialNumericID:
 		v := heatmap.View{Node: snap.Root, Metric: heatmap.MetricWrites, Bucketing: heatmap.BucketEven}
 		if f.Prefix != "" {
 			v.Node, v.Start, v.End = nil, f.Start, f.End
 		}
 		return v, true
-	case diagnose.KindTabletSkew:
+	case KindTabletSkew:
 		if len(snap.Ranges) == 0 {
 			return heatmap.View{}, false
 		}
 		return heatmap.View{Node: snap.Root, Metric: heatmap.MetricBytes, Bucketing: heatmap.BucketTablets}, true
-	case diagnose.KindHotKeyRange:
+	case KindHotKeyRange:
 		metric = heatmap.MetricWriteShare
-	case diagnose.KindLargeRow, diagnose.KindLargeCell, diagnose.KindWideRow:
+	case KindLargeRow, KindLargeCell, KindWideRow:
 		metric = heatmap.MetricMaxRow
-	case diagnose.KindFrequentlyUpdatedRow:
+	case KindFrequentlyUpdatedRow:
 		metric = heatmap.MetricVersions
 	default:
 		return heatmap.View{}, false
@@ -46,7 +44,7 @@ func findingView(snap *keyspace.Snapshot, f diagnose.Finding) (heatmap.View, boo
 
 // parentOf returns the tree node one level above the finding's prefix (or
 // row): the view in which the finding stands among its siblings.
-func parentOf(root *keyspace.Node, f diagnose.Finding) *keyspace.Node {
+func parentOf(root *keyspace.Node, f Finding) *keyspace.Node {
 	path := root.Lookup(string(f.Prefix))
 	if path == nil {
 		path = root.Find(string(f.Start))
@@ -57,16 +55,4 @@ func parentOf(root *keyspace.Node, f diagnose.Finding) *keyspace.Node {
 		}
 	}
 	return root
-}
-
-// fileSafe keeps the characters of name that are safe in any file name
-// (lower-case letters, digits and dashes), for names built from finding
-// kinds.
-func fileSafe(name string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
-			return r
-		}
-		return -1
-	}, strings.ToLower(name))
 }

@@ -1,4 +1,9 @@
-package export
+// Package atomicfile writes files so that a reader never sees a partial
+// one and a failure never leaves a truncated one behind: the content goes
+// to a temporary file in the same directory, renamed over the target
+// only once it is complete. Every file btviz writes — snapshots,
+// recordings, screenshots, exports, report images — goes through [Write].
+package atomicfile
 
 import (
 	"bufio"
@@ -8,11 +13,10 @@ import (
 	"path/filepath"
 )
 
-// writeFileAtomic writes a file by calling write on a temporary file in
-// the same directory and renaming it over path once write and the close
-// succeed, so that a failure never leaves a truncated file behind and a
-// reader never sees a partial one.
-func writeFileAtomic(path string, write func(w io.Writer) error) error {
+// Write creates or replaces path with what write writes, atomically. The
+// temporary file is ".<name>.<random>.tmp" beside path and is removed on
+// every error. The file gets mode 0644.
+func Write(path string, write func(w io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w; check that its directory exists and is writable", path, err)
