@@ -42,7 +42,7 @@ func (s *prefixSink) Add(op *keyspace.Op) {
 	}
 }
 
-func (s *prefixSink) Flush() error { return nil }
+func (s *prefixSink) Flush(FlushInfo) error { return nil }
 
 const benchRows = 10_000
 

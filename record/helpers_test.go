@@ -25,7 +25,7 @@ func (s *collectingSink) Add(op *keyspace.Op) {
 	s.ops = append(s.ops, op)
 }
 
-func (s *collectingSink) Flush() error {
+func (s *collectingSink) Flush(FlushInfo) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.flushes++

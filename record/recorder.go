@@ -17,7 +17,16 @@ type Sink interface {
 	Add(op *keyspace.Op)
 	// Flush makes what the sink has so far durable (writes the
 	// recording file), so that a crash loses at most one flush interval.
-	Flush() error
+	Flush(FlushInfo) error
+}
+
+// FlushInfo is what a [Recorder] tells its sink with each flush.
+type FlushInfo struct {
+	// Final is set on the last flush, when the recorder closes: the
+	// recording is complete.
+	Final bool
+	// Stats are the recorder's counters so far.
+	Stats Stats
 }
 
 // RecorderOptions tune a [Recorder]; the zero value is the defaults.
@@ -127,26 +136,27 @@ func (r *Recorder) run() {
 		select {
 		case op, ok := <-r.queue:
 			if !ok {
-				r.flush()
+				r.flush(true)
 				return
 			}
 			r.sink.Add(op)
 		case <-ticker.C:
-			r.flush()
+			r.flush(false)
 		}
 	}
 }
 
-func (r *Recorder) flush() {
-	err := r.sink.Flush()
+func (r *Recorder) flush(final bool) {
+	stats := r.Stats()
+	err := r.sink.Flush(FlushInfo{Final: final, Stats: stats})
 	r.flushErr = err
 	if r.opts.Flushed != nil {
-		r.opts.Flushed(r.Stats(), err)
+		r.opts.Flushed(stats, err)
 	}
 }
 
 // Close stops the recorder: every Op already queued reaches the sink,
-// which is flushed a last time; the error is that flush's. Ops the proxy
+// which is flushed a last time, as final; the error is that flush's. Ops the proxy
 // decodes after Close are dropped and counted ([Stats.Late]): stop the
 // proxy first. Close may be called more than once.
 func (r *Recorder) Close() error {

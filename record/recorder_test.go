@@ -21,8 +21,8 @@ func (s *slowSink) Add(op *keyspace.Op) {
 	s.collectingSink.Add(op)
 }
 
-func (s *slowSink) Flush() error {
-	s.collectingSink.Flush()
+func (s *slowSink) Flush(info FlushInfo) error {
+	s.collectingSink.Flush(info)
 	return s.flushErr
 }
 
