@@ -1,6 +1,7 @@
 package record
 
 import (
+	"strings"
 	"sync"
 	"time"
 
@@ -99,6 +100,7 @@ func (c *call) request(msg []byte) {
 // name it is about.
 func (c *call) decodeRequest(msg []byte) (resource []byte, err error) {
 	op := c.op
+	var keys [][]byte // MutateRows' row keys, in msg
 	it := fieldsOf(msg)
 	for it.next() {
 		if c.spec.isResource(it.num) {
@@ -140,10 +142,11 @@ func (c *call) decodeRequest(msg []byte) (resource []byte, err error) {
 			}
 		case keyspace.MethodMutateRows:
 			if it.num == mutateRowsEntries {
-				var entry keyspace.RowIO
-				entry, err = decodeEntry(it.bytes())
-				op.Keys = append(op.Keys, entry.Key)
-				c.entryBytes = append(c.entryBytes, entry.Bytes)
+				var key []byte
+				var mutationBytes int64
+				key, mutationBytes, err = decodeEntry(it.bytes())
+				keys = append(keys, key)
+				c.entryBytes = append(c.entryBytes, mutationBytes)
 			}
 		}
 		if err != nil {
@@ -157,6 +160,7 @@ func (c *call) decodeRequest(msg []byte) (resource []byte, err error) {
 		op.Ranges = []keyspace.KeyRange{{}} // no rows named: the whole table
 	}
 	if op.Method == keyspace.MethodMutateRows {
+		op.Keys = copyKeys(keys)
 		c.entryOK = make([]bool, len(c.entryBytes))
 	}
 	return resource, nil
@@ -287,6 +291,28 @@ func (c *call) finish(code uint32) {
 		}
 	}
 	c.rec.add(op)
+}
+
+// copyKeys copies keys out of a frame into one allocation, however many
+// there are: a MutateRows call names hundreds of rows.
+func copyKeys(keys [][]byte) []keyspace.Key {
+	total := 0
+	for _, k := range keys {
+		total += len(k)
+	}
+	var b strings.Builder
+	b.Grow(total)
+	for _, k := range keys {
+		b.Write(k)
+	}
+	all := b.String()
+	out := make([]keyspace.Key, len(keys))
+	at := 0
+	for i, k := range keys {
+		out[i] = keyspace.Key(all[at : at+len(k)])
+		at += len(k)
+	}
+	return out
 }
 
 // isResource reports whether field num of the method's request holds the

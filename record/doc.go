@@ -4,13 +4,19 @@
 // instance over TLS with Application Default Credentials) and records
 // what the data-API calls carried as [keyspace.Op]s.
 //
-// Forwarding is byte for byte: the [Proxy] registers no service, only an
-// unknown-service handler with a pass-through codec, so every method of
-// every service (data API, admin API, anything) streams both ways
-// unchanged, with the client's metadata; headers, trailers, status codes,
-// messages and error details come back exactly as the upstream sent
-// them. The proxy never answers in the upstream's place, except with
-// Unavailable when the upstream does not answer at all.
+// Forwarding is byte for byte, for every method of every service (data
+// API, admin API, anything), streaming both ways, with the client's
+// metadata; headers, trailers, status codes, messages and error details
+// come back exactly as the upstream sent them. To an emulator, the
+// [Proxy] relays each client connection to a connection of its own and
+// reads the HTTP/2 frames as they pass ([relay]): the bytes the upstream
+// gets are the bytes the client sent. To Cloud Bigtable, whose calls
+// need TLS and the proxy's credentials, a gRPC server with no service
+// but an unknown-service handler and a pass-through codec forwards each
+// call on a credentialed connection; it also serves the clients that
+// connect while an emulator is down. The proxy never answers in the
+// upstream's place, except with Unavailable when the upstream does not
+// answer at all.
 //
 // Recording reads a copy of the frames of the data API's calls (ReadRows,
 // SampleRowKeys, MutateRow, MutateRows, CheckAndMutateRow,
@@ -24,9 +30,10 @@
 // streams many messages gives one Op per message that brought rows, so
 // memory never holds more than one message's rows (see [call]).
 //
-// The [Recorder] hands Ops to a [Sink] — the recording file's traffic
-// builder — on a goroutine of its own behind a bounded queue, flushes the
-// sink every few seconds and once more when it closes.
+// The [Recorder] hands Ops to a [Sink] — [FileSink], the recording
+// file's traffic builder — on a goroutine of its own behind a bounded
+// queue, flushes the sink every few seconds and once more, as final, when
+// it closes.
 //
 // What a recording cannot see: rows a filter dropped on the server count
 // only as the rows returned (a CheckAndMutateRow predicate, a read whose

@@ -1,7 +1,5 @@
 package record
 
-import "github.com/btviz/btviz/keyspace"
-
 // Field numbers of the write requests and responses.
 const (
 	mutateRowKey       = 2 // MutateRowRequest, CheckAndMutateRowRequest, ReadModifyWriteRowRequest
@@ -34,19 +32,18 @@ const (
 	cellValue       = 2
 )
 
-// decodeEntry reads one MutateRowsRequest.Entry: its row and the bytes of
-// its mutations as sent.
-func decodeEntry(msg []byte) (keyspace.RowIO, error) {
-	var entry keyspace.RowIO
+// decodeEntry reads one MutateRowsRequest.Entry: its row key (in msg)
+// and the bytes of its mutations as sent.
+func decodeEntry(msg []byte) (key []byte, mutationBytes int64, err error) {
 	for it := fieldsOf(msg); ; {
 		if !it.next() {
-			return entry, it.err
+			return key, mutationBytes, it.err
 		}
 		switch it.num {
 		case entryRowKey:
-			entry.Key = keyspace.Key(it.bytes())
+			key = it.bytes()
 		case entryMutations:
-			entry.Bytes += int64(len(it.bytes()))
+			mutationBytes += int64(len(it.bytes()))
 		}
 	}
 }

@@ -34,7 +34,7 @@ type RecorderOptions struct {
 	// FlushEvery is how often the sink is flushed (default 5 s).
 	FlushEvery time.Duration
 	// QueueLength is how many Ops may wait for the sink before the proxy
-	// waits too (default 8192): a burst, or a slow flush, is absorbed
+	// waits too (default 16384): a burst, or a slow flush, is absorbed
 	// without holding up a call, and memory stays bounded.
 	QueueLength int
 	// Instance, when set (see [InstanceName]), records only calls on
@@ -50,30 +50,29 @@ type RecorderOptions struct {
 // Default recorder settings.
 const (
 	DefaultFlushEvery  = 5 * time.Second
-	defaultQueueLength = 8192
+	defaultQueueLength = 1 << 14
+	// drainEvery is how often the recorder takes the Ops queued, when
+	// fewer than a quarter of QueueLength came in between.
+	drainEvery = 20 * time.Millisecond
 )
 
 // Recorder takes the Ops the proxy decodes and hands them to a [Sink] on
-// a goroutine of its own: the proxy's call goroutines only put an Op on a
-// bounded queue. It flushes the sink every [RecorderOptions.FlushEvery]
-// and once more on [Recorder.Close].
+// a goroutine of its own: the proxy's goroutines only append an Op to a
+// bounded queue, which the recorder drains in batches. It flushes the
+// sink every [RecorderOptions.FlushEvery] and once more on
+// [Recorder.Close].
 type Recorder struct {
-	sink     Sink
-	opts     RecorderOptions
-	instance string
-	now      func() time.Time
-	queue    chan *keyspace.Op
-	done     chan struct{}
-
-	// closing guards queue: add holds it for reading while it sends,
-	// Close for writing while it closes the queue.
-	closing sync.RWMutex
-	closed  bool
+	sink      Sink
+	opts      RecorderOptions
+	instance  string
+	now       func() time.Time
+	queue     *opQueue
+	done      chan struct{}
+	closeOnce sync.Once
 	// flushErr is the last flush's error, reported by Close.
 	flushErr error
 
 	calls, parts, undecodable, unrecorded, late atomic.Int64
-	waitNanos, maxWaitNanos                     atomic.Int64
 }
 
 // NewRecorder starts a recorder that feeds sink, which must not be nil.
@@ -89,7 +88,7 @@ func NewRecorder(sink Sink, opts RecorderOptions) *Recorder {
 	}
 	r := &Recorder{
 		sink: sink, opts: opts, instance: opts.Instance, now: opts.Now,
-		queue: make(chan *keyspace.Op, opts.QueueLength),
+		queue: newOpQueue(opts.QueueLength),
 		done:  make(chan struct{}),
 	}
 	go r.run()
@@ -99,9 +98,7 @@ func NewRecorder(sink Sink, opts RecorderOptions) *Recorder {
 // add queues op for the sink. When the queue is full it waits, and the
 // time it waited is counted ([Stats.Waited]).
 func (r *Recorder) add(op *keyspace.Op) {
-	r.closing.RLock()
-	defer r.closing.RUnlock()
-	if r.closed {
+	if !r.queue.put(op) {
 		r.late.Add(1)
 		return
 	}
@@ -110,37 +107,33 @@ func (r *Recorder) add(op *keyspace.Op) {
 	} else {
 		r.calls.Add(1)
 	}
-	select {
-	case r.queue <- op:
-		return
-	default:
-	}
-	began := time.Now()
-	r.queue <- op
-	waited := int64(time.Since(began))
-	r.waitNanos.Add(waited)
-	for {
-		longest := r.maxWaitNanos.Load()
-		if waited <= longest || r.maxWaitNanos.CompareAndSwap(longest, waited) {
-			break
-		}
-	}
 }
 
 // run feeds the sink and flushes it on a ticker until the queue closes.
 func (r *Recorder) run() {
 	defer close(r.done)
-	ticker := time.NewTicker(r.opts.FlushEvery)
-	defer ticker.Stop()
+	drain := time.NewTicker(drainEvery)
+	defer drain.Stop()
+	flush := time.NewTicker(r.opts.FlushEvery)
+	defer flush.Stop()
 	for {
+		flushNow := false
 		select {
-		case op, ok := <-r.queue:
-			if !ok {
-				r.flush(true)
-				return
-			}
+		case <-r.queue.kick:
+		case <-drain.C:
+		case <-flush.C:
+			flushNow = true
+		}
+		batch, closed := r.queue.take()
+		for i, op := range batch {
 			r.sink.Add(op)
-		case <-ticker.C:
+			batch[i] = nil
+		}
+		if closed { // every put before the close was in this batch
+			r.flush(true)
+			return
+		}
+		if flushNow {
 			r.flush(false)
 		}
 	}
@@ -156,16 +149,11 @@ func (r *Recorder) flush(final bool) {
 }
 
 // Close stops the recorder: every Op already queued reaches the sink,
-// which is flushed a last time, as final; the error is that flush's. Ops the proxy
-// decodes after Close are dropped and counted ([Stats.Late]): stop the
-// proxy first. Close may be called more than once.
+// which is flushed a last time, as final; the error is that flush's. Ops
+// the proxy decodes after Close are dropped and counted ([Stats.Late]):
+// stop the proxy first. Close may be called more than once.
 func (r *Recorder) Close() error {
-	r.closing.Lock()
-	if !r.closed {
-		r.closed = true
-		close(r.queue)
-	}
-	r.closing.Unlock()
+	r.closeOnce.Do(r.queue.close)
 	<-r.done
 	return r.flushErr
 }
@@ -189,10 +177,11 @@ type Stats struct {
 
 // Stats returns the recorder's counters; it may be called at any time.
 func (r *Recorder) Stats() Stats {
-	return Stats{
+	s := Stats{
 		Calls: r.calls.Load(), Parts: r.parts.Load(),
 		Undecodable: r.undecodable.Load(), Unrecorded: r.unrecorded.Load(),
-		Late:   r.late.Load(),
-		Waited: time.Duration(r.waitNanos.Load()), LongestWait: time.Duration(r.maxWaitNanos.Load()),
+		Late: r.late.Load(),
 	}
+	s.Waited, s.LongestWait = r.queue.waits()
+	return s
 }

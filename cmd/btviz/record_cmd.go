@@ -185,6 +185,9 @@ func (a *app) announceRecording(addr string, session recordingSession, f recordF
 		stop = fmt.Sprintf("Stops after %s (or Ctrl+C)", units.Duration(f.duration))
 	}
 	fmt.Fprintf(a.stdout, "%s; the recording goes to %s every %s and at the end.\n", stop, f.out, units.Duration(record.DefaultFlushEvery))
+	if session.source == keyspace.SourceBigtable && !loopback(addr) {
+		fmt.Fprintf(a.stderr, "btviz: warning: %s is reachable from other machines, and the proxy adds your credentials to every call it forwards: anyone who reaches it acts as you. Use --listen 127.0.0.1:PORT unless you mean it.\n", addr)
+	}
 	if f.upstream != "" {
 		conn, err := (&net.Dialer{Timeout: time.Second}).Dial("tcp", strings.TrimPrefix(f.upstream, "http://"))
 		if err != nil {
@@ -207,6 +210,13 @@ func sameAddress(a, b string) bool {
 		return h == "" || h == "localhost" || h == "0.0.0.0" || h == "::" || net.ParseIP(h).IsLoopback()
 	}
 	return hostA == hostB || local(hostA) && local(hostB)
+}
+
+// loopback reports whether a listening address (host:port, as the
+// listener reports it) takes connections from this machine only.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	return err == nil && (host == "localhost" || net.ParseIP(host).IsLoopback())
 }
 
 // recordProgress prints the proxy's news on stderr: the upstream going

@@ -7,54 +7,25 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
-	"strings"
 	"syscall"
 
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/record"
 )
 
-// prefixTotals aggregates the recording in memory, by table and first
-// key segment: calls, rows and bytes read and written. It stands for the
-// recording file's traffic builder, at about its cost per Op.
-type prefixTotals struct {
-	byPrefix map[string]*[5]int64
-}
-
-func (s *prefixTotals) Add(op *keyspace.Op) {
-	at := func(key keyspace.Key) *[5]int64 {
-		prefix, _, _ := strings.Cut(string(key), "#")
-		name := op.Table + "/" + prefix
-		totals := s.byPrefix[name]
-		if totals == nil {
-			totals = new([5]int64)
-			s.byPrefix[name] = totals
-		}
-		return totals
-	}
-	if !op.Part {
-		for _, k := range op.Keys {
-			at(k)[0]++
-		}
-	}
-	for _, r := range op.RowsRead {
-		t := at(r.Key)
-		t[1]++
-		t[2] += r.Bytes
-	}
-	for _, r := range op.RowsWritten {
-		t := at(r.Key)
-		t[3]++
-		t[4] += r.Bytes
-	}
-}
-
-func (s *prefixTotals) Flush() error { return nil }
-
 // serveProxy runs a recording proxy in front of -upstream until SIGTERM,
+// recording as `btviz record` does (record.FileSink: every Op aggregated
+// by keyspace.RecordingBuilder, the recording written to -out every 5 s),
 // then prints the recorder's counters as a JSON line. With
 // BENCHPROXY_CPUPROFILE=FILE it writes a CPU profile of its whole life.
 func serveProxy(args []string) error {
+	flags := flag.NewFlagSet("proxy", flag.ContinueOnError)
+	upstreamAddr := flags.String("upstream", "", "emulator host:port")
+	addrFile := flags.String("addr-file", "", "file to write the proxy's host:port to once listening")
+	out := flags.String("out", "", "recording file to write")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
 	if path := os.Getenv("BENCHPROXY_CPUPROFILE"); path != "" {
 		f, err := os.Create(path)
 		if err != nil {
@@ -66,18 +37,13 @@ func serveProxy(args []string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	flags := flag.NewFlagSet("proxy", flag.ContinueOnError)
-	upstreamAddr := flags.String("upstream", "", "emulator host:port")
-	addrFile := flags.String("addr-file", "", "file to write the proxy's host:port to once listening")
-	if err := flags.Parse(args); err != nil {
-		return err
-	}
 	upstream, err := record.DialEmulator(*upstreamAddr)
 	if err != nil {
 		return err
 	}
 	defer upstream.Close()
-	rec := record.NewRecorder(&prefixTotals{byPrefix: map[string]*[5]int64{}}, record.RecorderOptions{})
+	sink := record.NewFileSink(*out, keyspace.RecordingMeta{Source: keyspace.SourceEmulator, Upstream: upstream.Where}, nil)
+	rec := record.NewRecorder(sink, record.RecorderOptions{})
 	proxy, err := record.Listen("127.0.0.1:0", upstream, record.Options{Recorder: rec})
 	if err != nil {
 		return err
