@@ -1,164 +1,91 @@
 package record
 
 import (
-	"context"
 	"fmt"
-	"math/rand/v2"
-	"os"
-	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
-	"cloud.google.com/go/bigtable"
+	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
+	"golang.org/x/net/http2/hpack"
+	"google.golang.org/protobuf/proto"
 
-	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
 )
 
-// prefixSink aggregates Ops in memory by their keys' first segment, as
-// a traffic builder would, at about its cost.
-type prefixSink struct {
-	byPrefix map[string]*[4]int64
-}
+// discardSink takes Ops and drops them.
+type discardSink struct{}
 
-func (s *prefixSink) Add(op *keyspace.Op) {
-	add := func(key keyspace.Key, column int, bytes int64) {
-		prefix, _, _ := strings.Cut(string(key), "#")
-		totals := s.byPrefix[prefix]
-		if totals == nil {
-			totals = new([4]int64)
-			s.byPrefix[prefix] = totals
+func (discardSink) Add(*keyspace.Op)      {}
+func (discardSink) Flush(FlushInfo) error { return nil }
+
+// benchmarkCall decodes one call's frames b.N times, as the proxy does
+// for each call: a new call, its request, its responses, its end.
+func benchmarkCall(b *testing.B, method string, request proto.Message, responses ...proto.Message) {
+	rec := NewRecorder(discardSink{}, RecorderOptions{})
+	defer rec.Close()
+	req, err := proto.Marshal(request)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var resps [][]byte
+	for _, r := range responses {
+		msg, err := proto.Marshal(r)
+		if err != nil {
+			b.Fatal(err)
 		}
-		totals[column]++
-		totals[column+1] += bytes
+		resps = append(resps, msg)
 	}
-	for _, r := range op.RowsRead {
-		add(r.Key, 0, r.Bytes)
-	}
-	for _, r := range op.RowsWritten {
-		add(r.Key, 2, r.Bytes)
-	}
-}
-
-func (s *prefixSink) Flush(FlushInfo) error { return nil }
-
-const benchRows = 10_000
-
-func benchKey(i int) string { return fmt.Sprintf("user#%05d#profile", i) }
-
-// benchTarget starts an emulator with benchRows rows and returns its
-// address and, through recording proxy in front of it, the proxy's.
-func benchTarget(b *testing.B) (direct, proxied string) {
-	b.Helper()
-	srv, err := emulator.Start("127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { srv.Close() })
-	client, admin := dial(b, srv.Addr)
-	ctx := context.Background()
-	if err := admin.CreateTable(ctx, "bench"); err != nil {
-		b.Fatal(err)
-	}
-	if err := admin.CreateColumnFamily(ctx, "bench", "f"); err != nil {
-		b.Fatal(err)
-	}
-	var keys []string
-	var muts []*bigtable.Mutation
-	for i := range benchRows {
-		m := bigtable.NewMutation()
-		m.Set("f", "q", 1000, []byte("0123456789abcdef"))
-		keys, muts = append(keys, benchKey(i)), append(muts, m)
-	}
-	if _, err := client.Open("bench").ApplyBulk(ctx, keys, muts); err != nil {
-		b.Fatal(err)
-	}
-	upstream, err := DialEmulator(srv.Addr)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rec := NewRecorder(&prefixSink{byPrefix: map[string]*[4]int64{}}, RecorderOptions{})
-	proxy, err := Listen("127.0.0.1:0", upstream, Options{Recorder: rec})
-	if err != nil {
-		b.Fatal(err)
-	}
-	go proxy.Serve()
-	b.Cleanup(func() {
-		proxy.Stop(context.Background())
-		rec.Close()
-		upstream.Close()
-	})
-	return srv.Addr, proxy.Addr()
-}
-
-// runParallel runs op from 8 goroutines, b.N times in all.
-func runParallel(b *testing.B, op func(r *rand.Rand) error) {
-	workers := 8
-	if s := os.Getenv("BENCH_WORKERS"); s != "" {
-		workers, _ = strconv.Atoi(s)
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
+	b.ReportAllocs()
 	b.ResetTimer()
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := rand.New(rand.NewPCG(uint64(w), 1))
-			for next.Add(1) <= int64(b.N) {
-				if err := op(r); err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	b.StopTimer()
-	close(errs)
-	for err := range errs {
-		b.Fatal(err)
+	for range b.N {
+		c := newCall(rec, methodSpecs[method], callStart)
+		c.request(req)
+		for _, r := range resps {
+			c.response(r, arrival)
+		}
+		c.finish(0)
 	}
 }
 
-// BenchmarkPointReads reads single rows from 8 goroutines, directly and
-// through the recording proxy.
-func BenchmarkPointReads(b *testing.B) {
-	direct, proxied := benchTarget(b)
-	for _, target := range []struct{ name, addr string }{{"direct", direct}, {"proxy", proxied}} {
-		b.Run(target.name, func(b *testing.B) {
-			client, _ := dial(b, target.addr)
-			table := client.Open("bench")
-			runParallel(b, func(r *rand.Rand) error {
-				_, err := table.ReadRow(context.Background(), benchKey(r.IntN(benchRows)))
-				return err
-			})
-		})
+// BenchmarkDecodePointRead: a ReadRow of one row with one cell, the
+// Go client's request and the emulator's answer.
+func BenchmarkDecodePointRead(b *testing.B) {
+	benchmarkCall(b, keyspace.MethodReadRows,
+		&btpb.ReadRowsRequest{TableName: testTable, RowsLimit: 1, Rows: &btpb.RowSet{RowKeys: [][]byte{[]byte("user#000042#profile")}}},
+		response(commit(chunk("user#000042#profile", "f", "q", "0123456789abcdef"))))
+}
+
+// BenchmarkDecodeMutateRows: a batch of 100 rows of one cell each, all
+// applied.
+func BenchmarkDecodeMutateRows(b *testing.B) {
+	request := &btpb.MutateRowsRequest{TableName: testTable}
+	answer := &btpb.MutateRowsResponse{}
+	for i := range 100 {
+		request.Entries = append(request.Entries, &btpb.MutateRowsRequest_Entry{
+			RowKey: fmt.Appendf(nil, "user#%06d#profile", i), Mutations: []*btpb.Mutation{setCell("f", "q", "fedcba9876543210")}})
+		answer.Entries = append(answer.Entries, &btpb.MutateRowsResponse_Entry{Index: int64(i)})
+	}
+	benchmarkCall(b, keyspace.MethodMutateRows, request, answer)
+}
+
+// BenchmarkFrameParser reads a client's side of a connection: HEADERS
+// and DATA of a ReadRows call, as the relay reads every call.
+func BenchmarkFrameParser(b *testing.B) {
+	wire := clientBytes(b)
+	b.SetBytes(int64(len(wire)))
+	b.ReportAllocs()
+	for range b.N {
+		p := newFrameParser(discardEvents{}, true)
+		if err := p.feed(wire); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
-// BenchmarkMutateRows writes batches of 100 rows from 8 goroutines,
-// directly and through the recording proxy.
-func BenchmarkMutateRows(b *testing.B) {
-	direct, proxied := benchTarget(b)
-	for _, target := range []struct{ name, addr string }{{"direct", direct}, {"proxy", proxied}} {
-		b.Run(target.name, func(b *testing.B) {
-			client, _ := dial(b, target.addr)
-			table := client.Open("bench")
-			runParallel(b, func(r *rand.Rand) error {
-				keys := make([]string, 100)
-				muts := make([]*bigtable.Mutation, 100)
-				for i := range keys {
-					keys[i] = benchKey(r.IntN(benchRows))
-					muts[i] = bigtable.NewMutation()
-					muts[i].Set("f", "q", 2000, []byte("fedcba9876543210"))
-				}
-				_, err := table.ApplyBulk(context.Background(), keys, muts)
-				return err
-			})
-		})
-	}
-}
+// discardEvents ignores what a frameParser reads.
+type discardEvents struct{}
+
+func (discardEvents) field(uint32, hpack.HeaderField) {}
+func (discardEvents) headers(uint32, bool)            {}
+func (discardEvents) data(uint32, []byte)             {}
+func (discardEvents) endStream(uint32)                {}
+func (discardEvents) reset(uint32, uint32)            {}

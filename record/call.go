@@ -117,27 +117,13 @@ func (c *call) decodeRequest(msg []byte) (resource []byte, err error) {
 			case readRowsLimit:
 				op.RowLimit = int64(it.uint())
 			}
-		case keyspace.MethodMutateRow:
+		case keyspace.MethodMutateRow, keyspace.MethodReadModifyWriteRow, keyspace.MethodCheckAndMutateRow:
 			switch it.num {
-			case mutateRowKey:
+			case c.spec.rowKey:
 				op.Keys = append(op.Keys[:0], keyspace.Key(it.bytes()))
-			case mutateRowMutations:
+			case c.spec.written:
 				c.written += int64(len(it.bytes()))
-			}
-		case keyspace.MethodReadModifyWriteRow:
-			switch it.num {
-			case mutateRowKey:
-				op.Keys = append(op.Keys[:0], keyspace.Key(it.bytes()))
-			case rmwRules:
-				c.written += int64(len(it.bytes()))
-			}
-		case keyspace.MethodCheckAndMutateRow:
-			switch it.num {
-			case mutateRowKey:
-				op.Keys = append(op.Keys[:0], keyspace.Key(it.bytes()))
-			case checkTrueMutations:
-				c.written += int64(len(it.bytes()))
-			case checkFalseMutations:
+			case c.spec.writtenIfFalse:
 				c.writtenFalse += int64(len(it.bytes()))
 			}
 		case keyspace.MethodMutateRows:

@@ -53,19 +53,11 @@ func seedShop(ctx context.Context, client *bigtable.Client, admin *bigtable.Admi
 			return err
 		}
 	}
-	var keys []string
-	var muts []*bigtable.Mutation
+	table := client.Open(shopTable)
 	for key, value := range shopRows() {
 		m := bigtable.NewMutation()
 		m.Set(shopFamily, shopColumn, shopTS, []byte(value))
-		keys, muts = append(keys, key), append(muts, m)
-	}
-	errs, err := client.Open(shopTable).ApplyBulk(ctx, keys, muts)
-	if err != nil {
-		return err
-	}
-	for _, err := range errs {
-		if err != nil {
+		if err := table.Apply(ctx, key, m); err != nil {
 			return err
 		}
 	}

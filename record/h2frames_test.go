@@ -40,7 +40,7 @@ func (e *eventLog) reset(stream uint32, code uint32) {
 // CONTINUATIONs, padded DATA, frames of other streams between, a
 // RST_STREAM, connection-level frames, and header fields that only the
 // dynamic table names the second time.
-func clientBytes(t *testing.T) []byte {
+func clientBytes(t testing.TB) []byte {
 	t.Helper()
 	var out, block bytes.Buffer
 	out.WriteString(clientPreface)

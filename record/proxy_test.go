@@ -85,6 +85,15 @@ func startCloudLike(t *testing.T) (string, *cloudLike) {
 	return srv.Addr, intercept
 }
 
+// onEachPath starts the cloud-like emulator once and runs check against
+// it on each of the proxy's forwarding paths.
+func onEachPath(t *testing.T, check func(t *testing.T, upstreamAddr string, intercept *cloudLike, viaGRPC bool)) {
+	upstreamAddr, intercept := startCloudLike(t)
+	for _, path := range forwardingPaths {
+		t.Run(path.name, func(t *testing.T) { check(t, upstreamAddr, intercept, path.viaGRPC) })
+	}
+}
+
 func rawStub(t *testing.T, addr string) btpb.BigtableClient {
 	t.Helper()
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -142,12 +151,7 @@ func mustMarshal(m proto.Message) []byte {
 	return b
 }
 
-func TestProxyReturnsExactlyWhatTheUpstreamSent(t *testing.T) {
-	upstreamAddr, intercept := startCloudLike(t)
-	for _, path := range forwardingPaths {
-		t.Run(path.name, func(t *testing.T) { checkAnswersUnchanged(t, upstreamAddr, intercept, path.viaGRPC) })
-	}
-}
+func TestProxyReturnsExactlyWhatTheUpstreamSent(t *testing.T) { onEachPath(t, checkAnswersUnchanged) }
 
 func checkAnswersUnchanged(t *testing.T, upstreamAddr string, intercept *cloudLike, viaGRPC bool) {
 	proxyAddr, sink, stop := recordingProxy(t, upstreamAddr, viaGRPC)
@@ -195,14 +199,9 @@ func checkAnswersUnchanged(t *testing.T, upstreamAddr string, intercept *cloudLi
 	}
 }
 
-func TestProxyForwardsServicesItDoesNotKnow(t *testing.T) {
-	upstreamAddr, _ := startCloudLike(t)
-	for _, path := range forwardingPaths {
-		t.Run(path.name, func(t *testing.T) { checkUnknownServices(t, upstreamAddr, path.viaGRPC) })
-	}
-}
+func TestProxyForwardsServicesItDoesNotKnow(t *testing.T) { onEachPath(t, checkUnknownServices) }
 
-func checkUnknownServices(t *testing.T, upstreamAddr string, viaGRPC bool) {
+func checkUnknownServices(t *testing.T, upstreamAddr string, _ *cloudLike, viaGRPC bool) {
 	proxyAddr, _, _ := recordingProxy(t, upstreamAddr, viaGRPC)
 	call := func(addr string) error {
 		conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -225,14 +224,9 @@ func checkUnknownServices(t *testing.T, upstreamAddr string, viaGRPC bool) {
 	}
 }
 
-func TestUndecodableFramesAreForwardedUnchanged(t *testing.T) {
-	upstreamAddr, _ := startCloudLike(t)
-	for _, path := range forwardingPaths {
-		t.Run(path.name, func(t *testing.T) { checkUndecodable(t, upstreamAddr, path.viaGRPC) })
-	}
-}
+func TestUndecodableFramesAreForwardedUnchanged(t *testing.T) { onEachPath(t, checkUndecodable) }
 
-func checkUndecodable(t *testing.T, upstreamAddr string, viaGRPC bool) {
+func checkUndecodable(t *testing.T, upstreamAddr string, _ *cloudLike, viaGRPC bool) {
 	upstream, err := DialEmulator(upstreamAddr)
 	if err != nil {
 		t.Fatal(err)
@@ -359,14 +353,9 @@ func TestListenOnAnAddressInUse(t *testing.T) {
 	}
 }
 
-func TestConcurrentCallsAreAllRecorded(t *testing.T) {
-	upstreamAddr, _ := startCloudLike(t)
-	for _, path := range forwardingPaths {
-		t.Run(path.name, func(t *testing.T) { checkConcurrentCalls(t, upstreamAddr, path.viaGRPC) })
-	}
-}
+func TestConcurrentCallsAreAllRecorded(t *testing.T) { onEachPath(t, checkConcurrentCalls) }
 
-func checkConcurrentCalls(t *testing.T, upstreamAddr string, viaGRPC bool) {
+func checkConcurrentCalls(t *testing.T, upstreamAddr string, _ *cloudLike, viaGRPC bool) {
 	proxyAddr, sink, stop := recordingProxy(t, upstreamAddr, viaGRPC)
 	client, _ := dial(t, proxyAddr)
 	const workers, reads = 8, 40

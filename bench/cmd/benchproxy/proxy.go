@@ -6,9 +6,9 @@ import (
 	"flag"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"syscall"
 
+	"github.com/btviz/btviz/bench/internal/benchproc"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/record"
 )
@@ -26,17 +26,11 @@ func serveProxy(args []string) error {
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
-	if path := os.Getenv("BENCHPROXY_CPUPROFILE"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := benchproc.StartCPUProfile("BENCHPROXY_CPUPROFILE")
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	upstream, err := record.DialEmulator(*upstreamAddr)
 	if err != nil {
 		return err

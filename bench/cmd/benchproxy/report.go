@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"runtime"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/btviz/btviz/bench/internal/benchproc"
 )
 
 // minThroughputRatio is the requirement: through the recording proxy, a
@@ -54,7 +55,7 @@ func report(args []string) error {
 		return err
 	}
 	measureOnce := func(s setup, target string) (result, error) {
-		if err := collectGarbage(*control); err != nil {
+		if err := benchproc.CollectGarbage(*control); err != nil {
 			return result{}, err
 		}
 		cmd := exec.Command(self, "measure", "-target", target, "-workload", s.workload,
@@ -157,19 +158,6 @@ func median(runs []result) result {
 	sorted := slices.Clone(runs)
 	slices.SortFunc(sorted, func(a, b result) int { return cmp.Compare(a.callsPerSecond(), b.callsPerSecond()) })
 	return sorted[len(sorted)/2]
-}
-
-// collectGarbage has the emulator behind the control endpoint at addr
-// collect its garbage; nothing when addr is empty.
-func collectGarbage(addr string) error {
-	if addr == "" {
-		return nil
-	}
-	resp, err := http.Get("http://" + addr + "/gc")
-	if err != nil {
-		return fmt.Errorf("collecting the emulator's garbage: %w", err)
-	}
-	return resp.Body.Close()
 }
 
 // cpuSeconds returns the user and system CPU time of process pid so far,
