@@ -27,8 +27,10 @@ var (
 // not forwarded: the proxy's own connection sets them.
 var hopHeaders = []string{":authority", "user-agent", "content-type", "grpc-accept-encoding", "te"}
 
-// handle forwards one call of any method: the gRPC server's handler for
-// every service it does not know, which is all of them.
+// handle forwards one call of any method on the gRPC path (to Cloud
+// Bigtable, or from a client that connected while the emulator was
+// down): the gRPC server's handler for every service it does not know,
+// which is all of them.
 func (p *Proxy) handle(_ any, down grpc.ServerStream) error {
 	fullMethod, _ := grpc.MethodFromServerStream(down)
 	c := p.newCall(fullMethod)
