@@ -39,6 +39,7 @@ func Diagnose(snap *keyspace.Snapshot) []Finding {
 		checkLongKeys,
 		checkFamilies,
 		checkTablets,
+		checkTraffic,
 		checkScanNotes,
 	}
 	var findings []Finding

@@ -16,7 +16,7 @@ import (
 func Picture(snap *keyspace.Snapshot, f Finding) (heatmap.View, bool) {
 	var metric heatmap.Metric
 	switch f.Kind {
-	case KindSequentialKeys, KindKeyStartsWithTimestamp, KindSequentialNumericID:
+	case KindSequentialKeys, KindKeyStartsWithTimestamp, KindSequentialNumericID, KindSequentialWrites:
 		v := heatmap.View{Node: snap.Root, Metric: heatmap.MetricWrites, Bucketing: heatmap.BucketEven}
 		if f.Prefix != "" {
 			v.Node, v.Start, v.End = nil, f.Start, f.End
@@ -29,6 +29,12 @@ func Picture(snap *keyspace.Snapshot, f Finding) (heatmap.View, bool) {
 		return heatmap.View{Node: snap.Root, Metric: heatmap.MetricBytes, Bucketing: heatmap.BucketTablets}, true
 	case KindHotKeyRange:
 		metric = heatmap.MetricWriteShare
+	case KindReadHotspot:
+		metric = heatmap.MetricReads
+	case KindWriteHotspot:
+		metric = heatmap.MetricWrites
+	case KindHotRow:
+		metric = heatmap.MetricOps
 	case KindLargeRow, KindLargeCell, KindWideRow:
 		metric = heatmap.MetricMaxRow
 	case KindFrequentlyUpdatedRow:

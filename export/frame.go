@@ -42,6 +42,6 @@ func (o Options) profile() colorprofile.Profile {
 func (o Options) frame(snap *keyspace.Snapshot, findings []diagnose.Finding) artifact.Frame {
 	return artifact.Frame{
 		Text: Frame(snap, findings, o), Columns: o.Width, Rows: o.Height, Dark: !o.Light,
-		Title: tui.ScreenshotTitle(snap.Table, o.viewState()),
+		Title: tui.ScreenshotTitle(snap, o.viewState()),
 	}
 }

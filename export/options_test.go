@@ -35,7 +35,7 @@ func TestParseOptionsErrors(t *testing.T) {
 		{Flags{}, []string{"--out is required", ".png, .svg, .txt or .ansi"}},
 		{Flags{Out: "shot.jpg"}, []string{"--out", `".jpg"`, ".png, .svg, .txt or .ansi"}},
 		{Flags{Out: "shot"}, []string{"no extension", ".png, .svg, .txt or .ansi"}},
-		{Flags{Out: "a.png", View: "graph"}, []string{"--view", `"graph"`, "heatmap, prefixes, findings or rows"}},
+		{Flags{Out: "a.png", View: "graph"}, []string{"--view", `"graph"`, "heatmap, prefixes, findings, rows or hot"}},
 		{Flags{Out: "a.png", Metric: "iops"}, []string{"--metric", `"iops"`, "writes, rows, bytes", "ops, reads"}},
 		{Flags{Out: "a.png", Bucketing: "random"}, []string{"--bucketing", "prefix, even, heat or tablets"}},
 		{Flags{Out: "a.png", Theme: "solarized"}, []string{"--theme", "auto, dark or light"}},

@@ -119,7 +119,14 @@ func Build(snap *keyspace.Snapshot, v View) (*Matrix, error) {
 
 	m := &Matrix{View: v, Table: snap.Table, Anchor: sc.anchor, Start: keyspace.Key(sc.start), End: keyspace.Key(sc.end), Traffic: ms.traffic}
 	if v.Metric.Timed() && v.Columns > 0 && grid.buckets > 0 {
-		m.Time = grid.axis(v.Columns)
+		columns := v.Columns
+		if ms.traffic {
+			// One column per traffic bucket while they fit: a live
+			// recording gains a column on the right as each bucket of
+			// time starts, as Key Visualizer's live view does.
+			columns = min(columns, grid.buckets)
+		}
+		m.Time = grid.axis(columns)
 	}
 	m.Buckets = makeBuckets(us, starts, sc, m.Columns())
 	fillValues(m, us, starts, grid, ms, table)

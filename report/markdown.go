@@ -28,6 +28,10 @@ func Markdown(in Input) []byte {
 	md.prefixes(doc.Prefixes)
 	md.heading("## Largest rows", SectionLargestRows)
 	md.largestRows(doc.LargestRows)
+	if doc.Traffic != nil {
+		md.heading("## Traffic", SectionTraffic)
+		md.traffic(doc.Traffic)
+	}
 	for _, w := range doc.WhatIf {
 		md.heading("## What-if: "+mdCode(w.Transform), SectionWhatIf)
 		md.whatIf(w)

@@ -49,16 +49,21 @@ func (f *frame) bucketDetails(r rect) []string {
 		f.field("start", keyStart(b.Start, valueWidth)),
 		f.field("end excl", keyEnd(b.End, valueWidth)),
 	)
-	total := f.snap.Totals()
-	share := ""
-	if total.Rows > 0 {
-		share = "  (" + heatmap.UnitShare.Format(b.Stats.Rows/total.Rows) + " of rows)"
+	if f.snap.HasTraffic() {
+		lines = append(lines, f.trafficFields(b)...)
 	}
-	lines = append(lines,
-		f.field("rows", heatmap.UnitCount.Format(b.Stats.Rows)+share),
-		f.field("bytes", heatmap.UnitBytes.Format(b.Stats.Bytes)+"   cells "+heatmap.UnitCount.Format(b.Stats.Cells)),
-		f.field("max row", heatmap.UnitBytes.Format(float64(b.Stats.MaxRowBytes))+"   versions/col "+heatmap.UnitRatio.Format(b.Stats.VersionsPerColumn())),
-	)
+	total := f.snap.Totals()
+	if total.Rows > 0 || !f.snap.HasTraffic() {
+		share := ""
+		if total.Rows > 0 {
+			share = "  (" + heatmap.UnitShare.Format(b.Stats.Rows/total.Rows) + " of rows)"
+		}
+		lines = append(lines,
+			f.field("rows", heatmap.UnitCount.Format(b.Stats.Rows)+share),
+			f.field("bytes", heatmap.UnitBytes.Format(b.Stats.Bytes)+"   cells "+heatmap.UnitCount.Format(b.Stats.Cells)),
+			f.field("max row", heatmap.UnitBytes.Format(float64(b.Stats.MaxRowBytes))+"   versions/col "+heatmap.UnitRatio.Format(b.Stats.VersionsPerColumn())),
+		)
+	}
 	if b.Stats.Cells > 0 {
 		lines = append(lines, f.field("writes", microsTime(b.Stats.FirstWrite)+" → "+microsTime(b.Stats.LastWrite)))
 	}
@@ -83,6 +88,9 @@ func (f *frame) bucketDetails(r rect) []string {
 				lines = append(lines, rowLine(row.Key, heatmap.UnitCount.Format(float64(row.MaxVersions))+" versions"))
 			}
 		}
+	}
+	if f.snap.HasTraffic() {
+		lines = append(lines, f.hotRowsIn(b, r.w)...)
 	}
 	if here, wide := findingsIn(f.findings, b.Start, b.End); len(here)+wide > 0 {
 		lines = append(lines, " "+st.Strong.Render("Findings here"))
@@ -187,7 +195,7 @@ func (f *frame) findingDetails(r rect) []string {
 	if len(f.findings) == 0 {
 		return []string{paneTitle(st, "Finding", "", r.w, false), "", " " + st.Muted.Render("no findings")}
 	}
-	i := clampIndex(f.state.Finding, len(f.findings))
+	i := clampIndex(f.state.Line(PaneFindings), len(f.findings))
 	fi := f.findings[i]
 	lines := []string{paneTitle(st, fmt.Sprintf("Finding %d of %d", i+1, len(f.findings)), fi.Severity.String(), r.w, false)}
 	head := " " + f.severityMark(fi.Severity) + " " + st.Strong.Render(safeText(string(fi.Kind)))

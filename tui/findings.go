@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/units"
 )
 
 // findingsPane is the findings list beside the details pane; with the
@@ -37,14 +38,14 @@ func (findingsPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	k := m.sh.keys
 	cur := m.current()
 	n := len(m.findings)
-	if i, ok := listMove(k, msg, cur.state.Finding, n, 0); ok {
-		cur.state.Finding = i
+	if i, ok := listMove(k, msg, cur.state.Line(PaneFindings), n, 0); ok {
+		cur.state.SetLine(PaneFindings, i)
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Drill):
 		if n > 0 {
-			m.showFinding(m.findings[clampIndex(cur.state.Finding, n)])
+			m.showFinding(m.findings[clampIndex(cur.state.Line(PaneFindings), n)])
 		}
 	case key.Matches(msg, k.Back):
 		cur.state.Focus = ""
@@ -59,16 +60,16 @@ func (findingsPane) click(m *Model, r rect, _, y int) tea.Cmd {
 	if y <= r.y || n == 0 {
 		return nil
 	}
-	first := scrollStart(clampIndex(cur.state.Finding, n), n, max(r.h-1, 1))
+	first := scrollStart(clampIndex(cur.state.Line(PaneFindings), n), n, max(r.h-1, 1))
 	if i := first + y - r.y - 1; i < n {
-		cur.state.Finding = i
+		cur.state.SetLine(PaneFindings, i)
 	}
 	return nil
 }
 
 func (findingsPane) wheel(m *Model, delta int) {
 	cur := m.current()
-	cur.state.Finding = clampIndex(cur.state.Finding+delta, len(m.findings))
+	cur.state.SetLine(PaneFindings, clampIndex(cur.state.Line(PaneFindings)+delta, len(m.findings)))
 }
 
 // findingsLines draws the findings list: one line per finding, worst
@@ -92,7 +93,7 @@ func (f *frame) findingsLines(r rect, focused bool) []string {
 	}
 	kindWidth = min(kindWidth, max(r.w*2/5, 8))
 	visible := max(r.h-1, 1)
-	selected := clampIndex(f.state.Finding, len(f.findings))
+	selected := clampIndex(f.state.Line(PaneFindings), len(f.findings))
 	first := scrollStart(selected, len(f.findings), visible)
 	for i := first; i < len(f.findings) && i < first+visible; i++ {
 		fi := f.findings[i]
@@ -119,17 +120,11 @@ func (f *frame) findingLine(selected, focused bool, severity diagnose.Severity, 
 func findingCounts(findings []diagnose.Finding) string {
 	c := diagnose.CountBySeverity(findings)
 	var parts []string
-	plural := func(n int, word string) string {
-		if n == 1 {
-			return fmt.Sprintf("%d %s", n, word)
-		}
-		return fmt.Sprintf("%d %ss", n, word)
-	}
 	if c.Error > 0 {
-		parts = append(parts, plural(c.Error, "error"))
+		parts = append(parts, units.Plural(int64(c.Error), "error"))
 	}
 	if c.Warning > 0 {
-		parts = append(parts, plural(c.Warning, "warning"))
+		parts = append(parts, units.Plural(int64(c.Warning), "warning"))
 	}
 	if c.Info > 0 {
 		parts = append(parts, fmt.Sprintf("%d info", c.Info))

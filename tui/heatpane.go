@@ -71,8 +71,11 @@ func (f *frame) heatRect() rect {
 
 // heatLines draws the heatmap pane: its title and the heatmap.
 func (f *frame) heatLines(r rect, focused bool) []string {
-	title := "Heatmap · " + f.state.Metric.Description() + " by key"
-	if f.state.Metric.Timed() {
+	title := "Heatmap · " + f.metricDescription() + " by key"
+	switch {
+	case f.state.Metric.Timed() && f.state.Metric.FromTraffic(f.snap):
+		title += " and time"
+	case f.state.Metric.Timed():
 		title += " and write time"
 	}
 	right := ""

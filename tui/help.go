@@ -70,6 +70,8 @@ func (f *frame) statusLine(width int) string {
 		return " " + st.Info.Render("• ") + st.Text.Render(cut(safeText(f.message.text), width-4))
 	case f.scan != nil && f.scan.running:
 		return f.progressLine(width)
+	case f.recording:
+		return f.liveLine(width)
 	case f.scan != nil && f.scan.err != nil:
 		return " " + st.Error.Render("✗ ") + st.Text.Render(cut(safeText(f.scan.err.Error()), width-4))
 	case f.picker != nil:

@@ -55,7 +55,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.focus(cycle(tabOrder(true), cur.state.Shown()))
 		return nil
 	case key.Matches(msg, k.Metric):
-		cur.state.Metric = cycle(heatmap.Metrics(), cur.state.Metric)
+		snap := m.snapOf(len(m.levels) - 1)
+		cur.state.Metric = cycle(heatmap.MetricsFor(snap), cur.state.normalized(snap).Metric)
 		m.rebuild()
 		return nil
 	case key.Matches(msg, k.Bucketing):
@@ -134,7 +135,11 @@ func (m *Model) screenshot() tea.Cmd {
 		table = "tables"
 		frame.Title = artifact.Title(m.picker.where, "tables", "")
 	} else {
-		frame.Title = ScreenshotTitle(table, m.ViewState())
+		snap := m.snapOf(len(m.levels) - 1)
+		if snap == nil {
+			snap = &keyspace.Snapshot{Table: table} // still scanning
+		}
+		frame.Title = ScreenshotTitle(snap, m.ViewState())
 	}
 	return screenshotCmd(m.cfg.ScreenshotDir, table, frame, m.cfg.Now)
 }

@@ -298,8 +298,8 @@ func TestMouseSelectsBucketsFindingsAndBreadcrumbs(t *testing.T) {
 	// A finding.
 	fr := m.sh.layout.findings
 	update(m, tea.MouseClickMsg{X: fr.x + 3, Y: fr.y + 2, Button: tea.MouseLeft})
-	if m.current().state.Shown() != PaneFindings || m.current().state.Finding != 1 {
-		t.Fatalf("clicking the second finding: pane %q finding %d", m.current().state.Shown(), m.current().state.Finding)
+	if m.current().state.Shown() != PaneFindings || m.current().state.Line(PaneFindings) != 1 {
+		t.Fatalf("clicking the second finding: pane %q finding %d", m.current().state.Shown(), m.current().state.Line(PaneFindings))
 	}
 	// Breadcrumbs: drill in twice, click the first segment.
 	m.focus(PaneHeatmap)

@@ -132,7 +132,8 @@ func (m *Model) showRow(key keyspace.Key) bool {
 	for i, r := range rows {
 		if r.Key == key {
 			cur.state = cur.state.Showing(PaneRows)
-			cur.state.Row, cur.state.RowColumns = i, true
+			cur.state.SetLine(PaneRows, i)
+			cur.state.RowColumns = true
 			return true
 		}
 	}

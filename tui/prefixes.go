@@ -65,18 +65,24 @@ func (f *frame) prefixLines(r rect, focused bool) []string {
 	if f.matrix != nil {
 		right = fmt.Sprintf("%d buckets", len(f.matrix.Buckets))
 	}
-	lines := []string{paneTitle(st, "Prefixes · "+f.state.Metric.Description(), right, r.w, focused)}
+	lines := []string{paneTitle(st, "Prefixes · "+f.metricDescription(), right, r.w, focused)}
 	if f.matrix == nil {
 		return append(lines, "", " "+st.Muted.Render(f.emptyText()))
 	}
-	numbers := 5*numberColumn + shareColumn
+	columns := f.prefixColumns()
+	numbers := 0
+	for _, c := range columns {
+		numbers += c.width
+	}
 	bar := min(max(r.w-2-minLabelColumn-numbers-2, 0), maxBarColumn)
 	if bar < minBarColumn {
 		bar = 0
 	}
 	labelWidth := r.w - 2 - numbers - bar - 1
-	head := "  " + padRight("key bucket", labelWidth) + padLeft("rows", numberColumn) + padLeft("share", shareColumn) +
-		padLeft("bytes", numberColumn) + padLeft("cells", numberColumn) + padLeft("max row", numberColumn) + padLeft("versions", numberColumn)
+	head := "  " + padRight("key bucket", labelWidth)
+	for _, c := range columns {
+		head += padLeft(c.head, c.width)
+	}
 	lines = append(lines, st.Muted.Render(fitLine(head, r.w)))
 
 	values := make([]float64, len(f.matrix.Buckets))
@@ -85,26 +91,18 @@ func (f *frame) prefixLines(r rect, focused bool) []string {
 		values[i] = f.matrix.BucketTotal(i)
 		top = max(top, values[i])
 	}
-	total := f.snap.Totals()
 	visible := listLines(r)
 	first := scrollStart(f.state.Selected, len(f.matrix.Buckets), visible)
 	for i := first; i < len(f.matrix.Buckets) && i < first+visible; i++ {
 		b := &f.matrix.Buckets[i]
-		share := 0.0
-		if total.Rows > 0 {
-			share = b.Stats.Rows / total.Rows
-		}
 		label := b.ShortLabel
 		if label == "" {
 			label = b.Label
 		}
-		text := padRight(fitLine(label, labelWidth), labelWidth) +
-			padLeft(heatmap.UnitCount.Format(b.Stats.Rows), numberColumn) +
-			padLeft(heatmap.UnitShare.Format(share), shareColumn) +
-			padLeft(heatmap.UnitBytes.Format(b.Stats.Bytes), numberColumn) +
-			padLeft(heatmap.UnitCount.Format(b.Stats.Cells), numberColumn) +
-			padLeft(heatmap.UnitBytes.Format(float64(b.Stats.MaxRowBytes)), numberColumn) +
-			padLeft(heatmap.UnitRatio.Format(b.Stats.VersionsPerColumn()), numberColumn)
+		text := padRight(fitLine(label, labelWidth), labelWidth)
+		for _, c := range columns {
+			text += padLeft(c.value(b), c.width)
+		}
 		barText := ""
 		if bar > 0 {
 			barText = " " + units.Bar(values[i]/top, bar) // 0/0 (an empty view) is NaN: an empty bar
@@ -135,4 +133,50 @@ func scrollStart(selected, n, visible int) int {
 		return 0
 	}
 	return min(max(selected-visible/2, 0), n-visible)
+}
+
+// prefixColumn is one number column of the prefix table.
+type prefixColumn struct {
+	head  string
+	width int
+	value func(b *heatmap.Bucket) string
+}
+
+// prefixColumns returns the prefix table's number columns: what a scan
+// stored (rows, share, bytes, cells, largest row, versions), or, for a
+// metric that reads a traffic recording, what the traffic did
+// (operations, share, rows and bytes read and written).
+func (f *frame) prefixColumns() []prefixColumn {
+	count := func(head string, v func(b *heatmap.Bucket) float64) prefixColumn {
+		return prefixColumn{head, numberColumn, func(b *heatmap.Bucket) string { return heatmap.UnitCount.Format(v(b)) }}
+	}
+	size := func(head string, v func(b *heatmap.Bucket) float64) prefixColumn {
+		return prefixColumn{head, numberColumn, func(b *heatmap.Bucket) string { return heatmap.UnitBytes.Format(v(b)) }}
+	}
+	shareOf := func(v func(b *heatmap.Bucket) float64, total float64) prefixColumn {
+		return prefixColumn{"share", shareColumn, func(b *heatmap.Bucket) string {
+			if total <= 0 {
+				return heatmap.UnitShare.Format(0)
+			}
+			return heatmap.UnitShare.Format(v(b) / total)
+		}}
+	}
+	if f.snap != nil && f.state.Metric.FromTraffic(f.snap) {
+		ops := func(b *heatmap.Bucket) float64 { return b.Traffic.Ops }
+		return []prefixColumn{
+			count("ops", ops), shareOf(ops, f.snap.TrafficTotals().Ops),
+			count("reads", func(b *heatmap.Bucket) float64 { return b.Traffic.RowsRead }),
+			size("read", func(b *heatmap.Bucket) float64 { return b.Traffic.BytesRead }),
+			count("writes", func(b *heatmap.Bucket) float64 { return b.Traffic.RowsWritten }),
+			size("written", func(b *heatmap.Bucket) float64 { return b.Traffic.BytesWritten }),
+		}
+	}
+	rows := func(b *heatmap.Bucket) float64 { return b.Stats.Rows }
+	return []prefixColumn{
+		count("rows", rows), shareOf(rows, f.snap.Totals().Rows),
+		size("bytes", func(b *heatmap.Bucket) float64 { return b.Stats.Bytes }),
+		count("cells", func(b *heatmap.Bucket) float64 { return b.Stats.Cells }),
+		size("max row", func(b *heatmap.Bucket) float64 { return float64(b.Stats.MaxRowBytes) }),
+		{"versions", numberColumn, func(b *heatmap.Bucket) string { return heatmap.UnitRatio.Format(b.Stats.VersionsPerColumn()) }},
+	}
 }

@@ -23,7 +23,7 @@ import (
 // "terminal too small" message.
 func RenderFrame(snap *keyspace.Snapshot, findings []diagnose.Finding, state ViewState, width, height int, isDark bool, profile colorprofile.Profile) string {
 	shared := newShared(isDark, profile, width, height, state.FullHelp)
-	f := &frame{shared: shared, snap: snap, findings: findings, state: state.normalized()}
+	f := &frame{shared: shared, snap: snap, findings: findings, state: state.normalized(snap)}
 	f.buildMatrix()
 	return f.render()
 }
@@ -101,6 +101,9 @@ type frame struct {
 	search  string // the rendered search prompt, when open
 	depth   int    // drill levels below the first (for the back hint)
 	picker  *picker
+	// recording is set in the live view, live is its latest status.
+	recording bool
+	live      RecordingStatus
 }
 
 // statusMessage is a line the program shows until the next key.
@@ -135,6 +138,13 @@ func buildMatrix(snap *keyspace.Snapshot, state ViewState, o heatmap.TextOptions
 		return nil, path, err
 	}
 	return m, path, nil
+}
+
+// metricDescription says what the view's metric measures on its
+// snapshot: "cells written" for a scan's writes, "rows written" for a
+// recording's.
+func (f *frame) metricDescription() string {
+	return f.state.Metric.DescriptionOn(f.snap != nil && f.state.Metric.FromTraffic(f.snap))
 }
 
 // clampIndex keeps i within [0, n).

@@ -36,7 +36,7 @@ func (f *frame) selectedRow() (keyspace.RowStat, bool) {
 	if len(rows) == 0 {
 		return keyspace.RowStat{}, false
 	}
-	return rows[clampIndex(f.state.Row, len(rows))], true
+	return rows[clampIndex(f.state.Line(PaneRows), len(rows))], true
 }
 
 // rowsPane is the largest-rows view: the top rows by size and by versions
@@ -68,8 +68,8 @@ func (rowsPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 	cur := m.current()
 	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
 	n := len(rows)
-	if i, ok := listMove(k, msg, cur.state.Row, n, 0); ok {
-		cur.state.Row = i
+	if i, ok := listMove(k, msg, cur.state.Line(PaneRows), n, 0); ok {
+		cur.state.SetLine(PaneRows, i)
 		return nil
 	}
 	switch {
@@ -96,7 +96,7 @@ func (rowsPane) click(m *Model, r rect, _, y int) tea.Cmd {
 	items, selectedLine := rowItems(m.frame())
 	first := scrollStart(selectedLine, len(items), listLines(r))
 	if i := first + y - r.y - listHeadLines; y >= r.y+listHeadLines && i < len(items) && items[i].index >= 0 {
-		cur.state.Row = items[i].index
+		cur.state.SetLine(PaneRows, items[i].index)
 	}
 	return nil
 }
@@ -104,7 +104,7 @@ func (rowsPane) click(m *Model, r rect, _, y int) tea.Cmd {
 func (rowsPane) wheel(m *Model, delta int) {
 	cur := m.current()
 	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
-	cur.state.Row = clampIndex(cur.state.Row+delta, len(rows))
+	cur.state.SetLine(PaneRows, clampIndex(cur.state.Line(PaneRows)+delta, len(rows)))
 }
 
 // rowItem is one line of the largest-rows list: a row (index into
@@ -130,7 +130,7 @@ func rowItems(f *frame) (items []rowItem, selectedLine int) {
 			padLeft(strconv.Itoa(row.Families), rowSmallColumn) + padLeft(units.Thousands(row.MaxVersions), rowSmallColumn)
 		items = append(items, rowItem{text, i})
 	}
-	selected := clampIndex(f.state.Row, len(rows))
+	selected := clampIndex(f.state.Line(PaneRows), len(rows))
 	for i, it := range items {
 		if it.index == selected {
 			selectedLine = i
@@ -156,7 +156,7 @@ func (f *frame) rowsLines(r rect) []string {
 		padLeft("columns", rowSmallColumn) + padLeft("families", rowSmallColumn) + padLeft("versions", rowSmallColumn)
 	lines = append(lines, st.Muted.Render(fitLine(head, r.w)))
 	items, selectedLine := rowItems(f)
-	selected := clampIndex(f.state.Row, len(rows))
+	selected := clampIndex(f.state.Line(PaneRows), len(rows))
 	first := scrollStart(selectedLine, len(items), listLines(r))
 	for _, it := range items[first:min(len(items), first+listLines(r))] {
 		if it.index < 0 {
@@ -194,7 +194,7 @@ func (f *frame) rowDetails(r rect) []string {
 	if len(row.TopColumns) > 0 && !f.state.RowColumns {
 		lines = append(lines, " "+st.Strong.Render("Largest columns"))
 		for _, c := range row.TopColumns {
-			lines = append(lines, "   "+st.Text.Render(columnName(c, r.w/2))+st.Muted.Render("  "+plural(c.Versions, "version")+"  "+heatmap.UnitBytes.Format(float64(c.Bytes))))
+			lines = append(lines, "   "+st.Text.Render(columnName(c, r.w/2))+st.Muted.Render("  "+units.Plural(c.Versions, "version")+"  "+heatmap.UnitBytes.Format(float64(c.Bytes))))
 		}
 	}
 	return lines
@@ -235,14 +235,6 @@ func (f *frame) rowColumnsLines(r rect) []string {
 // columnName writes family:qualifier with the qualifier escaped.
 func columnName(c keyspace.ColumnStat, width int) string {
 	return cut(keyspace.Printable(c.Family)+":"+c.Qualifier.String(), width)
-}
-
-// plural writes n and a noun, with an s unless n is 1.
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.FormatInt(n, 10) + " " + noun + "s"
 }
 
 // rowsHelp is the key help of the largest-rows view.

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/artifact"
+	"github.com/btviz/btviz/keyspace"
 )
 
 // screenshotMsg reports the files the screenshot key wrote.
@@ -18,12 +19,16 @@ type screenshotMsg struct {
 	err   error
 }
 
-// ScreenshotTitle is the title bar of a screenshot of state on table:
+// ScreenshotTitle is the title bar of a screenshot of state on snap:
 // "btviz — table — view/metric — prefix" ([artifact.Title]), the view
 // named as `btviz export --view` names it and the metric left out for a
 // main area that shows no buckets (the largest rows).
-func ScreenshotTitle(table string, state ViewState) string {
-	state = state.normalized()
+func ScreenshotTitle(snap *keyspace.Snapshot, state ViewState) string {
+	state = state.normalized(snap)
+	table := ""
+	if snap != nil {
+		table = snap.Table
+	}
 	what := string(state.Shown())
 	if paneOf(state.Main).showsBuckets() {
 		what += "/" + string(state.Metric)

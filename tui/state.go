@@ -3,6 +3,7 @@ package tui
 import (
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
+	"maps"
 )
 
 // ViewState is everything about what the TUI shows that is not data: where
@@ -38,11 +39,13 @@ type ViewState struct {
 	// TimeColumn is the selected time column counted from 1; 0 (or out
 	// of range) selects none.
 	TimeColumn int
-	// Finding is the selected finding of the findings list.
-	Finding int
-	// Row is the selected row of the largest-rows view; RowColumns shows
-	// its columns instead of the list.
-	Row        int
+	// Lines holds the selected line of each list pane (the findings, the
+	// largest rows, the hot rows), by pane; a pane without an entry has
+	// its first line selected. Read and set it with [ViewState.Line] and
+	// [ViewState.SetLine], which never change a map another state shares.
+	Lines map[Pane]int
+	// RowColumns shows the selected row's columns instead of the list of
+	// the largest rows.
 	RowColumns bool
 	// FullHelp shows every key instead of the one-line help.
 	FullHelp bool
@@ -52,16 +55,18 @@ type ViewState struct {
 // prefix, hot children kept apart, which reads best while drilling down.
 const DefaultBucketing = heatmap.BucketPrefix
 
-// normalized fills the defaults of the zero fields.
-func (s ViewState) normalized() ViewState {
+// normalized fills the defaults of the zero fields; the metric's depends
+// on the snapshot shown (operations for a traffic recording, writes for a
+// scan), so a state without a snapshot keeps it empty until one comes.
+func (s ViewState) normalized(snap *keyspace.Snapshot) ViewState {
 	if s.Main == "" || paneOf(s.Main).place() != placeMain {
 		s.Main = PaneHeatmap
 	}
 	if s.Focus == s.Main {
 		s.Focus = ""
 	}
-	if s.Metric == "" {
-		s.Metric = heatmap.MetricWrites
+	if s.Metric == "" && snap != nil {
+		s.Metric = heatmap.DefaultMetric(snap)
 	}
 	if s.Bucketing == "" {
 		s.Bucketing = DefaultBucketing
@@ -70,6 +75,20 @@ func (s ViewState) normalized() ViewState {
 		s.Scale.Kind = heatmap.ScaleLinear
 	}
 	return s
+}
+
+// Line returns the selected line of list pane p.
+func (s ViewState) Line(p Pane) int { return s.Lines[p] }
+
+// SetLine selects line i of list pane p. The map is copied first, so a
+// state copied from this one (a drill level's parent) keeps its lines.
+func (s *ViewState) SetLine(p Pane, i int) {
+	lines := maps.Clone(s.Lines)
+	if lines == nil {
+		lines = map[Pane]int{}
+	}
+	lines[p] = i
+	s.Lines = lines
 }
 
 // Shown returns the pane the state is named after: the one with the

@@ -214,3 +214,12 @@ func OrList[T ~string](names []T) string {
 	}
 	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
+
+// Plural writes a count and a noun, with an s unless the count is 1:
+// "1 scan", "12,345 scans".
+func Plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return Thousands(n) + " " + noun + "s"
+}

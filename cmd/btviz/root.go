@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/tui"
 )
 
@@ -61,12 +61,17 @@ func (a *app) rootCommand() *cobra.Command {
 func (a *app) openCommand() *cobra.Command {
 	var theme string
 	cmd := &cobra.Command{
-		Use:     "open FILE.btviz",
-		Short:   "Explore a saved snapshot in the interactive view (no network)",
-		Example: "  btviz scan --emulator --table social-celebrity --out celebrity.btviz\n  btviz open celebrity.btviz",
+		Use:   "open FILE.btviz [FILE.btviz]",
+		Short: "Explore a saved snapshot or traffic recording in the interactive view (no network)",
+		Long: "Open a snapshot (`btviz scan --out`) or a traffic recording (`btviz record --out`) in the\n" +
+			"interactive view. Given a recording and a scan of the same table, the view joins them:\n" +
+			"operations, reads and writes beside rows and bytes, on one key axis. A file of several\n" +
+			"tables starts on a list of them.",
+		Example: "  btviz scan --emulator --table social-celebrity --out celebrity.btviz\n  btviz open celebrity.btviz\n" +
+			"  btviz open traffic.btviz celebrity.btviz   # the recorded traffic on the scan's key axis",
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return flagError(errors.New("open takes one snapshot file, written by `btviz scan --out FILE`"))
+			if len(args) < 1 || len(args) > 2 {
+				return flagError(errors.New("open takes a snapshot or recording file, or a recording and a snapshot of the same table"))
 			}
 			return nil
 		},
@@ -75,17 +80,18 @@ func (a *app) openCommand() *cobra.Command {
 			if err != nil {
 				return usageError(err)
 			}
-			snap, err := keyspace.Load(args[0])
+			snaps, err := readSnapshots(args)
 			if err != nil {
-				return usageError(err)
+				return err
 			}
 			if err := a.requireTerminal(); err != nil {
 				return err
 			}
-			return a.runTUI(cmd.Context(), tui.Config{
-				Snapshot: snap, Table: snap.Table, Theme: parsed,
-				Backend: tui.NewSnapshotBackend(args[0], snap),
-			})
+			cfg := tui.Config{Theme: parsed, Backend: tui.NewSnapshotBackend(strings.Join(args, " + "), snaps...)}
+			if len(snaps) == 1 {
+				cfg.Snapshot, cfg.Table = snaps[0], snaps[0].Table
+			}
+			return a.runTUI(cmd.Context(), cfg)
 		},
 	}
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto, dark or light")
