@@ -1,6 +1,7 @@
 package record
 
 import (
+	"sync"
 	"time"
 
 	"github.com/btviz/btviz/keyspace"
@@ -10,11 +11,13 @@ import (
 // [keyspace.RecordingBuilder] aggregates the Ops, and every flush writes
 // the recording so far to the file, atomically, marked incomplete until
 // the final flush. A crash loses at most what came after the last flush,
-// and a reader never sees a half-written file.
+// and a reader never sees a half-written file. It is safe for concurrent
+// use: a live view may take [FileSink.Snapshot]s while it records.
 type FileSink struct {
 	path    string
-	builder *keyspace.RecordingBuilder
 	now     func() time.Time
+	mu      sync.Mutex
+	builder *keyspace.RecordingBuilder
 	// undecodable is how many undecodable frames the builder was told of.
 	undecodable int64
 }
@@ -32,16 +35,35 @@ func NewFileSink(path string, meta keyspace.RecordingMeta, now func() time.Time)
 }
 
 // Add folds op into the recording.
-func (s *FileSink) Add(op *keyspace.Op) { s.builder.Add(op) }
+func (s *FileSink) Add(op *keyspace.Op) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.builder.Add(op)
+}
 
 // Flush writes the recording so far to the file, complete on the final
 // flush, with the frames that did not decode counted.
 func (s *FileSink) Flush(info FlushInfo) error {
+	s.mu.Lock()
 	for ; s.undecodable < info.Stats.Undecodable; s.undecodable++ {
 		s.builder.AddUndecoded()
 	}
-	return keyspace.SaveRecording(s.path, s.builder.Recording(s.now(), info.Final))
+	rec := s.builder.Recording(s.now(), info.Final)
+	s.mu.Unlock()
+	return keyspace.SaveRecording(s.path, rec)
 }
 
-// Tables returns the names of the tables recorded so far.
-func (s *FileSink) Tables() []string { return s.builder.Tables() }
+// Tables returns the names of the tables recorded so far, sorted.
+func (s *FileSink) Tables() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.builder.Tables()
+}
+
+// Snapshot returns a deep copy of one table's traffic so far, or nil
+// before it has any: what a live view shows.
+func (s *FileSink) Snapshot(table string) *keyspace.Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.builder.Snapshot(table, s.now())
+}

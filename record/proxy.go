@@ -53,8 +53,9 @@ type Proxy struct {
 	// Cloud Bigtable: tests use it to run that path against an emulator.
 	viaGRPC bool
 	// down is set while the upstream does not answer, so that the change
-	// is logged once each way.
-	down atomic.Bool
+	// is logged once each way; downErr says why.
+	down    atomic.Bool
+	downErr atomic.Pointer[error]
 	// unary caches, per full method name, whether the client sends one
 	// message (see [Proxy.clientSendsOne]).
 	unary sync.Map
@@ -246,11 +247,25 @@ func (p *Proxy) notForwarded(err error) error {
 	if st.Code() != codes.Unavailable {
 		return err
 	}
+	down := fmt.Errorf("%s does not answer (%s)", p.upstream.Where, st.Message())
+	p.downErr.Store(&down)
 	if !p.down.Swap(true) {
-		p.logf("%s does not answer (%s); clients get Unavailable until it is back", p.upstream.Where, st.Message())
+		p.logf("%v; clients get Unavailable until it is back", down)
 	}
-	return status.Errorf(codes.Unavailable, "btviz record: %s does not answer (%s); the recording proxy keeps running and forwards calls again once it is back",
-		p.upstream.Where, st.Message())
+	return status.Errorf(codes.Unavailable, "btviz record: %v; the recording proxy keeps running and forwards calls again once it is back", down)
+}
+
+// UpstreamErr says why the upstream does not answer, while it does not
+// (the last call to find it down, and none has reached it since); nil
+// while it answers.
+func (p *Proxy) UpstreamErr() error {
+	if !p.down.Load() {
+		return nil
+	}
+	if err := p.downErr.Load(); err != nil {
+		return *err
+	}
+	return nil
 }
 
 // upstreamUp notes a call that reached the upstream.

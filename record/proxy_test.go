@@ -305,6 +305,9 @@ func TestUpstreamDownAnswersUnavailableAndRecovers(t *testing.T) {
 		}
 	}
 
+	if err := proxy.UpstreamErr(); err == nil || !strings.Contains(err.Error(), "does not answer") {
+		t.Errorf("UpstreamErr with the upstream down: %v", err)
+	}
 	srv, err := emulator.Start(upstreamAddr)
 	if err != nil {
 		t.Skipf("could not take the freed port back for the emulator: %v", err)
@@ -328,6 +331,9 @@ func TestUpstreamDownAnswersUnavailableAndRecovers(t *testing.T) {
 	row, err := client.Open(shopTable).ReadRow(ctx, "user#bob#0001")
 	if err != nil || row.Key() != "user#bob#0001" {
 		t.Fatalf("reading through the proxy after recovery: %v, %v", row, err)
+	}
+	if err := proxy.UpstreamErr(); err != nil {
+		t.Errorf("UpstreamErr once the upstream answers: %v", err)
 	}
 	logMu.Lock()
 	defer logMu.Unlock()

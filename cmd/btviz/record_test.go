@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -186,36 +185,13 @@ func TestRecordKeepsRunningWhileTheUpstreamIsDown(t *testing.T) {
 func TestE2ERecordStopsOnCtrlCAndKeepsEverything(t *testing.T) {
 	host := seededOfficial(t)
 	out := filepath.Join(t.TempDir(), "traffic.btviz")
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	cmd := btvizCommand(t, host, "record", "--listen", addr, "--upstream", host, "--out", out)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if conn, err := net.Dial("tcp", addr); err == nil {
-			conn.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("btviz record does not listen:\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	// An application: reads of the celebrity's rows through the proxy.
-	report := btvizCommand(t, addr, "report", "--table", "social-celebrity", "--prefix", "user#mila_rosewood#", "--format", "json")
+	rec := startRecorder(t, host, out)
+	// An application: a scan of the celebrity's rows through the proxy.
+	report := btvizCommand(t, rec.addr, "report", "--table", "social-celebrity", "--prefix", "user#mila_rosewood#", "--format", "json")
 	if output, err := report.CombinedOutput(); err != nil {
 		t.Fatalf("btviz report through the proxy: %v\n%s", err, output)
 	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("btviz record after Ctrl+C: %v\n%s", err, stderr.String())
-	}
+	rec.ctrlC(t)
 	file, err := keyspace.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +205,7 @@ func TestE2ERecordStopsOnCtrlCAndKeepsEverything(t *testing.T) {
 		t.Errorf("the scan of user#mila_rosewood# read %v of the table's %v rows read; want all of them, about 7,600",
 			mila, snap.Root.Traffic.RowsRead)
 	}
-	if _, err := os.Stat(out + ".tmp"); err == nil {
-		t.Errorf("a temporary file was left beside the recording")
+	if entries, err := os.ReadDir(filepath.Dir(out)); err != nil || len(entries) != 1 {
+		t.Errorf("beside the recording: %v, %v; want the recording alone, no temporary file left", entries, err)
 	}
 }
