@@ -34,7 +34,7 @@ type recordFlags struct {
 func (a *app) recordCommand() *cobra.Command {
 	var f recordFlags
 	cmd := &cobra.Command{
-		Use:   "record --out FILE [--listen ADDR] [--upstream HOST:PORT | --project P --instance I] [--duration D]",
+		Use:   "record --out FILE [--upstream HOST:PORT | --project P --instance I]",
 		Short: "Record an application's Bigtable traffic through a proxy, for a Key Visualizer heatmap",
 		Long: "Run a recording proxy: point an application's BIGTABLE_EMULATOR_HOST at --listen, and every\n" +
 			"call it makes goes to the upstream unchanged — an emulator (--upstream), or a Cloud Bigtable\n" +
@@ -45,9 +45,9 @@ func (a *app) recordCommand() *cobra.Command {
 			"The proxy forwards, it never answers in the upstream's place: an application gets exactly\n" +
 			"what the upstream sends, writes included. While the upstream does not answer, calls get\n" +
 			"Unavailable and the proxy keeps running.",
-		Example: "  btviz emulator --seed all                                    # terminal 1\n" +
-			"  btviz record --upstream localhost:8086 --out traffic.btviz     # terminal 2\n" +
-			"  BIGTABLE_EMULATOR_HOST=127.0.0.1:8087 ./my-app                 # terminal 3\n" +
+		Example: "  btviz emulator --seed all\n" +
+			"  btviz record --upstream localhost:8086 --out traffic.btviz\n" +
+			"  BIGTABLE_EMULATOR_HOST=127.0.0.1:8087 ./my-app\n" +
 			"  btviz open traffic.btviz\n\n" +
 			"  btviz record --project my-project --instance prod --out prod.btviz --duration 10m",
 		Args: cobra.NoArgs,
