@@ -54,7 +54,7 @@ func (a *app) rootCommand() *cobra.Command {
 	target.register(cmd.Flags())
 	scan.register(cmd.Flags())
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto (from the terminal's background), dark or light")
-	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand())
+	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand(), a.recordCommand())
 	return cmd
 }
 
