@@ -12,6 +12,6 @@
 // keys it reads, the rows it writes and their order), paced at a fixed
 // rate of calls per second, and runs until its context ends or it has
 // made [Options.Limit] calls. Its writes carry times on a logical clock
-// that starts at the demo data's end ([emulator.DemoNow]) and advances
+// that starts at the demo data's end ([demo.DemoNow]) and advances
 // one interval per call, so a run never depends on the wall clock.
 package loadgen

@@ -29,9 +29,9 @@ func (l *opLog) Add(op *keyspace.Op) {
 
 func (l *opLog) Flush(record.FlushInfo) error { return nil }
 
-// demo is an embedded emulator loaded with the scenarios the workloads
-// run against, shared by the tests.
-var demo struct {
+// shared is an embedded emulator loaded with the scenarios the
+// workloads run against, shared by the tests.
+var shared struct {
 	once sync.Once
 	srv  *emulator.Server
 	err  error
@@ -39,28 +39,28 @@ var demo struct {
 
 func demoEmulator(t *testing.T) string {
 	t.Helper()
-	demo.once.Do(func() {
-		if demo.srv, demo.err = emulator.Start("127.0.0.1:0"); demo.err != nil {
+	shared.once.Do(func() {
+		if shared.srv, shared.err = emulator.Start("127.0.0.1:0"); shared.err != nil {
 			return
 		}
-		var scenarios []emulator.Scenario
-		if scenarios, demo.err = emulator.Lookup("social-celebrity,timeseries-timestamp-first"); demo.err != nil {
+		var scenarios []demo.Scenario
+		if scenarios, shared.err = demo.Lookup("social-celebrity,timeseries-timestamp-first"); shared.err != nil {
 			return
 		}
 		ctx := context.Background()
-		client, admin, err := emulator.Dial(ctx, demo.srv.Addr, connect.EmulatorProject, connect.EmulatorInstance)
+		client, admin, err := emulator.Dial(ctx, shared.srv.Addr, connect.EmulatorProject, connect.EmulatorInstance)
 		if err != nil {
-			demo.err = err
+			shared.err = err
 			return
 		}
 		defer client.Close()
 		defer admin.Close()
-		demo.err = emulator.Seed(ctx, admin, client, scenarios, nil)
+		shared.err = emulator.Seed(ctx, admin, client, scenarios, nil)
 	})
-	if demo.err != nil {
-		t.Fatal(demo.err)
+	if shared.err != nil {
+		t.Fatal(shared.err)
 	}
-	return demo.srv.Addr
+	return shared.srv.Addr
 }
 
 // recordRun runs a workload through a recording proxy in front of the
@@ -158,7 +158,7 @@ func TestTimestampWritesMarchToTheEnd(t *testing.T) {
 	ops, _ := recordRun(t, "timestamp-first-writes", Options{Rate: 1000, Workers: 1, Limit: 100, Seed: 3})
 	last := keyspace.Key("")
 	// Every existing row's key starts with a time before the demo's end.
-	demoEnd := keyspace.Key(fmt.Sprintf("%013d", emulator.DemoNow().UnixMilli()))
+	demoEnd := keyspace.Key(fmt.Sprintf("%013d", demo.DemoNow().UnixMilli()))
 	for _, op := range ops {
 		for _, row := range op.RowsWritten {
 			if row.Key <= last || row.Key < demoEnd {

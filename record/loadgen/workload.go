@@ -9,10 +9,9 @@ import (
 	"time"
 
 	"cloud.google.com/go/bigtable"
+	"github.com/btviz/btviz/demo"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-
-	"github.com/btviz/btviz/emulator"
 )
 
 // Workload is one built-in traffic pattern.
@@ -113,7 +112,7 @@ func Run(ctx context.Context, client *bigtable.Client, name string, opts Options
 			continue
 		}
 		r := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
-		clock := &logicalClock{next: emulator.DemoNow().Add(time.Duration(i) * unit), step: time.Duration(opts.Workers) * unit}
+		clock := &logicalClock{next: demo.DemoNow().Add(time.Duration(i) * unit), step: time.Duration(opts.Workers) * unit}
 		go func() { results <- runWorker(ctx, table, w.newWorker(r, clock), interval, limit) }()
 	}
 	var total Stats
