@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/record"
