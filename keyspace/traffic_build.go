@@ -144,7 +144,7 @@ func (b *Builder) addOp(op *Op) {
 		}
 		rows := 0.0
 		if len(op.Ranges) == 1 {
-			rows = float64(len(op.RowsRead))
+			rows = float64(max(op.CallRows, int64(len(op.RowsRead))))
 		}
 		b.traffic.scans.add(scanKey(r), 1, rows)
 	}

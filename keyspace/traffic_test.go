@@ -71,13 +71,13 @@ func TestAddOpCountsEveryOperationExactly(t *testing.T) {
 		}
 		ops = append(ops, op)
 	}
-	// A scan of user#hot# returning two rows, in two parts.
+	// A scan of user#hot# returning two rows: a part, then the call.
+	part := opAt(3, MethodReadRows)
+	part.Part, part.RowsRead = true, rows("user#hot#a")
 	scan := opAt(3, MethodReadRows)
 	scan.Ranges = []KeyRange{{Start: "user#hot#", End: "user#hot$"}}
-	scan.RowsRead = rows("user#hot#a")
-	part := opAt(3.5, MethodReadRows)
-	part.Part, part.RowsRead = true, rows("user#hot#b")
-	ops = append(ops, scan, part)
+	scan.RowsRead, scan.CallRows = rows("user#hot#b"), 2
+	ops = append(ops, part, scan)
 	// A batch writing two users, one entry refused.
 	batch := opAt(4, MethodMutateRows)
 	batch.Keys = keys("user#ann#1", "user#bob#1", "user#cat#1")
@@ -118,8 +118,8 @@ func TestAddOpCountsEveryOperationExactly(t *testing.T) {
 	if got := snap.Traffic.TopReads; len(got) == 0 || got[0].Key != "user#hot#profile" || got[0].Count != 3 {
 		t.Errorf("hottest read row %+v, want user#hot#profile read 3 times", got)
 	}
-	if got := snap.Traffic.TopScans; len(got) != 2 || got[0].Count != 1 {
-		t.Errorf("scans %+v", got)
+	if got := snap.Traffic.TopScans; len(got) != 2 || got[0].Count != 1 || got[1].Rows+got[0].Rows != 2 {
+		t.Errorf("scans %+v: the user#hot# scan returned 2 rows", got)
 	}
 	// Histograms hold the same totals as the counts.
 	if got := root.Time.Ops.Total(); got != root.Ops {

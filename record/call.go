@@ -49,6 +49,7 @@ type call struct {
 	brokenRow bool // a response did not decode: no more rows are counted
 	held      []keyspace.RowIO
 	heldAt    time.Time
+	callRows  int64 // rows the call returned so far
 
 	// MutateRow, ReadModifyWriteRow: the bytes of the mutations or rules
 	// sent. CheckAndMutateRow: of each branch, and which one ran.
@@ -209,6 +210,7 @@ func (c *call) readRowsResponse(msg []byte, at time.Time) error {
 	if len(rows) == 0 {
 		return err
 	}
+	c.callRows += int64(len(rows))
 	if len(c.held) > 0 {
 		c.rec.add(&keyspace.Op{Time: c.heldAt, Table: c.op.Table, Method: c.op.Method, Part: true, RowsRead: c.held})
 	}
@@ -251,7 +253,7 @@ func (c *call) finish(code uint32) {
 	op.Code = code
 	switch op.Method {
 	case keyspace.MethodReadRows:
-		op.RowsRead = c.held
+		op.RowsRead, op.CallRows = c.held, c.callRows
 	case keyspace.MethodMutateRow:
 		if code == 0 && len(op.Keys) == 1 {
 			op.RowsWritten = []keyspace.RowIO{{Key: op.Keys[0], Bytes: c.written}}

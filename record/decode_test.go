@@ -144,7 +144,7 @@ func TestReadRowsReassemblesChunkedRows(t *testing.T) {
 	want := []*keyspace.Op{
 		{Time: arrival, Table: "events", Method: keyspace.MethodReadRows, Part: true, RowsRead: []keyspace.RowIO{{Key: "a", Bytes: 12}}},
 		{Time: callStart, Table: "events", Method: keyspace.MethodReadRows, Ranges: []keyspace.KeyRange{{}},
-			RowsRead: []keyspace.RowIO{{Key: "bb", Bytes: 26}, {Key: "c", Bytes: 3}}},
+			RowsRead: []keyspace.RowIO{{Key: "bb", Bytes: 26}, {Key: "c", Bytes: 3}}, CallRows: 3},
 	}
 	if diff := opsDiff(want, ops); diff != "" {
 		t.Errorf("ops:\n%s", diff)

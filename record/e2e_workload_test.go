@@ -167,6 +167,7 @@ func readOp(table string, rows []bigtable.Row, err error) *keyspace.Op {
 	for _, row := range rows {
 		op.RowsRead = append(op.RowsRead, keyspace.RowIO{Key: keyspace.Key(row.Key()), Bytes: returnedBytes(row)})
 	}
+	op.CallRows = int64(len(rows))
 	return op
 }
 
