@@ -132,6 +132,16 @@ func (b *Builder) addOp(op *Op) {
 		}
 	}
 	for _, r := range op.Ranges {
+		// The prefix nodes the whole range lies under exist from its
+		// first scan on, so that the scan is counted where it belongs
+		// even before any row under them was touched.
+		under := CommonPrefix(string(r.Start), string(r.End))
+		if r.End != "" && string(r.End) == PrefixEnd(string(r.Start)) {
+			under = string(r.Start) // a prefix scan: [P, PrefixEnd(P))
+		}
+		if p := b.wholeSegments(under); p != "" {
+			b.descend(p, b.path[:0])
+		}
 		for _, n := range b.snap.Root.Find(string(r.Start)) {
 			if !n.holdsRange(r) {
 				break
@@ -257,4 +267,15 @@ func splitScanKey(key string) (start, end Key) {
 		}
 	}
 	return "", ""
+}
+
+// wholeSegments returns the longest prefix of s that ends at a
+// delimiter: the delimited segments s holds whole.
+func (b *Builder) wholeSegments(s string) string {
+	for i := len(s) - 1; i >= 0; i-- {
+		if b.splitter.isDelimiter[s[i]] {
+			return s[:i+1]
+		}
+	}
+	return ""
 }

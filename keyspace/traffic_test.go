@@ -102,7 +102,15 @@ func TestAddOpCountsEveryOperationExactly(t *testing.T) {
 	if wantHot := (OpCounts{Ops: 4, PointReads: 3, Scans: 1, RowsRead: 3, BytesRead: 300}); hot.OpCounts != wantHot {
 		t.Errorf("user#hot# %+v, want %+v", hot.OpCounts, wantHot)
 	}
-	if users := trafficOf(t, snap, "user#"); users.Scans != 1 || users.Ops != 8 {
+	// A prefix scan of a user no row of which was touched yet is counted
+	// at the user's node.
+	early := opAt(7, MethodReadRows)
+	early.Ranges = []KeyRange{{Start: "user#eve#", End: "user#eve$"}}
+	withEve := recordOps(t, append(ops, early))
+	if eve := trafficOf(t, withEve, "user#eve#"); eve.Scans != 1 {
+		t.Errorf("user#eve#: %+v", eve.OpCounts)
+	}
+	if users := trafficOf(t, withEve, "user#"); users.Scans != 2 || users.Ops != 9 {
 		t.Errorf("user# has %v scans and %v ops: the full-table scan belongs to the root only", users.Scans, users.Ops)
 	}
 	if ann := trafficOf(t, snap, "user#ann#"); ann.Ops != 2 || ann.RowsWritten != 1 {

@@ -22,8 +22,9 @@ type FileSink struct {
 	undecodable int64
 }
 
-// NewFileSink starts a recording that flushes to path. now is the clock
-// (nil: time.Now); meta.Started defaults to now.
+// NewFileSink starts a recording that flushes to path; with an empty
+// path it keeps the recording in memory only (a live view that writes no
+// file). now is the clock (nil: time.Now); meta.Started defaults to now.
 func NewFileSink(path string, meta keyspace.RecordingMeta, now func() time.Time) *FileSink {
 	if now == nil {
 		now = time.Now
@@ -47,6 +48,10 @@ func (s *FileSink) Flush(info FlushInfo) error {
 	s.mu.Lock()
 	for ; s.undecodable < info.Stats.Undecodable; s.undecodable++ {
 		s.builder.AddUndecoded()
+	}
+	if s.path == "" {
+		s.mu.Unlock()
+		return nil
 	}
 	rec := s.builder.Recording(s.now(), info.Final)
 	s.mu.Unlock()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -14,6 +15,7 @@ import (
 	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/record"
+	"github.com/btviz/btviz/tui"
 	"github.com/btviz/btviz/units"
 )
 
@@ -29,6 +31,7 @@ type recordFlags struct {
 	listen, upstream, out string
 	project, instance     string
 	duration              time.Duration
+	tui                   bool
 }
 
 func (a *app) recordCommand() *cobra.Command {
@@ -62,6 +65,7 @@ func (a *app) recordCommand() *cobra.Command {
 	flags.StringVar(&f.instance, "instance", "", "Cloud Bigtable instance to forward to (default: `instance` in ~/.cbtrc); with --upstream, record only this instance's calls")
 	flags.StringVar(&f.out, "out", "", "recording file to write")
 	flags.DurationVar(&f.duration, "duration", 0, "stop by itself after this long, e.g. 10m (default: run until Ctrl+C)")
+	flags.BoolVar(&f.tui, "tui", false, "show the traffic live, as a heatmap that grows while the application runs; quitting the view stops the recording")
 	return cmd
 }
 
@@ -79,6 +83,14 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 	}
 	if f.duration < 0 {
 		return usageErrorf("--duration %v: give a positive duration such as 30s or 10m, or leave it out to run until Ctrl+C", f.duration)
+	}
+	if f.tui && f.duration > 0 {
+		return usageErrorf("--tui records until you quit the view: leave out --duration, or leave out --tui to stop after %s", f.duration)
+	}
+	if f.tui {
+		if err := a.requireTerminal(); err != nil {
+			return err
+		}
 	}
 	session, err := a.recordUpstream(ctx, f)
 	if err != nil {
@@ -100,16 +112,21 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 		instance = record.InstanceName(session.target.Project, session.target.Instance)
 	}
 	progress := &recordProgress{stderr: a.stderr, out: f.out}
-	recorder := record.NewRecorder(sink, record.RecorderOptions{Instance: instance, Flushed: progress.flushed})
-	proxy, err := record.Listen(f.listen, session.upstream, record.Options{Recorder: recorder, Logf: progress.logf})
+	opts, logf := record.RecorderOptions{Instance: instance, Flushed: progress.flushed}, progress.logf
+	if f.tui {
+		// The view's status line says it all; lines on stderr would
+		// tear the screen.
+		opts.Flushed, logf = nil, nil
+	}
+	p, err := startLiveProxy(f.listen, session.upstream, sink, opts, logf)
 	if err != nil {
-		recorder.Close()
 		return usageError(err)
 	}
-	started := time.Now()
-	served := make(chan error, 1)
-	go func() { served <- proxy.Serve() }()
-	a.announceRecording(proxy.Addr(), session, f)
+	if f.tui {
+		err := a.recordLive(ctx, p, session, f)
+		return errors.Join(err, a.endRecording(p, f))
+	}
+	a.announceRecording(p.proxy.Addr(), session, f)
 
 	var stopped <-chan time.Time
 	if f.duration > 0 {
@@ -117,24 +134,47 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 		defer timer.Stop()
 		stopped = timer.C
 	}
-	var serveErr error
 	select {
 	case <-ctx.Done():
 	case <-stopped:
-	case serveErr = <-served:
+	case err := <-p.served:
+		p.served <- err // stop reads it again
 	}
-	stopCtx, cancel := context.WithTimeout(context.Background(), recordStopGrace)
-	defer cancel()
-	proxy.Stop(stopCtx)
-	if serveErr == nil {
-		serveErr = <-served
-	}
-	flushErr := recorder.Close()
-	fmt.Fprintf(a.stderr, "%s\n", describeRecording(recorder.Stats(), sink.Tables(), time.Since(started), f.out, flushErr))
+	return a.endRecording(p, f)
+}
+
+// endRecording stops the proxy, writes the recording a last time and
+// says what it holds.
+func (a *app) endRecording(p *liveProxy, f recordFlags) error {
+	serveErr, flushErr := p.stop()
+	fmt.Fprintf(a.stderr, "%s\n", describeRecording(p.recorder.Stats(), p.sink.Tables(), time.Since(p.started), f.out, flushErr))
 	if flushErr != nil {
 		return fmt.Errorf("writing the recording to %s: %w", f.out, flushErr)
 	}
 	return serveErr
+}
+
+// recordLive shows the recording as it grows (`btviz record --tui`): the
+// tables of the upstream and those the traffic touched, each table's
+// traffic joined with a scan of what it stores, read directly from the
+// upstream (so that the view's own reads are not recorded).
+func (a *app) recordLive(ctx context.Context, p *liveProxy, session recordingSession, f recordFlags) error {
+	t := session.target
+	if session.source == keyspace.SourceEmulator {
+		t.EmulatorHost = f.upstream
+		if t.Project == "" {
+			t.Project = connect.EmulatorProject
+		}
+		if t.Instance == "" {
+			t.Instance = connect.EmulatorInstance
+		}
+	}
+	cfg := tui.Config{Recording: p.liveRecording, Backend: tui.NewRecordingBackend(p.liveRecording, nil)}
+	if conn, err := connect.Open(ctx, t); err == nil {
+		defer conn.Close()
+		cfg.Backend = tui.NewRecordingBackend(p.liveRecording, tui.NewConnBackend(conn))
+	}
+	return a.runTUI(ctx, cfg)
 }
 
 // recordUpstream resolves and dials where the proxy forwards to.

@@ -10,13 +10,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/record/loadgen"
 	"github.com/btviz/btviz/tui"
 )
 
 func (a *app) rootCommand() *cobra.Command {
 	var target targetFlags
 	var scan scanFlags
-	var theme string
+	var theme, traffic string
+	var listTraffic bool
 	cmd := &cobra.Command{
 		Use:   "btviz [--project P --instance I] [--table T] [scan flags]",
 		Short: "An offline Key Visualizer for Cloud Bigtable, in the terminal",
@@ -26,10 +28,14 @@ func (a *app) rootCommand() *cobra.Command {
 			"and sequential keys, oversized rows and more. No Key Visualizer, no hour of traffic needed.\n\n" +
 			"Without --table it starts on a list of the instance's tables. Press ? inside for the keys.",
 		Example: "  btviz --emulator                       # embedded emulator with demo tables\n" +
+			"  btviz --emulator --traffic read-hotspot # live demo traffic: a read hotspot appears\n" +
 			"  btviz --project p --instance i --table events\n" +
 			"  btviz open events.btviz",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if listTraffic {
+				return a.listWorkloads()
+			}
 			req, err := scan.validate(cmd)
 			if err != nil {
 				return err
@@ -38,8 +44,21 @@ func (a *app) rootCommand() *cobra.Command {
 			if cfg.Theme, err = tui.ParseTheme(theme); err != nil {
 				return usageError(err)
 			}
+			if traffic != "" {
+				if _, err := loadgen.Lookup(traffic); err != nil {
+					return usageError(err)
+				}
+				for _, name := range []string{"project", "instance", "table", "emulator-host"} {
+					if cmd.Flags().Changed(name) {
+						return usageErrorf("--traffic runs a demo workload on an embedded emulator of its own; --%s does not go with it (btviz record records your own application's traffic)", name)
+					}
+				}
+			}
 			if err := a.requireTerminal(); err != nil {
 				return err
+			}
+			if traffic != "" {
+				return a.trafficDemo(cmd.Context(), traffic, cfg)
 			}
 			backend, closeBackend, err := a.backend(cmd.Context(), target.Flags)
 			if err != nil {
@@ -54,6 +73,8 @@ func (a *app) rootCommand() *cobra.Command {
 	target.register(cmd.Flags())
 	scan.register(cmd.Flags())
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto (from the terminal's background), dark or light")
+	cmd.Flags().StringVar(&traffic, "traffic", "", "with --emulator: run a demo workload through a recording proxy and show its traffic live (--list-traffic lists them)")
+	cmd.Flags().BoolVar(&listTraffic, "list-traffic", false, "list the demo traffic workloads and exit")
 	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand(), a.recordCommand())
 	return cmd
 }
