@@ -101,9 +101,12 @@ type trafficCandidate struct {
 
 // trafficHotspots returns the narrowest nodes that take at least
 // [hotMinShare] of the table's reads (or writes) and at least
-// [hotMinFairFactor] times their share: of the stored rows when a scan
-// is joined (the range rule: its share of the key space, at any fan-out),
-// otherwise a fair share among at least [trafficMinSiblings] siblings.
+// [hotMinFairFactor] times their share, as hot-key-range's two rules
+// measure it: a fair share among their siblings (at least
+// [hotMinSiblings] of them when a scan is joined, which tells a big
+// tenant from a hot one; [trafficMinSiblings] for a recording alone), or,
+// when a scan is joined, their share of the stored rows (the range rule:
+// their share of the key space, at any fan-out).
 func (d *diagnosis) trafficHotspots(m trafficMeasure) []Finding {
 	total := m.counts(&d.root.Traffic.OpCounts)
 	if total < trafficMinRows {
@@ -141,21 +144,26 @@ func (d *diagnosis) trafficCandidate(m trafficMeasure, parent, child *keyspace.N
 	if c.share < hotMinShare || amount < trafficMinRows {
 		return c, false
 	}
+	minSiblings := trafficMinSiblings
 	if d.root.Rows > 0 {
-		// Joined with a scan: the share of the key space is the share of
-		// the stored rows (Bigtable splits tablets by size).
-		c.byRows = true
-		rowShare := share(child.Rows, d.root.Rows)
-		c.factor = math.Inf(1)
-		if rowShare > 0 {
-			c.factor = c.share / rowShare
-		}
-		return c, c.factor >= hotMinFairFactor
+		minSiblings = hotMinSiblings
 	}
-	if c.siblings < trafficMinSiblings {
+	if c.siblings >= minSiblings {
+		c.factor = share(amount, m.counts(&parent.Traffic.OpCounts)) * float64(c.siblings)
+		if c.factor >= hotMinFairFactor {
+			return c, true
+		}
+	}
+	if d.root.Rows == 0 {
 		return c, false
 	}
-	c.factor = share(amount, m.counts(&parent.Traffic.OpCounts)) * float64(c.siblings)
+	// Joined with a scan: the share of the key space is the share of the
+	// stored rows (Bigtable splits tablets by size).
+	c.byRows = true
+	c.factor = math.Inf(1)
+	if rowShare := share(child.Rows, d.root.Rows); rowShare > 0 {
+		c.factor = c.share / rowShare
+	}
 	return c, c.factor >= hotMinFairFactor
 }
 

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -123,5 +124,69 @@ func TestRepeatedFullScans(t *testing.T) {
 	got := kinds(Diagnose(snap))
 	if len(got[KindHeavyScan]) != 1 || got[KindHeavyScan][0].Evidence["scans"] != 5 {
 		t.Fatalf("heavy scans %+v", got[KindHeavyScan])
+	}
+}
+
+// TestJoinedReadHotspotAndABigTenant: joined with a scan, a celebrity
+// among many users is a read hotspot by the sibling rule, and a tenant
+// that holds half the rows and takes half the reads is not.
+func TestJoinedReadHotspotAndABigTenant(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	storage := func(rows map[string]int) *keyspace.Snapshot {
+		b := keyspace.NewBuilder(&keyspace.Snapshot{Source: keyspace.SourceEmulator, Table: "t"}, keyspace.Options{Delimiters: "#"})
+		var keys []string
+		for prefix, n := range rows {
+			for i := range n {
+				keys = append(keys, fmt.Sprintf("%s#r%04d", prefix, i))
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			b.Add(&keyspace.Row{Key: k, Weight: 1, Cells: []keyspace.Cell{{Family: "f", Timestamp: trafficStart.UnixMicro(), ValueBytes: 10}}})
+		}
+		return b.Snapshot()
+	}
+	users := map[string]int{"user#mila": 400}
+	for i := range 40 {
+		users[fmt.Sprintf("user#u%02d", i)] = 20
+	}
+	celebrity := record(t, func(add func(keyspace.Op)) {
+		for i := range 4000 {
+			user := fmt.Sprintf("u%02d", r.IntN(40))
+			if i%5 != 0 {
+				user = "mila"
+			}
+			add(read(i*10, fmt.Sprintf("user#%s#r%04d", user, r.IntN(20))))
+		}
+	})
+	joined, err := keyspace.Join(storage(users), celebrity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hot := kinds(Diagnose(joined))[KindReadHotspot]; len(hot) != 1 || hot[0].Prefix != "user#mila#" {
+		t.Fatalf("joined read hotspots %+v, want user#mila#", hot)
+	}
+	tenants := map[string]int{"acme": 1000, "globex": 300, "initech": 300, "umbrella": 400}
+	proportional := record(t, func(add func(keyspace.Op)) {
+		for i := range 4000 {
+			x := r.IntN(2000)
+			tenant := "acme"
+			switch {
+			case x >= 1700:
+				tenant = "umbrella"
+			case x >= 1400:
+				tenant = "initech"
+			case x >= 1100:
+				tenant = "globex"
+			}
+			add(read(i*10, fmt.Sprintf("%s#r%04d", tenant, r.IntN(300))))
+		}
+	})
+	joined, err = keyspace.Join(storage(tenants), proportional)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hot := kinds(Diagnose(joined))[KindReadHotspot]; len(hot) != 0 {
+		t.Fatalf("a big tenant read in proportion is reported: %+v", hot)
 	}
 }
