@@ -39,6 +39,13 @@ func TestTuitestStringsAreOnScreen(t *testing.T) {
 	update(m, tea.WindowSizeMsg{Width: 70, Height: 20})
 	want("a small terminal", screen(m), tuitest.TooSmall)
 
+	rec := newBuilderRecording(snap.Scan.Started)
+	readTheCelebrity(rec, snap.Table, 0, 5)
+	live := New(t.Context(), Config{Snapshot: snap, Backend: NewRecordingBackend(rec, NewSnapshotBackend("x", snap)), Recording: rec, Profile: colorprofile.NoTTY})
+	update(live, tea.WindowSizeMsg{Width: 200, Height: 60})
+	update(live, liveMsg{table: snap.Table, traffic: rec.Snapshot(snap.Table), status: rec.Status()})
+	want("the live view", screen(live), tuitest.LiveRecording, tuitest.TrafficHeatmap)
+
 	stopped := snap.Clone()
 	stopped.Scan.Complete, stopped.Scan.Incomplete = false, "cancelled by the user"
 	want("a stopped scan", screen(newSnapshotModel(t, stopped, 200, 60, colorprofile.NoTTY)), tuitest.ScanIncomplete)

@@ -79,3 +79,38 @@ func TestE2ETerminalCelebrityFlow(t *testing.T) {
 	term.Send("q")
 	term.WaitExit(t, 10*time.Second)
 }
+
+// TestE2ETerminalLiveTraffic runs `btviz --emulator --traffic
+// read-hotspot` in tmux: the demo workload calls the embedded emulator
+// through the recording proxy, and the live view must show the recording
+// grow (a new second on the time axis), name the read hotspot, drill into
+// it, and quit with the terminal restored.
+func TestE2ETerminalLiveTraffic(t *testing.T) {
+	btviz, _ := buildBinaries(t)
+	start := time.Now()
+	term := tuitest.Start(t, tuitest.Options{Width: 180, Height: 50, Dir: t.TempDir(), Env: []string{
+		"BIGTABLE_EMULATOR_HOST=", "HOME=" + t.TempDir(),
+	}}, btviz, "--emulator", "--traffic", "read-hotspot")
+	screen := term.WaitFor(t, time.Minute, tuitest.LiveRecording, tuitest.TrafficHeatmap, tuitest.CelebrityBucket)
+	t.Logf("live view on screen after %v", time.Since(start).Round(time.Millisecond))
+	axis := func(s string) string {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.Contains(line, "┬") {
+				return line
+			}
+		}
+		return ""
+	}
+	first := axis(screen)
+	term.WaitUntil(t, 30*time.Second, "a new column on the time axis", func(s string) bool { return axis(s) != first })
+	term.WaitFor(t, time.Minute, tuitest.ReadHotspot)
+	t.Logf("read hotspot named after %v", time.Since(start).Round(time.Millisecond))
+	// Drill into the celebrity: her prefix's own view.
+	term.Send("/")
+	term.WaitFor(t, 5*time.Second, tuitest.SearchPrompt)
+	term.Type(tuitest.CelebrityPrefix)
+	term.Send("Enter")
+	term.WaitFor(t, 10*time.Second, tuitest.CelebrityCrumb, tuitest.LiveRecording)
+	term.Send("q")
+	term.WaitExit(t, 15*time.Second)
+}

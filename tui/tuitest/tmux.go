@@ -78,6 +78,13 @@ const (
 	TooSmall = "terminal too small: need 80×24"
 	// LargestRows heads the `L` view.
 	LargestRows = "Largest rows"
+	// LiveRecording starts the status line of the live view;
+	// TrafficHeatmap heads its heatmap (operations, the default metric of
+	// a recording); ReadHotspot is the finding the read-hotspot demo
+	// traffic raises.
+	LiveRecording  = "● recording"
+	TrafficHeatmap = "Heatmap · operations by key and time"
+	ReadHotspot    = "read-hotspot"
 )
 
 // PickerAllLoaded is the picker's status line once n tables are listed
