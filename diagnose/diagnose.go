@@ -27,7 +27,20 @@ func Diagnose(snap *keyspace.Snapshot) []Finding {
 		d.root = &keyspace.Node{Kind: keyspace.KindPrefix}
 	}
 	d.recentFrom = recentFrom(&d.root.Writes)
-	checks := []func(*diagnosis) []Finding{
+	var findings []Finding
+	for _, check := range checks() {
+		findings = append(findings, check(d)...)
+	}
+	sortFindings(findings)
+	return findings
+}
+
+// checks returns every check, each a function of the diagnosis that
+// returns its findings. With [Kinds] it is where a finding kind is
+// registered: a new kind is its own file (the Kind, its thresholds, its
+// check and advice) and a line in each of these two lists.
+func checks() []func(*diagnosis) []Finding {
+	return []func(*diagnosis) []Finding{
 		checkHotRanges,
 		checkSequentialKeys,
 		checkLeadingSegment,
@@ -45,12 +58,18 @@ func Diagnose(snap *keyspace.Snapshot) []Finding {
 		checkTraffic,
 		checkScanNotes,
 	}
-	var findings []Finding
-	for _, check := range checks {
-		findings = append(findings, check(d)...)
+}
+
+// Kinds returns every kind in the order reports list them.
+func Kinds() []Kind {
+	return []Kind{
+		KindHotKeyRange, KindSequentialKeys, KindKeyStartsWithTimestamp, KindSequentialNumericID,
+		KindLargeRow, KindLargeCell, KindWideRow, KindFrequentlyUpdatedRow,
+		KindUnpaddedNumber, KindHashedKey, KindBinaryKey, KindPIIInKey, KindDomainNotReversed,
+		KindLongRowKey, KindTooManyColumnFamilies, KindTabletSkew,
+		KindReadHotspot, KindWriteHotspot, KindHotRow, KindSequentialWrites, KindHeavyScan,
+		KindScanNote,
 	}
-	sortFindings(findings)
-	return findings
 }
 
 // tableWide returns the scanned range, the range of a table-wide finding.

@@ -37,18 +37,6 @@ const (
 	KindScanNote Kind = "scan-note"
 )
 
-// Kinds returns every kind in the order reports list them.
-func Kinds() []Kind {
-	return []Kind{
-		KindHotKeyRange, KindSequentialKeys, KindKeyStartsWithTimestamp, KindSequentialNumericID,
-		KindLargeRow, KindLargeCell, KindWideRow, KindFrequentlyUpdatedRow,
-		KindUnpaddedNumber, KindHashedKey, KindBinaryKey, KindPIIInKey, KindDomainNotReversed,
-		KindLongRowKey, KindTooManyColumnFamilies, KindTabletSkew,
-		KindReadHotspot, KindWriteHotspot, KindHotRow, KindSequentialWrites, KindHeavyScan,
-		KindScanNote,
-	}
-}
-
 // Finding is one problem [Diagnose] found: what, how bad, where in the key
 // space, the numbers behind it and what to do.
 type Finding struct {
