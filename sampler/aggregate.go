@@ -113,7 +113,7 @@ func (a *appender) decide() {
 		a.delimiters = keyspace.DetectDelimiters(keys)
 	}
 	a.decided = true
-	s.builder = keyspace.NewBuilder(s.meta("", ""), keyspace.Options{Delimiters: a.delimiters, Seed: s.opts.Seed})
+	s.builder = keyspace.NewBuilder(s.meta("", ""), keyspace.Options{Delimiters: a.delimiters, DelimitersDecided: true, Seed: s.opts.Seed})
 	held := a.held
 	a.held = nil
 	for _, ev := range held {
@@ -152,7 +152,7 @@ func (a *appender) chunk(ev event) *keyspace.Builder {
 		return b
 	}
 	s := a.s
-	b := keyspace.NewBuilder(s.meta(ev.from, ev.to), keyspace.Options{Delimiters: a.delimiters, Seed: s.opts.Seed + uint64(ev.task) + 1})
+	b := keyspace.NewBuilder(s.meta(ev.from, ev.to), keyspace.Options{Delimiters: a.delimiters, DelimitersDecided: true, Seed: s.opts.Seed + uint64(ev.task) + 1})
 	a.chunks[ev.task] = b
 	return b
 }

@@ -222,8 +222,9 @@ func (s *scanner) finish(parent context.Context) (*keyspace.Snapshot, error) {
 	total := len(s.plan.ranges)
 	switch {
 	case s.failure != nil:
-		snap.Scan.Incomplete = fmt.Sprintf("stopped after %d of %d ranges: %v", s.rangesDone, total, s.failure)
-		err = fmt.Errorf("%w: table %q in %s: %s: %w", ErrIncomplete, s.tableName, s.conn.Target.Where(), snap.Scan.Incomplete, s.failure)
+		stopped := fmt.Sprintf("stopped after %d of %d ranges", s.rangesDone, total)
+		snap.Scan.Incomplete = fmt.Sprintf("%s: %v", stopped, s.failure)
+		err = fmt.Errorf("%w: table %q in %s: %s: %w", ErrIncomplete, s.tableName, s.conn.Target.Where(), stopped, s.failure)
 	case parent.Err() != nil:
 		snap.Scan.Incomplete = fmt.Sprintf("cancelled after %d of %d ranges", s.rangesDone, total)
 		err = fmt.Errorf("%w: table %q: %s: %w", ErrIncomplete, s.tableName, snap.Scan.Incomplete, context.Cause(parent))
