@@ -139,8 +139,10 @@ func (a *appender) apply(ev event) {
 		}
 		s.gate.advance(a.next)
 	case ev.spans != nil:
+		s.groups = append(s.groups, ev.groups...)
 		s.spansDone(ev.spans)
 	default:
+		s.variance.add(ev.variance)
 		s.markRange(ev.index, ev.rescanned)
 	}
 }

@@ -50,6 +50,11 @@ func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.Wa
 		queue.push(task{seq: calls, spans: call})
 		calls++
 	})
+	var shape mapShape
+	planner.fine = func(first []span) bool {
+		shape = s.measure(ctx, first)
+		return !shape.tablets
+	}
 	split := spanSplitter{start: s.bounds.start, end: s.bounds.end, emit: planner.add}
 	err := streamRowKeys(ctx, s.conn, s.tableName, split.add)
 	if err == nil {
@@ -73,7 +78,10 @@ func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.Wa
 	case !planner.usable():
 		stopSpans()
 		s.discard(readers)
-		s.plan = newPlan(planner.spans, s.emulator, s.opts)
+		if !shape.measured || shape.tablets {
+			shape = s.measure(ctx, planner.spans)
+		}
+		s.plan = newPlan(planner.spans, shape, s.opts)
 		return s.readPlan(ctx), nil
 	}
 	s.plan = spanPlan(planner, mode)

@@ -100,6 +100,8 @@ type span struct {
 	start, end string
 	bytes      int64
 	cut        bool
+	// wholeStart and wholeEnd are a cut span's keys before the cut.
+	wholeStart, wholeEnd string
 }
 
 // toRanges turns spans into the snapshot's ranges.
@@ -187,12 +189,16 @@ func (p *spanSplitter) span(r span) {
 		p.done = true
 		return
 	}
+	whole := r
 	r.cut = r.start < p.start
 	r.start = max(r.start, p.start)
 	if p.end != "" && (r.end == "" || r.end >= p.end) {
 		r.cut = r.cut || r.end != p.end
 		r.end = p.end
 		p.done = true
+	}
+	if r.cut {
+		r.wholeStart, r.wholeEnd = whole.start, whole.end
 	}
 	p.emitted = true
 	p.emit(r)

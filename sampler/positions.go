@@ -1,0 +1,137 @@
+package sampler
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/btviz/btviz/units"
+)
+
+// Position sampling reads a sample of a table whose SampleRowKeys answer
+// is tablets (see mapShape): whole spans are then far too large to read
+// one in k of, and a RowSampleFilter would have the server read every
+// row. Each tablet is read at a few positions instead, none of which
+// needs the tablet read:
+//
+//   - Positions: a [keyMap] puts the tablet's keys on a line between its
+//     boundary keys, and the tablet's share of the rows to read is split
+//     into spans placed one in each of n equal strata of that line, at a
+//     random offset within the stratum (stratified; seeded). A span
+//     covers the share of the line that holds about spanRows rows at the
+//     pilot's row size, and is read with a row limit of twice that, so a
+//     span in denser keys than expected costs no more than that limit.
+//   - Refinement: the first quarter of the spans (at least two) are read
+//     first; the map then learns the bytes their keys use at each
+//     position, and the other spans are placed on the refined line, which
+//     runs through the tablet's own key format (the digits of an id, the
+//     letters of a name) rather than every byte.
+//   - Estimate: every row read in tablet T stands for B/b rows, B the
+//     tablet's bytes by SampleRowKeys' offsets and b the bytes of the
+//     rows its spans returned, in the same units (a ratio estimator: the
+//     tablet's bytes come out exact, its rows, cells and prefixes in
+//     proportion to what the spans saw). Its variance comes from how rows
+//     per byte vary between the spans: see [ratioSums].
+//   - Oversized rows: the spans cover a known share c of the line, so
+//     b/c is what the tablet would hold if it were like its spans. A
+//     tablet whose bytes are far above that (see [unexplained]) holds
+//     something no span saw, an oversized row most likely, and is read in
+//     full (Range.Rescanned).
+//
+// A tablet that the scan's bounds cut is read at positions over the whole
+// tablet, since its bytes are the whole tablet's; rows outside the bounds
+// count towards b and are dropped. A tablet whose share to read is half
+// of it or more is read in full.
+const (
+	// spanRows is how many rows a span aims to read: enough that a span's
+	// rows per byte is a steady figure, few enough that a tablet gets
+	// several spans at a 1% sample of a 40,000-row tablet.
+	spanRows = 40
+	// minTabletSpans is the fewest spans read in a tablet: two for each
+	// round, so that each tablet has a variance of its own.
+	minTabletSpans = 4
+	// minSpanRows is the smallest row budget of a span.
+	minSpanRows = 4
+	// spanLimitFactor is the row limit of a span over its budget.
+	spanLimitFactor = 2
+	// firstRoundShare is the share of a tablet's spans read before the
+	// map is refined.
+	firstRoundShare = 0.25
+	// wholeTabletShare is the share of a tablet from which on it is read
+	// in full rather than at positions.
+	wholeTabletShare = 0.5
+)
+
+// positionSeedStream separates the positions' random stream from the
+// others the scan's seed seeds.
+const positionSeedStream = 0x706f73 // "pos"
+
+// tabletPlan is how one tablet is read under position sampling.
+type tabletPlan struct {
+	// whole reads the tablet in full.
+	whole bool
+	// spans is how many spans are read, first of them in the first round;
+	// budget the rows each aims for, limit its row limit.
+	spans, first  int
+	budget, limit int64
+	// width is the share of the line each span covers.
+	width float64
+	// readBytes is what the plan expects to read, in offset units.
+	readBytes int64
+}
+
+// planTablet plans the reads of a tablet of the given bytes at fraction,
+// with rows of rowBytes each (in the same units; 0 when unknown).
+func planTablet(bytes int64, rowBytes, fraction float64) tabletPlan {
+	rows := float64(spanRows * minTabletSpans)
+	if rowBytes > 0 && bytes > 0 {
+		rows = float64(bytes) / rowBytes
+	}
+	target := fraction * rows
+	if target >= wholeTabletShare*rows {
+		return tabletPlan{whole: true, readBytes: bytes}
+	}
+	spans := max(minTabletSpans, int(math.Round(target/spanRows)))
+	budget := max(minSpanRows, int64(math.Ceil(target/float64(spans))))
+	width := float64(budget) / rows
+	if float64(spans)*width >= wholeTabletShare {
+		return tabletPlan{whole: true, readBytes: bytes}
+	}
+	return tabletPlan{
+		spans: spans, first: max(2, int(firstRoundShare*float64(spans))),
+		budget: budget, limit: spanLimitFactor * budget, width: width,
+		readBytes: int64(float64(spans) * float64(budget) * rowBytes),
+	}
+}
+
+// coverage is the share of the line the plan's spans cover.
+func (t tabletPlan) coverage() float64 {
+	return float64(t.spans) * t.width
+}
+
+// stratified returns n span starts on [0, 1), one at a random place in
+// each of n equal strata, leaving room for a span of width after it.
+func stratified(n int, width float64, rng *rand.Rand) []float64 {
+	starts := make([]float64, n)
+	room := max(0, 1/float64(n)-width)
+	for j := range starts {
+		starts[j] = float64(j)/float64(n) + rng.Float64()*room
+	}
+	return starts
+}
+
+// describePositions says what a position sample reads, for
+// [Progress].Reason; why is what made it sample ([modeChoice].why).
+func describePositions(fraction float64, tablets, spans, whole int, why string) string {
+	text := fmt.Sprintf("a %s sample at positions inside tablets (", units.Percent(fraction))
+	if why == "--sample" {
+		text += "--sample)"
+	} else {
+		text += "): " + why
+	}
+	text += fmt.Sprintf("; %d short spans in %d tablets", spans, tablets)
+	if whole > 0 {
+		text += fmt.Sprintf(", %d small tablets in full", whole)
+	}
+	return text
+}
