@@ -2,100 +2,191 @@ package sampler
 
 import (
 	"slices"
+	"sort"
 	"strings"
 )
 
 // A keyMap places keys on a line, so that a tablet's read positions can
-// be spread between its boundary keys without reading it: each key
-// position is a digit in the alphabet of the bytes seen at that position
-// in the keys known so far (the tablet map's boundaries, the rows the
-// first reads returned), and a key is the number those digits write. On
-// keys of digits "0012" and "0016" the line runs through 0013, 0014 and
-// 0015; in plain bytes it would run mostly through keys no table holds
-// ("0012\x80"). A byte not seen at a position sorts between its seen
-// neighbours, so the map keeps key order for every key. An empty
-// position (the key has ended) is digit 0, below every byte, as in key
-// order.
+// be spread between its boundary keys without reading it. It is the
+// order of keys, with room given to the keys that may exist: after a key
+// prefix, each next byte gets a share of the prefix's room by what the
+// keys known so far (the tablet map's boundaries, the pilot's rows) show.
+//
+//   - Where the known keys branch freely (the digits of ids, hashes) every
+//     byte seen at that position anywhere gets an equal share: between
+//     "0012" and "0016" the line runs through 0013, 0014 and 0015, not
+//     through "0012\x80".
+//   - Where they do not (names: every known key starting "c" goes on
+//     "cart#"), the bytes the known keys take after this prefix get the
+//     room. A position is judged by all prefixes of that length with two
+//     known keys or more: free when their keys take on average at least
+//     freeBranching distinct next bytes per key.
+//   - Every other byte keeps unseenWeight of a share, so that every key
+//     has room on the line (a span can fall anywhere) and the map keeps
+//     key order for every key.
 type keyMap struct {
 	// alphabets[i] holds the distinct bytes seen at position i, sorted.
 	alphabets [][]byte
+	// next holds, for every prefix of a known key, the distinct bytes that
+	// follow it, sorted; witnesses how many known keys pass through it.
+	next      map[string][]byte
+	witnesses map[string]int
+	// free[i] says whether position i branches freely (computed lazily).
+	free  []bool
+	dirty bool
 }
 
 // keyMapDepth is how many key positions the map reads: 2⁵² (a float64's
 // precision) runs out after about 10 decimal digits or 8 letters anyway.
 const keyMapDepth = 24
 
-// learn adds the bytes of keys to the alphabets.
-func (m *keyMap) learn(keys ...string) {
+// freeBranching is the distinct next bytes per known key from which a
+// position counts as free (see [keyMap]); unseenWeight the share a byte
+// the known keys do not take keeps.
+const (
+	freeBranching = 0.5
+	unseenWeight  = 1e-5
+)
+
+// learnBytes adds the bytes of keys to the alphabets only: keys read
+// together (a pilot's run of consecutive rows) show which bytes occur,
+// not how keys branch.
+func (m *keyMap) learnBytes(keys ...string) {
 	for _, key := range keys {
 		for i := 0; i < len(key) && i < keyMapDepth; i++ {
 			for len(m.alphabets) <= i {
 				m.alphabets = append(m.alphabets, nil)
 			}
-			a := m.alphabets[i]
-			if j, found := slices.BinarySearch(a, key[i]); !found {
-				m.alphabets[i] = slices.Insert(a, j, key[i])
-			}
+			m.alphabets[i] = insertByte(m.alphabets[i], key[i])
 		}
 	}
 }
 
-// base is the number of digits at position i: the alphabet, plus the
-// end of the key; 257 (every byte) where no key reached.
-func (m *keyMap) base(i int) float64 {
-	if i >= len(m.alphabets) || len(m.alphabets[i]) == 0 {
-		return 257
+// learn adds keys spread over the table (tablet boundaries) to the known
+// keys.
+func (m *keyMap) learn(keys ...string) {
+	if m.next == nil {
+		m.next, m.witnesses = map[string][]byte{}, map[string]int{}
 	}
-	return float64(len(m.alphabets[i]) + 1)
+	for _, key := range keys {
+		for i := 0; i < len(key) && i < keyMapDepth; i++ {
+			for len(m.alphabets) <= i {
+				m.alphabets = append(m.alphabets, nil)
+			}
+			m.alphabets[i] = insertByte(m.alphabets[i], key[i])
+			prefix := key[:i]
+			m.witnesses[prefix]++
+			m.next[prefix] = insertByte(m.next[prefix], key[i])
+		}
+	}
+	m.dirty = true
 }
 
-// digit returns the value of byte c at position i: its rank in the
-// alphabet, plus one (0 is the end of the key); a byte not in it lies
-// halfway between its neighbours.
-func (m *keyMap) digit(i int, c byte) float64 {
-	if i >= len(m.alphabets) || len(m.alphabets[i]) == 0 {
-		return float64(c) + 1
+func insertByte(set []byte, c byte) []byte {
+	if j, found := slices.BinarySearch(set, c); !found {
+		return slices.Insert(set, j, c)
 	}
-	j, found := slices.BinarySearch(m.alphabets[i], c)
-	if found {
-		return float64(j) + 1
-	}
-	return float64(j) + 0.5
+	return set
 }
+
+// judge decides which positions branch freely; call it after the last
+// learn and before the map is used (by several readers at once).
+func (m *keyMap) judge() {
+	if !m.dirty {
+		return
+	}
+	m.dirty = false
+	children := make([]int, keyMapDepth)
+	keys := make([]int, keyMapDepth)
+	for prefix, n := range m.witnesses {
+		if n >= 2 {
+			children[len(prefix)] += len(m.next[prefix])
+			keys[len(prefix)] += n
+		}
+	}
+	m.free = make([]bool, keyMapDepth)
+	for i := range m.free {
+		m.free[i] = keys[i] == 0 || float64(children[i]) >= freeBranching*float64(keys[i])
+	}
+}
+
+// room is the share of a prefix's room each next byte gets: heavy bytes
+// (the ones keys may well take) weigh 1, every other byte and the end of
+// the key unseenWeight.
+type room struct {
+	heavy []byte
+}
+
+// roomAfter returns the room after prefix.
+func (m *keyMap) roomAfter(prefix string) room {
+	i := len(prefix)
+	var alphabet []byte
+	if i < len(m.alphabets) {
+		alphabet = m.alphabets[i]
+	}
+	if i < len(m.free) && !m.free[i] && len(m.next[prefix]) > 0 {
+		return room{heavy: m.next[prefix]}
+	}
+	if len(m.next[prefix]) == 0 {
+		return room{heavy: alphabet}
+	}
+	heavy := slices.Clone(alphabet)
+	for _, c := range m.next[prefix] {
+		heavy = insertByte(heavy, c)
+	}
+	return room{heavy: heavy}
+}
+
+// before returns the weight of everything below byte c: the end of the
+// key and the bytes under c.
+func (r room) before(c int) float64 {
+	n := sort.Search(len(r.heavy), func(j int) bool { return int(r.heavy[j]) >= c })
+	return unseenWeight + float64(n) + unseenWeight*float64(c-n)
+}
+
+// weight returns byte c's weight.
+func (r room) weight(c byte) float64 {
+	if _, found := slices.BinarySearch(r.heavy, c); found {
+		return 1
+	}
+	return unseenWeight
+}
+
+// total returns the weight of the whole room.
+func (r room) total() float64 { return r.before(256) }
 
 // position returns key's place on the line in [0, 1), reading key from
 // byte from on (keys sharing their first from bytes).
 func (m *keyMap) position(key string, from int) float64 {
 	v, width := 0.0, 1.0
 	for i := from; i < len(key) && i-from < keyMapDepth; i++ {
-		width /= m.base(i)
-		v += m.digit(i, key[i]) * width
+		r := m.roomAfter(key[:i])
+		total := r.total()
+		v += width * r.before(int(key[i])) / total
+		width *= r.weight(key[i]) / total
 	}
 	return v
 }
 
-// key returns the shortest key at or below place v of the line (keys
-// starting with prefix, read from byte len(prefix) on): the key whose
-// position is the largest not above v, to the map's precision.
+// key returns a short key at or below place v of the line (keys starting
+// with prefix, read from byte len(prefix) on): to the map's precision,
+// the largest key whose position is not above v.
 func (m *keyMap) key(prefix string, v float64) string {
 	var b strings.Builder
 	b.WriteString(prefix)
-	from := len(prefix)
 	width := 1.0
-	for i := from; i-from < keyMapDepth; i++ {
-		base := m.base(i)
-		width /= base
-		d := int(v / width)
-		if d <= 0 {
+	for depth := 0; depth < keyMapDepth; depth++ {
+		r := m.roomAfter(b.String())
+		total := r.total()
+		target := v / width * total // in the room's weights
+		if target < unseenWeight {
 			break // the key ends here
 		}
-		d = min(d, int(base)-1)
-		v -= float64(d) * width
-		if i < len(m.alphabets) && len(m.alphabets[i]) > 0 {
-			b.WriteByte(m.alphabets[i][d-1])
-		} else {
-			b.WriteByte(byte(d - 1))
-		}
+		c := sort.Search(256, func(c int) bool { return r.before(c+1) > target }) // the byte whose share holds target
+		c = min(c, 255)
+		v -= width * r.before(c) / total
+		width *= r.weight(byte(c)) / total
+		b.WriteByte(byte(c))
 		if v < width*1e-9 {
 			break
 		}

@@ -127,7 +127,7 @@ func (p *plan) planPositions(tablets []span, seed uint64) {
 	p.setRanges(tablets)
 	p.wholeTablets = make([][2]string, len(tablets))
 	p.keys = &keyMap{}
-	p.keys.learn(p.shape.keys...)
+	p.keys.learnBytes(p.shape.keys...)
 	p.readBytes = 0
 	var spans, whole int
 	for i, t := range tablets {
@@ -145,6 +145,7 @@ func (p *plan) planPositions(tablets []span, seed uint64) {
 			whole++
 		}
 	}
+	p.keys.judge()
 	p.seed = seed
 	p.reason = describePositions(p.fraction, len(tablets), spans, whole, p.why)
 }

@@ -14,26 +14,32 @@ import (
 // row. Each tablet is read at a few positions instead, none of which
 // needs the tablet read:
 //
-//   - Positions: a [keyMap] puts the tablet's keys on a line between its
-//     boundary keys, and the tablet's share of the rows to read is split
-//     into spans placed one in each of n equal strata of that line, at a
-//     random offset within the stratum (stratified; seeded). A span
-//     covers the share of the line that holds about spanRows rows at the
-//     pilot's row size, and is read with a row limit of twice that, so a
-//     span in denser keys than expected costs no more than that limit.
-//   - Refinement: the first quarter of the spans (at least two) are read
-//     first; the map then learns the bytes their keys use at each
-//     position, and the other spans are placed on the refined line, which
-//     runs through the tablet's own key format (the digits of an id, the
-//     letters of a name) rather than every byte.
-//   - Estimate: every row read in tablet T stands for B/b rows, B the
-//     tablet's bytes by SampleRowKeys' offsets and b the bytes of the
-//     rows its spans returned, in the same units (a ratio estimator: the
+//   - The line: a [keyMap] puts the tablet's keys on a line between its
+//     boundary keys, by the bytes the tablet map's keys and the pilot's
+//     rows use at each key position.
+//   - Probes (first round): probeCount probes, one in each of as many
+//     equal strata of the line, each reading up to probeRows rows from a
+//     random place, in a window that doubles while it finds nothing, up
+//     to the stratum's end. They tell where the line has no rows and how
+//     dense the rows they found are.
+//   - Spans (second round): the probes refine the line into a [warp], and
+//     the tablet's share of the rows to read is split into spans placed
+//     one in each of n equal strata of the warped line, at a random place
+//     within the stratum (stratified; seeded). A span covers the warped
+//     length that holds its budget of rows by the warp and is read with
+//     a row limit of spanLimitFactor times that, so a span in denser keys
+//     than expected costs no more than that limit.
+//   - Estimate: every row a span read in tablet T stands for B/b rows, B
+//     the tablet's bytes by SampleRowKeys' offsets and b the bytes of the
+//     rows the spans returned, in the same units (a ratio estimator: the
 //     tablet's bytes come out exact, its rows, cells and prefixes in
-//     proportion to what the spans saw). Its variance comes from how rows
-//     per byte vary between the spans: see [ratioSums].
-//   - Oversized rows: the spans cover a known share c of the line, so
-//     b/c is what the tablet would hold if it were like its spans. A
+//     proportion to what the spans saw). Each point of the warped line
+//     falls in a span with the same chance, so the spans are a uniform
+//     sample of the tablet's rows whatever the warp; the probes' rows,
+//     which are not, only refine the line. The variance comes from how
+//     rows per byte vary between the spans: see [ratioSums].
+//   - Oversized rows: the spans cover a known share c of the warped line,
+//     so b/c is what the tablet would hold if it were like its spans. A
 //     tablet whose bytes are far above that (see [unexplained]) holds
 //     something no span saw, an oversized row most likely, and is read in
 //     full (Range.Rescanned).
@@ -47,16 +53,20 @@ const (
 	// rows per byte is a steady figure, few enough that a tablet gets
 	// several spans at a 1% sample of a 40,000-row tablet.
 	spanRows = 40
-	// minTabletSpans is the fewest spans read in a tablet: two for each
-	// round, so that each tablet has a variance of its own.
+	// minTabletSpans is the fewest spans read in a tablet, so that each
+	// tablet has a variance of its own.
 	minTabletSpans = 4
 	// minSpanRows is the smallest row budget of a span.
 	minSpanRows = 4
 	// spanLimitFactor is the row limit of a span over its budget.
-	spanLimitFactor = 2
-	// firstRoundShare is the share of a tablet's spans read before the
-	// map is refined.
-	firstRoundShare = 0.25
+	spanLimitFactor = 4
+	// probeCount and probeRows are the first round: a few rows from each
+	// of a few places, about a tenth of a 1% sample of a tablet.
+	probeCount = 3
+	probeRows  = 4
+	// probeWindowRows is the first window of a probe, in rows by the
+	// tablet's mean density.
+	probeWindowRows = 16
 	// wholeTabletShare is the share of a tablet from which on it is read
 	// in full rather than at positions.
 	wholeTabletShare = 0.5
@@ -70,12 +80,12 @@ const positionSeedStream = 0x706f73 // "pos"
 type tabletPlan struct {
 	// whole reads the tablet in full.
 	whole bool
-	// spans is how many spans are read, first of them in the first round;
-	// budget the rows each aims for, limit its row limit.
-	spans, first  int
+	// rows is the rows the tablet holds by its bytes and the pilot's row
+	// size; spans is how many spans the second round reads, budget the
+	// rows each aims for, limit its row limit.
+	rows          float64
+	spans         int
 	budget, limit int64
-	// width is the share of the line each span covers.
-	width float64
 	// readBytes is what the plan expects to read, in offset units.
 	readBytes int64
 }
@@ -88,34 +98,25 @@ func planTablet(bytes int64, rowBytes, fraction float64) tabletPlan {
 		rows = float64(bytes) / rowBytes
 	}
 	target := fraction * rows
-	if target >= wholeTabletShare*rows {
-		return tabletPlan{whole: true, readBytes: bytes}
-	}
 	spans := max(minTabletSpans, int(math.Round(target/spanRows)))
 	budget := max(minSpanRows, int64(math.Ceil(target/float64(spans))))
-	width := float64(budget) / rows
-	if float64(spans)*width >= wholeTabletShare {
-		return tabletPlan{whole: true, readBytes: bytes}
+	if float64(int64(spans)*budget+probeCount*probeRows) >= wholeTabletShare*rows {
+		return tabletPlan{whole: true, rows: rows, readBytes: bytes}
 	}
 	return tabletPlan{
-		spans: spans, first: max(2, int(firstRoundShare*float64(spans))),
-		budget: budget, limit: spanLimitFactor * budget, width: width,
-		readBytes: int64(float64(spans) * float64(budget) * rowBytes),
+		rows: rows, spans: spans, budget: budget, limit: spanLimitFactor * budget,
+		readBytes: int64(float64(int64(spans)*budget+probeCount*probeRows) * rowBytes),
 	}
 }
 
-// coverage is the share of the line the plan's spans cover.
-func (t tabletPlan) coverage() float64 {
-	return float64(t.spans) * t.width
-}
-
-// stratified returns n span starts on [0, 1), one at a random place in
-// each of n equal strata, leaving room for a span of width after it.
-func stratified(n int, width float64, rng *rand.Rand) []float64 {
+// stratified returns n span starts on [0, length), one at a random place
+// in each of n equal strata, leaving room for a span of width after it.
+func stratified(n int, length, width float64, rng *rand.Rand) []float64 {
 	starts := make([]float64, n)
-	room := max(0, 1/float64(n)-width)
+	stratum := length / float64(n)
+	room := max(0, stratum-width)
 	for j := range starts {
-		starts[j] = float64(j)/float64(n) + rng.Float64()*room
+		starts[j] = float64(j)*stratum + rng.Float64()*room
 	}
 	return starts
 }

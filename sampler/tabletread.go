@@ -9,61 +9,63 @@ import (
 	"github.com/btviz/btviz/keyspace"
 )
 
-// readTablet reads tablet i of a position sample (see [planTablet]): the
-// first round of spans, then the rest on the refined key map, then the
-// weights; a tablet whose bytes its spans cannot explain is read again in
-// full. name is its key range.
+// readTablet reads tablet i of a position sample (see [planTablet]):
+// the probes, then the spans on the warped line, then the weights; a
+// tablet whose bytes its spans cannot explain is read again in full.
+// name is its key range.
 func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	s := w.s
-	w.watch.begin(w.id, name)
-	defer w.watch.end(w.id)
 	plan := s.plan.tablets[i]
-	tablet := s.plan.ranges[i]
 	if plan.whole {
 		return w.readUnit(ctx, unit{i, i + 1}, name)
 	}
-	r := &rangeReader{index: i, estimate: plan.readBytes, weight: 1, pass: passFirst, holding: true}
+	w.watch.begin(w.id, name)
+	defer w.watch.end(w.id)
+	tablet := s.plan.ranges[i]
 	whole := s.plan.wholeTablets[i]
+	line := s.plan.keys.segmentOf(whole[0], whole[1])
+	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
+	// span returns the keys [start, end) of the line's part [from, to),
+	// within the tablet.
+	span := func(from, to float64) (string, string) {
+		start, end := max(line.at(from), whole[0]), line.at(to)
+		if to >= 1 || whole[1] != "" && (end == "" || end > whole[1]) {
+			end = whole[1]
+		}
+		return start, end
+	}
+
+	seen, err := w.probe(ctx, plan, line, span)
+	if err != nil {
+		return err
+	}
+	warped := newWarp(plan.rows, seen)
+	length := warped.length()
+	width := float64(plan.budget)
+	r := &rangeReader{index: i, estimate: plan.readBytes, weight: 1, pass: passFirst, holding: true}
 	if whole != [2]string{string(tablet.Start), string(tablet.End)} {
 		r.clip = &bounds{start: string(tablet.Start), end: string(tablet.End)}
 	}
-	keys := &keyMap{alphabets: cloneAlphabets(s.plan.keys.alphabets)}
-	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
 	var sums ratioSums
-	read := func(starts []float64) error {
-		line := keys.segmentOf(whole[0], whole[1])
-		for _, u := range starts {
-			start, end := line.at(u), line.at(u+plan.width)
-			start = max(start, whole[0])
-			if whole[1] != "" && (end == "" || end > whole[1]) {
-				end = whole[1]
-			}
-			if end != "" && end <= start {
-				sums.add(0, 0, 0) // a span with no key in it: no rows
-				continue
-			}
-			rows, logical, seen := r.rows, r.logical, r.seen
-			err := s.table.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
-				w.add(r, row)
-				keys.learn(row.Key())
-				return true
-			}, s.readOptions(false, plan.limit)...)
-			if err != nil {
-				return err
-			}
-			sums.add(float64(r.rows-rows), float64(r.logical-logical), float64(r.seen-seen))
+	for _, x := range stratified(plan.spans, length, width, rng) {
+		start, end := span(warped.place(x), warped.place(x+width))
+		if end != "" && end <= start {
+			sums.add(0, 0, 0) // no key lies in it: no rows
+			continue
 		}
-		return nil
+		rows, logical, bytes := r.rows, r.logical, r.seen
+		err := s.table.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
+			w.add(r, row)
+			return true
+		}, s.readOptions(false, plan.limit)...)
+		if err != nil {
+			w.abandon(r)
+			return err
+		}
+		sums.add(float64(r.rows-rows), float64(r.logical-logical), float64(r.seen-bytes))
 	}
-	err := read(stratified(plan.first, plan.width, rng))
-	if err == nil {
-		err = read(stratified(plan.spans-plan.first, plan.width, rng))
-	}
-	if err != nil {
-		w.abandon(r)
-		return err
-	}
-	weight := 1 / plan.coverage()
+	coverage := min(1, float64(plan.spans)*width/length)
+	weight := 1 / coverage
 	if sums.b > 0 {
 		weight = float64(tablet.SampledBytes) / sums.b
 	}
@@ -71,7 +73,7 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	for _, b := range r.held {
 		b.setWeight(weight)
 	}
-	if !s.opts.StripValues && unexplained(tablet.SampledBytes, sums.b/plan.coverage(), s.plan.rescanFloor) {
+	if !s.opts.StripValues && unexplained(tablet.SampledBytes, sums.b/coverage, s.plan.rescanFloor) {
 		for _, b := range r.held {
 			b.release()
 		}
@@ -87,14 +89,56 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	return nil
 }
 
-// cloneAlphabets copies a key map's alphabets, so that a tablet's reader
-// can refine its own.
-func cloneAlphabets(alphabets [][]byte) [][]byte {
-	out := make([][]byte, len(alphabets))
-	for i, a := range alphabets {
-		out[i] = append([]byte(nil), a...)
+// probe reads the first round of a tablet's positions: from the start of
+// each of probeCount strata of the line, up to probeRows rows in a
+// window that doubles while it finds none, up to the stratum's end, so
+// that the line is known to be empty up to the first rows found.
+// It returns the parts of the line the probes saw, with their rows; the
+// rows themselves only count as read.
+func (w *worker) probe(ctx context.Context, plan tabletPlan, line segment, span func(from, to float64) (string, string)) ([]observed, error) {
+	s := w.s
+	var seen []observed
+	stratum := 1.0 / probeCount
+	first := probeWindowRows / max(plan.rows, 1)
+	for j := range probeCount {
+		at, end := float64(j)*stratum, float64(j+1)*stratum
+		window := first
+		for from := at; from < end; window *= 2 {
+			to := min(end, from+window)
+			start, stop := span(from, to)
+			var keys []string
+			if stop == "" || start < stop {
+				err := s.table.ReadRows(ctx, bigtable.NewRange(start, stop), func(row bigtable.Row) bool {
+					keys = append(keys, row.Key())
+					s.rowsRead.Add(1)
+					w.watch.touch(w.id)
+					return true
+				}, s.readOptions(false, probeRows)...)
+				if err != nil {
+					return nil, err
+				}
+			}
+			switch {
+			case len(keys) == 0:
+				seen = append(seen, observed{from: from, to: to})
+			case len(keys) < probeRows:
+				seen = append(seen, observed{from: from, to: to, rows: float64(len(keys))})
+			default:
+				// The window held more: it is known up to the last row.
+				last := line.share(keys[len(keys)-1])
+				firstAt := line.share(keys[0])
+				seen = append(seen, observed{from: from, to: firstAt})
+				if last > firstAt {
+					seen = append(seen, observed{from: firstAt, to: last, rows: float64(len(keys) - 1)})
+				}
+			}
+			if len(keys) > 0 {
+				break
+			}
+			from = to
+		}
 	}
-	return out
+	return seen, nil
 }
 
 // inBounds reports whether key lies in b's [start, end).
