@@ -51,7 +51,7 @@ func rowVariance(w float64, bytes int64) variance {
 // is B·Σr/Σb, and its variance, linearised, B²/(Σb)² · m/(m−1) ·
 // Σ(r − ρb)² with ρ = Σr/Σb (and the same for l).
 type ratioSums struct {
-	m                      int
+	m                           int
 	r, l, b, rr, ll, bb, rb, lb float64
 }
 

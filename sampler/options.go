@@ -77,6 +77,11 @@ type Options struct {
 	// events (each carries totals, so none is lost). Events arrive one at
 	// a time; the last has Final set and arrives before [Scan] returns.
 	Progress func(Progress)
+	// Preview, when set, receives what the scan is about to read (see
+	// [Preview]) once it is planned, before the rows are read (a span
+	// sample of an emulator's table starts reading while its tablet map
+	// still streams: there it comes when the map is done).
+	Preview func(Preview)
 	// Now is the clock (default time.Now), for tests.
 	Now func() time.Time
 	// StallTimeout is how long a range may go without a row before the

@@ -18,7 +18,7 @@ import (
 const (
 	// pilotRows is how many rows the pilot reads: enough for a mean row
 	// size good to a few percent, cheap on any server.
-	pilotRows = 200
+	pilotRows = 100
 	// tabletRows is the fewest rows a median span holds for the map to be
 	// taken as tablets: four times the emulator's hundred (the median of
 	// even ten of its geometric spans is above it with odds under 10⁻⁶),

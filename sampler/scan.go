@@ -175,6 +175,7 @@ func (s *scanner) mapThenRead(ctx context.Context) (*sync.WaitGroup, error) {
 	}
 	split.close()
 	s.plan = newPlan(spans, s.measure(ctx, spans), s.opts)
+	s.announce()
 	return s.readPlan(ctx), nil
 }
 

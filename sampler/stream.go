@@ -74,6 +74,7 @@ func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.Wa
 			s.fail(fmt.Errorf("sampling row keys of the rest of the table: %w", err))
 		}
 		s.plan = spanPlan(planner, mode)
+		s.announce()
 		return readers, nil
 	case !planner.usable():
 		stopSpans()
@@ -82,9 +83,11 @@ func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.Wa
 			shape = s.measure(ctx, planner.spans)
 		}
 		s.plan = newPlan(planner.spans, shape, s.opts)
+		s.announce()
 		return s.readPlan(ctx), nil
 	}
 	s.plan = spanPlan(planner, mode)
+	s.announce()
 	return readers, nil
 }
 
