@@ -12,10 +12,12 @@ import (
 // prefix, each next byte gets a share of the prefix's room by what the
 // keys known so far (the tablet map's boundaries, the pilot's rows) show.
 //
-//   - Where the known keys branch freely (the digits of ids, hashes) every
-//     byte seen at that position anywhere gets an equal share: between
-//     "0012" and "0016" the line runs through 0013, 0014 and 0015, not
-//     through "0012\x80".
+//   - Where the known keys branch freely (the digits of ids, hashes, names
+//     of users) every byte seen at that position anywhere gets an equal
+//     share, and so does the rest of its class (digits, lower-case or
+//     upper-case letters) once two of the class are seen: between "0012"
+//     and "0016" the line runs through 0013, 0014 and 0015, not through
+//     "0012\x80".
 //   - Where they do not (names: every known key starting "c" goes on
 //     "cart#"), the bytes the known keys take after this prefix get the
 //     room. A position is judged by all prefixes of that length with two
@@ -127,14 +129,41 @@ func (m *keyMap) roomAfter(prefix string) room {
 	if i < len(m.free) && !m.free[i] && len(m.next[prefix]) > 0 {
 		return room{heavy: m.next[prefix]}
 	}
-	if len(m.next[prefix]) == 0 {
-		return room{heavy: alphabet}
-	}
 	heavy := slices.Clone(alphabet)
 	for _, c := range m.next[prefix] {
 		heavy = insertByte(heavy, c)
 	}
-	return room{heavy: heavy}
+	return room{heavy: spanClasses(heavy)}
+}
+
+// spanClasses fills in the bytes between seen bytes of one class (digits,
+// lower-case letters, upper-case letters), which a free position may well
+// take even though no known key did: the few known keys show that a
+// position holds letters, not which.
+func spanClasses(seen []byte) []byte {
+	out := slices.Clone(seen)
+	for _, class := range [][2]byte{{'0', '9'}, {'a', 'z'}, {'A', 'Z'}} {
+		lo, hi := -1, -1
+		for _, c := range seen {
+			if c >= class[0] && c <= class[1] {
+				if lo < 0 {
+					lo = int(c)
+				}
+				hi = int(c)
+			}
+		}
+		if lo < 0 {
+			continue
+		}
+		// Every byte of the class once two of it are seen, else the byte.
+		if hi > lo {
+			lo, hi = int(class[0]), int(class[1])
+		}
+		for c := lo; c <= hi; c++ {
+			out = insertByte(out, byte(c))
+		}
+	}
+	return out
 }
 
 // before returns the weight of everything below byte c: the end of the
