@@ -82,3 +82,34 @@ func TestSampledFindingsAgreeWithFullScanOnTablets(t *testing.T) {
 	}
 	t.Logf("agreement: %d/%d sampled scans", agreed, total)
 }
+
+// A table whose tablet map has one tablet ten times its neighbours gets
+// tablet-skew there, from a full scan and from every sampled one.
+func TestTabletTenTimesItsNeighboursIsSkewed(t *testing.T) {
+	sizes := []float64{1, 1, 1, 1, 10, 1, 1, 1, 1}
+	target := scantest.Seed(t, "users-reversed-ids", cloudlike.ServerOptions(cloudlike.Layout{Sizes: sizes}, nil)...)
+	ctx := context.Background()
+	conn, err := connect.Open(ctx, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, opts := range []sampler.Options{{Full: true}, {Fraction: 0.05, Seed: 1}, {Fraction: 0.05, Seed: 2}, {MaxRows: 2000}} {
+		snap, err := sampler.Scan(ctx, conn, "users-reversed-ids", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !snap.RangesAreTablets || len(snap.Ranges) != len(sizes) {
+			t.Fatalf("%s: tablets %v, %d ranges, want %d", snap.Scan.ModeText(), snap.RangesAreTablets, len(snap.Ranges), len(sizes))
+		}
+		var skewed []string
+		for _, f := range diagnose.Diagnose(snap) {
+			if f.Kind == "tablet-skew" {
+				skewed = append(skewed, string(f.Start))
+			}
+		}
+		if want := string(snap.Ranges[4].Start); len(skewed) != 1 || skewed[0] != want {
+			t.Errorf("%s: tablet-skew at %q, want one at %q", snap.Scan.ModeText(), skewed, want)
+		}
+	}
+}
