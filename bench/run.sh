@@ -27,10 +27,10 @@ trap cleanup EXIT
 echo "building benchscan"
 go build -o "$work/benchscan" ./bench/cmd/benchscan
 
-# start_emulator NAME: starts an emulator and waits until it has written
-# its address and that of its /gc control endpoint.
+# start_emulator NAME [SERVE FLAGS]: starts an emulator and waits until it
+# has written its address and that of its control endpoint.
 start_emulator() {
-	"$work/benchscan" serve -addr-file "$work/$1.addr" -control-file "$work/$1.control" >"$work/$1.log" 2>&1 &
+	"$work/benchscan" serve -addr-file "$work/$1.addr" -control-file "$work/$1.control" "${@:2}" >"$work/$1.log" 2>&1 &
 	pids+=($!)
 	for _ in $(seq 100); do
 		[[ -s "$work/$1.addr" && -s "$work/$1.control" ]] && break
@@ -60,13 +60,7 @@ measured=$(date +%s)
 # internal/cloudlike, which also counts the rows each scan reads.
 for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 pids=()
-"$work/benchscan" serve -tablets 50 -addr-file "$work/cloud.addr" -control-file "$work/cloud.control" >"$work/cloud.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do
-	[[ -s "$work/cloud.addr" && -s "$work/cloud.control" ]] && break
-	sleep 0.1
-done
-[[ -s "$work/cloud.addr" && -s "$work/cloud.control" ]] || { echo "emulator cloud did not start:" >&2; cat "$work/cloud.log" >&2; exit 1; }
+start_emulator cloud -tablets 50
 "$work/benchscan" load -emulator "$(cat "$work/cloud.addr")" -tables cloud2m
 "$work/benchscan" cloud -emulator "$(cat "$work/cloud.addr")" -control "$(cat "$work/cloud.control")" || status=$?
 finished=$(date +%s)

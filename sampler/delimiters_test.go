@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"google.golang.org/grpc"
+
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/internal/scantest"
@@ -16,17 +18,8 @@ func TestEveryModeAgreesOnDelimiters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seeds every demo table")
 	}
-	target := scantest.Seed(t, "all")
 	ctx := context.Background()
-	conn, err := connect.Open(ctx, target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	scenarios, err := emulator.Lookup("all")
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn, scenarios := demoTables(t)
 	modes := map[string]sampler.Options{
 		"--full": {Full: true}, "--sample 0.05": {Fraction: 0.05},
 		"--max-rows 10": {MaxRows: 10}, "--max-rows 100": {MaxRows: 100}, "--max-rows 1000": {MaxRows: 1000},
@@ -46,4 +39,20 @@ func TestEveryModeAgreesOnDelimiters(t *testing.T) {
 			}
 		}
 	}
+}
+
+// demoTables seeds every demo scenario into an embedded emulator started
+// with opts and connects to it.
+func demoTables(t *testing.T, opts ...grpc.ServerOption) (*connect.Conn, []emulator.Scenario) {
+	t.Helper()
+	conn, err := connect.Open(context.Background(), scantest.Seed(t, "all", opts...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	scenarios, err := emulator.Lookup("all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conn, scenarios
 }

@@ -415,10 +415,7 @@ func TestMaxRowsSpreadsTheBudget(t *testing.T) {
 }
 
 func TestProgressReachesASlowReceiverWithoutBlocking(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
-	createTable(t, conn, "events", "m", "meta")
-	load(t, conn, "events", prefixedRows(20000, testPrefixes, testWeights))
+	conn := eventsTable(t, 20000)
 	var events []Progress
 	done := make(chan struct{})
 	slow := func(p Progress) {
@@ -454,10 +451,7 @@ func TestProgressReachesASlowReceiverWithoutBlocking(t *testing.T) {
 // A fraction too small to read anything reads a minimum instead, and
 // says so, rather than report an empty table as complete.
 func TestTinyFractionReadsAMinimumAndSaysSo(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
-	createTable(t, conn, "events", "m", "meta")
-	load(t, conn, "events", prefixedRows(20000, testPrefixes, testWeights))
+	conn := eventsTable(t, 20000)
 	var reason string
 	snap, err := Scan(context.Background(), conn, "events", Options{Fraction: 1e-9, Progress: func(p Progress) {
 		if p.Reason != "" {
@@ -473,4 +467,15 @@ func TestTinyFractionReadsAMinimumAndSaysSo(t *testing.T) {
 	if !strings.Contains(reason, "would read about 0; reading about 200, the fewest a sample reports on") {
 		t.Fatalf("reason %q", reason)
 	}
+}
+
+// eventsTable starts an emulator holding table "events" of n
+// prefixedRows and connects to it.
+func eventsTable(t *testing.T, n int) *connect.Conn {
+	t.Helper()
+	srv := startEmulator(t)
+	conn := openEmulator(t, srv.Addr, "")
+	createTable(t, conn, "events", "m", "meta")
+	load(t, conn, "events", prefixedRows(n, testPrefixes, testWeights))
+	return conn
 }

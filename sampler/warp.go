@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 )
@@ -34,15 +35,7 @@ type observed struct {
 // newWarp builds the warp of a line whose mean density is mean rows per
 // unit, from what the probes observed.
 func newWarp(mean float64, seen []observed) warp {
-	slices.SortFunc(seen, func(a, b observed) int {
-		switch {
-		case a.from < b.from:
-			return -1
-		case a.from > b.from:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(seen, func(a, b observed) int { return cmp.Compare(a.from, b.from) })
 	floor := warpFloor * mean
 	var w warp
 	at := 0.0

@@ -78,10 +78,6 @@ func cloud(args []string) error {
 	fmt.Printf("| scan | rows read at the server | share of rows | ReadRows calls | time | full / sample | estimated rows (95%%) | worst prefix share error |\n")
 	fmt.Printf("|---|---:|---:|---:|---:|---:|---|---:|\n")
 	fmt.Printf("| full | %d | 100%% | %d | %.2f s | | %d (exact) | |\n", full.ServerRows, full.ServerCalls, full.Seconds, full.RowsEstimated)
-	type check struct {
-		ok   bool
-		text string
-	}
 	var checks []check
 	for _, fc := range cloudFractions {
 		for seed := range *seeds {
@@ -107,22 +103,7 @@ func cloud(args []string) error {
 			)
 		}
 	}
-	fmt.Println()
-	failed := 0
-	for _, c := range checks {
-		mark := "PASS"
-		if !c.ok {
-			mark = "FAIL"
-			failed++
-		}
-		fmt.Printf("%s  %s\n", mark, c.text)
-	}
-	fmt.Println()
-	if failed > 0 {
-		return fmt.Errorf("%d of %d Cloud-like checks failed", failed, len(checks))
-	}
-	fmt.Printf("all %d Cloud-like checks passed\n", len(checks))
-	return nil
+	return printChecks(checks, "Cloud-like ")
 }
 
 // serverReads returns the rows and ReadRows calls the emulator behind
