@@ -34,7 +34,9 @@ type mapShape struct {
 	tablets bool
 	// rowBytes is the mean row size, in the units of SampleRowKeys'
 	// offsets (see scanner.comparable); 0 when the pilot saw no bytes.
-	rowBytes float64
+	// typicalRowBytes is the median, which one huge row among the pilot's
+	// does not move: the map is judged by it.
+	rowBytes, typicalRowBytes float64
 	// rowsPerSecond is the pilot's read rate, 0 when unknown.
 	rowsPerSecond float64
 	// keys are the pilot's row keys, for the key map.
@@ -48,6 +50,7 @@ type mapShape struct {
 func (s *scanner) pilot(ctx context.Context, first span) mapShape {
 	shape := mapShape{measured: true}
 	var rows, bytes int64
+	var sizes []int64
 	began := time.Now()
 	err := s.table.ReadRows(ctx, bigtable.NewRange(first.start, first.end), func(row bigtable.Row) bool {
 		b := newBatch()
@@ -55,6 +58,7 @@ func (s *scanner) pilot(ctx context.Context, first span) mapShape {
 		b.release()
 		rows++
 		bytes += s.comparable(size)
+		sizes = append(sizes, s.comparable(size))
 		shape.keys = append(shape.keys, row.Key())
 		return true
 	}, bigtable.LimitRows(pilotRows))
@@ -65,6 +69,8 @@ func (s *scanner) pilot(ctx context.Context, first span) mapShape {
 		shape.rowsPerSecond = float64(rows) / elapsed
 	}
 	shape.rowBytes = float64(bytes) / float64(rows)
+	slices.Sort(sizes)
+	shape.typicalRowBytes = float64(sizes[len(sizes)/2])
 	return shape
 }
 
@@ -94,10 +100,10 @@ func (s *scanner) measure(ctx context.Context, spans []span) mapShape {
 }
 
 // judge decides whether spans are tablets: their median span holds
-// tabletRows rows or more at the pilot's row size. Without a row size (no
+// tabletRows rows or more at the pilot's median row size. Without a row size (no
 // bytes seen) the emulator's rule decides: its spans are samples.
 func (shape *mapShape) judge(spans []span, emulator bool) {
-	if shape.rowBytes <= 0 {
+	if shape.typicalRowBytes <= 0 {
 		shape.tablets = !emulator
 		return
 	}
@@ -114,7 +120,7 @@ func (shape *mapShape) judge(spans []span, emulator bool) {
 	}
 	slices.Sort(sizes)
 	median := sizes[len(sizes)/2]
-	shape.tablets = float64(median)/shape.rowBytes >= tabletRows
+	shape.tablets = float64(median)/shape.typicalRowBytes >= tabletRows
 }
 
 // estimatedRows returns the rows spans hold: the emulator's hundred a
