@@ -52,7 +52,7 @@ const (
 	// spanRows is how many rows a span aims to read: enough that a span's
 	// rows per byte is a steady figure, few enough that a tablet gets
 	// several spans at a 1% sample of a 40,000-row tablet.
-	spanRows = 40
+	spanRows = 64
 	// minTabletSpans is the fewest spans read in a tablet, so that each
 	// tablet has a variance of its own.
 	minTabletSpans = 4

@@ -133,7 +133,7 @@ func loadRows(ctx context.Context, tbl *bigtable.Table, n int, varied bool) erro
 			for i := from; i < to; i++ {
 				size := 8
 				if varied {
-					size = 40 + int(uint64(i)*2654435761%120)
+					size = 40 + int(mix(uint64(i))%120)
 				}
 				value := make([]byte, size)
 				binary.BigEndian.PutUint64(value, uint64(i))
@@ -161,4 +161,13 @@ func loadRows(ctx context.Context, tbl *bigtable.Table, n int, varied bool) erro
 	}
 	wg.Wait()
 	return firstErr
+}
+
+// mix is SplitMix64's finaliser: a row number to 64 bits that look
+// random, so that neighbouring rows' sizes are not related.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }
