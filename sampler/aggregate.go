@@ -20,8 +20,8 @@ const (
 )
 
 // detectRows is how many rows the aggregator looks at to pick the key
-// delimiters (when --delimiters does not give them) before it builds
-// anything: every task's builder must split keys the same way.
+// delimiters when the pilot could not (it read no row): every task's
+// builder must split keys the same way.
 const detectRows = 2000
 
 // aggregate feeds the readers' events to the builders until every reader
@@ -29,7 +29,7 @@ const detectRows = 2000
 // touches the builders.
 func (s *scanner) aggregate() {
 	a := &appender{s: s, chunks: map[int]*keyspace.Builder{}, done: map[int]bool{}}
-	if s.opts.Delimiters != "" {
+	if s.delimitersKnown {
 		a.decide()
 	}
 	ticker := time.NewTicker(progressInterval)
@@ -100,8 +100,8 @@ func (a *appender) take(ev event) {
 // the held events.
 func (a *appender) decide() {
 	s := a.s
-	a.delimiters = s.opts.Delimiters
-	if a.delimiters == "" {
+	a.delimiters = s.delimiters
+	if !s.delimitersKnown {
 		var keys []string
 		for _, ev := range a.held {
 			if ev.batch != nil {

@@ -14,21 +14,25 @@ import (
 //
 //   - Where the known keys branch freely (the digits of ids, hashes, names
 //     of users) every byte seen at that position anywhere gets an equal
-//     share, and so does the rest of its class (digits, lower-case or
-//     upper-case letters) once two of the class are seen: between "0012"
+//     share, and so do the bytes of its class (digits, lower-case or
+//     upper-case letters) between the seen ones: between "0012"
 //     and "0016" the line runs through 0013, 0014 and 0015, not through
 //     "0012\x80".
 //   - Where they do not (names: every known key starting "c" goes on
 //     "cart#"), the bytes the known keys take after this prefix get the
 //     room. A position is judged by all prefixes of that length with two
 //     known keys or more: free when their keys take on average at least
-//     freeBranching distinct next bytes per key.
+//     freeBranching distinct next bytes per key. A digit that one known
+//     key alone takes after a prefix says nothing (numbers vary; names
+//     repeat): the position stays free there.
 //   - Every other byte keeps unseenWeight of a share, so that every key
 //     has room on the line (a span can fall anywhere) and the map keeps
 //     key order for every key.
 type keyMap struct {
-	// alphabets[i] holds the distinct bytes seen at position i, sorted.
+	// alphabets[i] holds the distinct bytes seen at position i, sorted;
+	// ends[i] says whether a known key ends after i bytes.
 	alphabets [][]byte
+	ends      map[int]bool
 	// next holds, for every prefix of a known key, the distinct bytes that
 	// follow it, sorted; witnesses how many known keys pass through it.
 	next      map[string][]byte
@@ -54,7 +58,11 @@ const (
 // together (a pilot's run of consecutive rows) show which bytes occur,
 // not how keys branch.
 func (m *keyMap) learnBytes(keys ...string) {
+	if m.ends == nil {
+		m.ends = map[int]bool{}
+	}
 	for _, key := range keys {
+		m.ends[len(key)] = true
 		for i := 0; i < len(key) && i < keyMapDepth; i++ {
 			for len(m.alphabets) <= i {
 				m.alphabets = append(m.alphabets, nil)
@@ -70,12 +78,9 @@ func (m *keyMap) learn(keys ...string) {
 	if m.next == nil {
 		m.next, m.witnesses = map[string][]byte{}, map[string]int{}
 	}
+	m.learnBytes(keys...)
 	for _, key := range keys {
 		for i := 0; i < len(key) && i < keyMapDepth; i++ {
-			for len(m.alphabets) <= i {
-				m.alphabets = append(m.alphabets, nil)
-			}
-			m.alphabets[i] = insertByte(m.alphabets[i], key[i])
 			prefix := key[:i]
 			m.witnesses[prefix]++
 			m.next[prefix] = insertByte(m.next[prefix], key[i])
@@ -113,10 +118,12 @@ func (m *keyMap) judge() {
 }
 
 // room is the share of a prefix's room each next byte gets: heavy bytes
-// (the ones keys may well take) weigh 1, every other byte and the end of
-// the key unseenWeight.
+// (the ones keys may well take) weigh 1, every other byte unseenWeight,
+// and the end of the key 1 where known keys end at that length,
+// unseenWeight elsewhere.
 type room struct {
 	heavy []byte
+	end   float64
 }
 
 // roomAfter returns the room after prefix.
@@ -126,20 +133,26 @@ func (m *keyMap) roomAfter(prefix string) room {
 	if i < len(m.alphabets) {
 		alphabet = m.alphabets[i]
 	}
-	if i < len(m.free) && !m.free[i] && len(m.next[prefix]) > 0 {
-		return room{heavy: m.next[prefix]}
+	end := unseenWeight
+	if m.ends[i] {
+		end = 1
+	}
+	if i < len(m.free) && !m.free[i] && len(m.next[prefix]) > 0 && (m.witnesses[prefix] > 1 || !isDigit(m.next[prefix][0])) {
+		return room{heavy: m.next[prefix], end: end}
 	}
 	heavy := slices.Clone(alphabet)
 	for _, c := range m.next[prefix] {
 		heavy = insertByte(heavy, c)
 	}
-	return room{heavy: spanClasses(heavy)}
+	return room{heavy: spanClasses(heavy), end: end}
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // spanClasses fills in the bytes between seen bytes of one class (digits,
 // lower-case letters, upper-case letters), which a free position may well
 // take even though no known key did: the few known keys show that a
-// position holds letters, not which.
+// position holds letters (or hex digits), not which.
 func spanClasses(seen []byte) []byte {
 	out := slices.Clone(seen)
 	for _, class := range [][2]byte{{'0', '9'}, {'a', 'z'}, {'A', 'Z'}} {
@@ -155,8 +168,9 @@ func spanClasses(seen []byte) []byte {
 		if lo < 0 {
 			continue
 		}
-		// Every byte of the class once two of it are seen, else the byte.
-		if hi > lo {
+		// The bytes between the least and the greatest seen (hex digits
+		// stay a to f), the whole class once they span half of it.
+		if 2*(hi-lo) >= int(class[1]-class[0]) {
 			lo, hi = int(class[0]), int(class[1])
 		}
 		for c := lo; c <= hi; c++ {
@@ -170,7 +184,7 @@ func spanClasses(seen []byte) []byte {
 // key and the bytes under c.
 func (r room) before(c int) float64 {
 	n := sort.Search(len(r.heavy), func(j int) bool { return int(r.heavy[j]) >= c })
-	return unseenWeight + float64(n) + unseenWeight*float64(c-n)
+	return r.end + float64(n) + unseenWeight*float64(c-n)
 }
 
 // weight returns byte c's weight.
@@ -208,7 +222,7 @@ func (m *keyMap) key(prefix string, v float64) string {
 		r := m.roomAfter(b.String())
 		total := r.total()
 		target := v / width * total // in the room's weights
-		if target < unseenWeight {
+		if target < r.end {
 			break // the key ends here
 		}
 		c := sort.Search(256, func(c int) bool { return r.before(c+1) > target }) // the byte whose share holds target

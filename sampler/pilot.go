@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"cloud.google.com/go/bigtable"
+
+	"github.com/btviz/btviz/keyspace"
 )
 
 // The scan plans from what SampleRowKeys answers, not from who answers:
@@ -18,7 +20,7 @@ import (
 const (
 	// pilotRows is how many rows the pilot reads: enough for a mean row
 	// size good to a few percent, cheap on any server.
-	pilotRows = 100
+	pilotRows = 150
 	// tabletRows is the fewest rows a median span holds for the map to be
 	// taken as tablets: four times the emulator's hundred (the median of
 	// even ten of its geometric spans is above it with odds under 10⁻⁶),
@@ -43,59 +45,62 @@ type mapShape struct {
 	keys []string
 	// measured is set once the pilot ran.
 	measured bool
+	// delimiters are the scan's key delimiters, final when
+	// delimitersKnown (see decideDelimiters).
+	delimiters      string
+	delimitersKnown bool
 }
 
-// pilot reads the first rows of span for the shape of the map; emulator
-// says whose offsets count values only, for when the pilot sees nothing.
-func (s *scanner) pilot(ctx context.Context, first span) mapShape {
+// pilot reads the first pilotRows rows of the range in key order, span
+// after span until it has them (one span on tablets, a few of an
+// emulator's), for the size of a row, the map's judgement and the key
+// delimiters: rows every mode reads alike.
+func (s *scanner) pilot(ctx context.Context, spans []span) mapShape {
 	shape := mapShape{measured: true}
-	var rows, bytes int64
+	var bytes int64
 	var sizes []int64
 	began := time.Now()
-	err := s.table.ReadRows(ctx, bigtable.NewRange(first.start, first.end), func(row bigtable.Row) bool {
-		b := newBatch()
-		size := b.add(row, 1, &[]string{})
-		b.release()
-		rows++
-		bytes += s.comparable(size)
-		sizes = append(sizes, s.comparable(size))
-		shape.keys = append(shape.keys, row.Key())
-		return true
-	}, bigtable.LimitRows(pilotRows))
-	if err != nil || rows == 0 {
+	for _, sp := range spans {
+		err := s.table.ReadRows(ctx, bigtable.NewRange(sp.start, sp.end), func(row bigtable.Row) bool {
+			b := newBatch()
+			size := b.add(row, 1, &[]string{})
+			b.release()
+			bytes += s.comparable(size)
+			sizes = append(sizes, s.comparable(size))
+			shape.keys = append(shape.keys, row.Key())
+			return true
+		}, bigtable.LimitRows(int64(pilotRows-len(sizes))))
+		if err != nil || len(sizes) >= pilotRows {
+			break
+		}
+	}
+	if len(sizes) == 0 {
 		return shape
 	}
 	if elapsed := time.Since(began).Seconds(); elapsed > 0 {
-		shape.rowsPerSecond = float64(rows) / elapsed
+		shape.rowsPerSecond = float64(len(sizes)) / elapsed
 	}
-	shape.rowBytes = float64(bytes) / float64(rows)
+	shape.rowBytes = float64(bytes) / float64(len(sizes))
 	slices.Sort(sizes)
 	shape.typicalRowBytes = float64(sizes[len(sizes)/2])
 	return shape
 }
 
-// pilotSpan returns the span the pilot reads: the first uncut one of at
-// least the median's bytes (a typical span, not an empty edge), or the
-// first.
-func pilotSpan(spans []span) span {
-	sizes := make([]int64, len(spans))
-	for i, s := range spans {
-		sizes[i] = s.bytes
-	}
-	slices.Sort(sizes)
-	median := sizes[len(sizes)/2]
-	for _, s := range spans {
-		if !s.cut && s.bytes >= median {
-			return s
+// measure runs the pilot on spans (at least one) and judges them, and
+// decides the scan's delimiters from the pilot's rows if it has not yet
+// (--delimiters gives them): the first rows of the range in key order,
+// whatever the mode, so that --full, --sample and --max-rows split a
+// table's keys alike.
+func (s *scanner) measure(ctx context.Context, spans []span) mapShape {
+	shape := s.pilot(ctx, spans)
+	shape.judge(spans, s.emulator)
+	if !s.delimitersKnown && len(shape.keys) > 0 {
+		s.delimiters, s.delimitersKnown = s.opts.Delimiters, true
+		if s.delimiters == "" {
+			s.delimiters = keyspace.DetectDelimiters(shape.keys)
 		}
 	}
-	return spans[0]
-}
-
-// measure runs the pilot on spans (at least one) and judges them.
-func (s *scanner) measure(ctx context.Context, spans []span) mapShape {
-	shape := s.pilot(ctx, pilotSpan(spans))
-	shape.judge(spans, s.emulator)
+	shape.delimiters, shape.delimitersKnown = s.delimiters, s.delimitersKnown
 	return shape
 }
 

@@ -87,7 +87,8 @@ func newPlan(spans []span, shape mapShape, opts Options) *plan {
 			return p
 		}
 		var calls []spanRead
-		planner := newSpanPlanner(p.fraction, opts.Seed, opts.Delimiters, func(call spanRead) { calls = append(calls, call) })
+		planner := newSpanPlanner(p.fraction, opts.Seed, shape.delimiters, func(call spanRead) { calls = append(calls, call) })
+		planner.delimitersKnown = shape.delimitersKnown
 		for _, s := range spans {
 			planner.add(s)
 		}

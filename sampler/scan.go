@@ -86,6 +86,11 @@ type scanner struct {
 	progressBytes       atomic.Int64 // sampled bytes of the range covered so far
 	rescans             atomic.Int64
 
+	// delimiters are the key delimiters the scan decided before reading
+	// (see decideDelimiters), when delimitersKnown.
+	delimiters      string
+	delimitersKnown bool
+
 	// Owned by the aggregating goroutine.
 	rangesDone int
 	variance   variance

@@ -184,12 +184,13 @@ type spanPlanner struct {
 	// delimiters are the key delimiters the scan was given ("" detects
 	// them); aligned says groups end at top-level prefix boundaries
 	// (segments cuts keys), boundaries counts those read.
-	delimiters string
-	aligned    bool
-	segments   keyspace.Splitter
-	boundaries int
-	held       int   // spans at the start waiting for the window to fill
-	group      []int // the group being filled
+	delimiters      string
+	delimitersKnown bool // delimiters is final even when empty
+	aligned         bool
+	segments        keyspace.Splitter
+	boundaries      int
+	held            int   // spans at the start waiting for the window to fill
+	group           []int // the group being filled
 	// last is the previous full group, drawn only once the next one is
 	// full too or is cut short (which may then join it); lastEnd is the
 	// index after its block.
@@ -339,7 +340,7 @@ func (p *spanPlanner) alignToPrefixes() {
 		}
 	}
 	delimiters := p.delimiters
-	if delimiters == "" {
+	if delimiters == "" && !p.delimitersKnown {
 		delimiters = keyspace.DetectDelimiters(keys)
 	}
 	if delimiters == "" {

@@ -53,6 +53,7 @@ func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.Wa
 	var shape mapShape
 	planner.fine = func(first []span) bool {
 		shape = s.measure(ctx, first)
+		planner.delimiters, planner.delimitersKnown = shape.delimiters, shape.delimitersKnown
 		return !shape.tablets
 	}
 	split := spanSplitter{start: s.bounds.start, end: s.bounds.end, emit: planner.add}

@@ -2,12 +2,17 @@ package sampler
 
 import (
 	"context"
+	"slices"
 	"math/rand/v2"
 
 	"cloud.google.com/go/bigtable"
 
 	"github.com/btviz/btviz/keyspace"
 )
+
+// maxTruncationFactor bounds how many times its own rows a span cut
+// short by its row limit stands for.
+const maxTruncationFactor = 64
 
 // readTablet reads tablet i of a position sample (see [planTablet]):
 // the probes, then the spans on the warped line, then the weights; a
@@ -47,6 +52,13 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 		r.clip = &bounds{start: string(tablet.Start), end: string(tablet.End)}
 	}
 	var sums ratioSums
+	// A span that hit its row limit was read up to its last row only:
+	// its rows stand for the whole span's warped width, factor times
+	// their own (the span's rows beyond the limit are taken to be like
+	// those before it), so that a span in keys denser than the warp
+	// expected does not lose the rest of them.
+	var starts []string
+	var factors []float64
 	for _, x := range stratified(plan.spans, length, width, rng) {
 		start, end := span(warped.place(x), warped.place(x+width))
 		if end != "" && end <= start {
@@ -54,15 +66,26 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 			continue
 		}
 		rows, logical, bytes := r.rows, r.logical, r.seen
+		var returned int64
+		var last string
 		err := s.table.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
 			w.add(r, row)
+			returned++
+			last = row.Key()
 			return true
 		}, s.readOptions(false, plan.limit)...)
 		if err != nil {
 			w.abandon(r)
 			return err
 		}
-		sums.add(float64(r.rows-rows), float64(r.logical-logical), float64(r.seen-bytes))
+		factor := 1.0
+		if returned >= plan.limit {
+			if readTo := warped.at(line.share(last)); readTo > x {
+				factor = min(maxTruncationFactor, width/(readTo-x))
+			}
+		}
+		starts, factors = append(starts, start), append(factors, factor)
+		sums.add(factor*float64(r.rows-rows), factor*float64(r.logical-logical), factor*float64(r.seen-bytes))
 	}
 	coverage := min(1, float64(plan.spans)*width/length)
 	weight := 1 / coverage
@@ -71,7 +94,13 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	}
 	w.flushCurrent(r)
 	for _, b := range r.held {
-		b.setWeight(weight)
+		for j := range b.rows {
+			k, _ := slices.BinarySearch(starts, b.rows[j].Key)
+			if k == len(starts) || starts[k] != b.rows[j].Key {
+				k--
+			}
+			b.rows[j].Weight = weight * factors[max(k, 0)]
+		}
 	}
 	if !s.opts.StripValues && unexplained(tablet.SampledBytes, sums.b/coverage, s.plan.rescanFloor) {
 		for _, b := range r.held {
@@ -89,56 +118,89 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	return nil
 }
 
-// probe reads the first round of a tablet's positions: from the start of
-// each of probeCount strata of the line, up to probeRows rows in a
-// window that doubles while it finds none, up to the stratum's end, so
-// that the line is known to be empty up to the first rows found.
-// It returns the parts of the line the probes saw, with their rows; the
-// rows themselves only count as read.
+// probe reads the first round of a tablet's positions: in each of
+// probeCount strata of the line, a search forward from its start and one
+// backward from its end, each for up to probeRows rows in a window that
+// doubles while it finds none, so that the line is known to be empty up
+// to the first rows and after the last rows of each stratum, and the
+// rows found say how dense the keys are at both ends of the part not
+// seen. It returns the parts of the line the probes saw, with their
+// rows; the rows themselves only count as read.
 func (w *worker) probe(ctx context.Context, plan tabletPlan, line segment, span func(from, to float64) (string, string)) ([]observed, error) {
-	s := w.s
 	var seen []observed
 	stratum := 1.0 / probeCount
 	first := probeWindowRows / max(plan.rows, 1)
 	for j := range probeCount {
 		at, end := float64(j)*stratum, float64(j+1)*stratum
-		window := first
-		for from := at; from < end; window *= 2 {
-			to := min(end, from+window)
-			start, stop := span(from, to)
-			var keys []string
-			if stop == "" || start < stop {
-				err := s.table.ReadRows(ctx, bigtable.NewRange(start, stop), func(row bigtable.Row) bool {
-					keys = append(keys, row.Key())
-					s.rowsRead.Add(1)
-					w.watch.touch(w.id)
-					return true
-				}, s.readOptions(false, probeRows)...)
-				if err != nil {
-					return nil, err
-				}
+		found, err := w.search(ctx, line, span, at, end, first, false, &seen)
+		if err != nil {
+			return nil, err
+		}
+		if found < end {
+			if _, err := w.search(ctx, line, span, found, end, first, true, &seen); err != nil {
+				return nil, err
 			}
-			switch {
-			case len(keys) == 0:
-				seen = append(seen, observed{from: from, to: to})
-			case len(keys) < probeRows:
-				seen = append(seen, observed{from: from, to: to, rows: float64(len(keys))})
-			default:
-				// The window held more: it is known up to the last row.
-				last := line.share(keys[len(keys)-1])
-				firstAt := line.share(keys[0])
-				seen = append(seen, observed{from: from, to: firstAt})
-				if last > firstAt {
-					seen = append(seen, observed{from: firstAt, to: last, rows: float64(len(keys) - 1)})
-				}
-			}
-			if len(keys) > 0 {
-				break
-			}
-			from = to
 		}
 	}
 	return seen, nil
+}
+
+// search looks for rows in [from, to) of the line, from from forward (or
+// from to backward), in windows that double from first while they find
+// none, adding what it saw to seen. It returns where the rows it found
+// end (forward; start, backward), or to (from) when it found none.
+func (w *worker) search(ctx context.Context, line segment, span func(from, to float64) (string, string), from, to, first float64, backward bool, seen *[]observed) (float64, error) {
+	s := w.s
+	opts := s.readOptions(false, probeRows)
+	if backward {
+		opts = append(opts, bigtable.ReverseScan())
+	}
+	window := first
+	for from < to {
+		lo, hi := from, min(to, from+window)
+		if backward {
+			lo, hi = max(from, to-window), to
+		}
+		window *= 2
+		var keys []string
+		if start, stop := span(lo, hi); stop == "" || start < stop {
+			err := s.table.ReadRows(ctx, bigtable.NewRange(start, stop), func(row bigtable.Row) bool {
+				keys = append(keys, row.Key())
+				s.rowsRead.Add(1)
+				w.watch.touch(w.id)
+				return true
+			}, opts...)
+			if err != nil {
+				return 0, err
+			}
+		}
+		if len(keys) == 0 {
+			*seen = append(*seen, observed{from: lo, to: hi})
+			if backward {
+				to = lo
+			} else {
+				from = hi
+			}
+			continue
+		}
+		if len(keys) < probeRows {
+			*seen = append(*seen, observed{from: lo, to: hi, rows: float64(len(keys))})
+			if backward {
+				return lo, nil
+			}
+			return hi, nil
+		}
+		// The window holds more: it is known between its end and the
+		// farthest row found.
+		near, far := line.share(keys[0]), line.share(keys[len(keys)-1])
+		if backward {
+			*seen = append(*seen, observed{from: near, to: hi}, observed{from: far, to: near, rows: float64(len(keys) - 1)})
+			return far, nil
+		}
+		*seen = append(*seen, observed{from: lo, to: near}, observed{from: near, to: far, rows: float64(len(keys) - 1)})
+		return far, nil
+	}
+	return to, nil
 }
 
 // inBounds reports whether key lies in b's [start, end).

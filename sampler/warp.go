@@ -33,29 +33,40 @@ type observed struct {
 }
 
 // newWarp builds the warp of a line whose mean density is mean rows per
-// unit, from what the probes observed.
+// unit, from what the probes observed. A part no probe saw takes the mean
+// of the densities on its two sides where rows were found on both (rows
+// lie between rows), the tablet's mean otherwise.
 func newWarp(mean float64, seen []observed) warp {
 	slices.SortFunc(seen, func(a, b observed) int { return cmp.Compare(a.from, b.from) })
-	floor := warpFloor * mean
-	var w warp
+	var parts []observed // disjoint, in order, the gaps filled in later
 	at := 0.0
-	push := func(to, density float64) {
-		if to <= at {
-			return
-		}
-		w.cuts = append(w.cuts, at)
-		w.density = append(w.density, max(density, floor))
-		at = to
-	}
 	for _, o := range seen {
 		from, to := max(o.from, at), min(o.to, 1)
 		if to <= from {
 			continue
 		}
-		push(from, mean) // not observed
-		push(to, o.rows/(o.to-o.from))
+		if from > at {
+			parts = append(parts, observed{from: at, to: from, rows: -1}) // not seen
+		}
+		parts = append(parts, observed{from: from, to: to, rows: o.rows / (o.to - o.from)})
+		at = to
 	}
-	push(1, mean)
+	if at < 1 {
+		parts = append(parts, observed{from: at, to: 1, rows: -1})
+	}
+	floor := warpFloor * mean
+	var w warp
+	for i, p := range parts {
+		density := p.rows
+		if density < 0 {
+			density = mean
+			if i > 0 && i+1 < len(parts) && parts[i-1].rows > 0 && parts[i+1].rows > 0 {
+				density = (parts[i-1].rows + parts[i+1].rows) / 2
+			}
+		}
+		w.cuts = append(w.cuts, p.from)
+		w.density = append(w.density, max(density, floor))
+	}
 	w.cum = make([]float64, len(w.cuts)+1)
 	for i := range w.cuts {
 		end := 1.0
@@ -78,4 +89,14 @@ func (w warp) place(x float64) float64 {
 		return 1
 	}
 	return min(1, w.cuts[i]+(x-w.cum[i])/w.density[i])
+}
+
+// at returns the warped length up to point u of the line: the inverse
+// of place.
+func (w warp) at(u float64) float64 {
+	i := sort.Search(len(w.cuts), func(i int) bool { return w.cuts[i] > u }) - 1
+	if i < 0 {
+		return 0
+	}
+	return w.cum[i] + (u-w.cuts[i])*w.density[i]
 }
