@@ -2,8 +2,8 @@ package sampler
 
 import (
 	"context"
-	"slices"
 	"math/rand/v2"
+	"slices"
 
 	"cloud.google.com/go/bigtable"
 
