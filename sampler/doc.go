@@ -12,10 +12,10 @@
 // An emulator answers about one row in a hundred, picked at random, with
 // the bytes of values before each; Cloud Bigtable answers tablet
 // boundaries, many thousands of rows apart, with stored bytes. Before it
-// plans, a scan reads the first rows of a typical span (the pilot, at most
-// [pilotRows]) for the size of a row, and takes the spans for tablets
-// when the median one holds [tabletRows] rows or more at that size (see
-// mapShape). Tablets are the snapshot's ranges (RangesAreTablets, which
+// plans, a scan reads the first [pilotRows] rows of its range (the
+// pilot) for the size of a row, and takes the spans for tablets when the
+// median one holds [tabletRows] rows or more at the pilot's median row
+// size (see mapShape). The pilot's keys also fix the scan's delimiters. Tablets are the snapshot's ranges (RangesAreTablets, which
 // tablet-skew and the tablet bucketing need); an emulator's samples are
 // merged into a few hundred ranges. An emulator whose SampleRowKeys
 // answers tablets (internal/cloudlike, for tests) is sampled exactly as
@@ -31,9 +31,9 @@
 //     which, [Progress].Reason says so in words.
 //   - Positions ([keyspace.MethodPositions]), on tablets: each tablet is
 //     read at a few positions spread between its boundary keys on a key
-//     map learned from the tablet boundaries, first by three probes that
-//     find where its rows are, then by short spans placed evenly among
-//     them, each with a row limit; each row a span read stands for B/b
+//     map learned from the tablet boundaries, first by probes that find
+//     where its rows are (forward and backward in three strata), then by
+//     short spans placed evenly among them, each with a row limit; each row a span read stands for B/b
 //     rows, B the tablet's bytes by the offsets and b the bytes its spans
 //     returned (a ratio estimator: the tablet's bytes come out exact, its
 //     rows, cells and prefixes in proportion to what the spans saw, and
@@ -100,9 +100,9 @@
 //
 // # Delimiters
 //
-// A scan decides its key delimiters once, from its first rows (or
-// --delimiters), and every reader's rows are built with them, so that
-// the modes agree on every table.
+// A scan decides its key delimiters once, from the pilot's rows, the
+// first of its range in key order (or --delimiters), and every reader's
+// rows are built with them, so that the modes agree on every table.
 //
 // # Emulators
 //
