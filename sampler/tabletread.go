@@ -118,89 +118,53 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	return nil
 }
 
-// probe reads the first round of a tablet's positions: in each of
-// probeCount strata of the line, a search forward from its start and one
-// backward from its end, each for up to probeRows rows in a window that
-// doubles while it finds none, so that the line is known to be empty up
-// to the first rows and after the last rows of each stratum, and the
-// rows found say how dense the keys are at both ends of the part not
-// seen. It returns the parts of the line the probes saw, with their
-// rows; the rows themselves only count as read.
+// probe reads the first round of a tablet's positions: from the start of
+// each of probeCount strata of the line, up to probeRows rows in a
+// window that doubles while it finds none, up to the stratum's end, so
+// that the line is known to be empty up to the first rows found, and
+// the rows found say how dense the keys are there. It returns the parts
+// of the line the probes saw, with their rows; the rows themselves only
+// count as read.
 func (w *worker) probe(ctx context.Context, plan tabletPlan, line segment, span func(from, to float64) (string, string)) ([]observed, error) {
+	s := w.s
 	var seen []observed
 	stratum := 1.0 / probeCount
 	first := probeWindowRows / max(plan.rows, 1)
 	for j := range probeCount {
-		at, end := float64(j)*stratum, float64(j+1)*stratum
-		found, err := w.search(ctx, line, span, at, end, first, false, &seen)
-		if err != nil {
-			return nil, err
-		}
-		if found < end {
-			if _, err := w.search(ctx, line, span, found, end, first, true, &seen); err != nil {
-				return nil, err
+		from, end := float64(j)*stratum, float64(j+1)*stratum
+		for window := first; from < end; window *= 2 {
+			to := min(end, from+window)
+			var keys []string
+			if start, stop := span(from, to); stop == "" || start < stop {
+				err := s.table.ReadRows(ctx, bigtable.NewRange(start, stop), func(row bigtable.Row) bool {
+					keys = append(keys, row.Key())
+					s.rowsRead.Add(1)
+					w.watch.touch(w.id)
+					return true
+				}, s.readOptions(false, probeRows)...)
+				if err != nil {
+					return nil, err
+				}
 			}
+			if len(keys) == 0 {
+				seen = append(seen, observed{from: from, to: to})
+				from = to
+				continue
+			}
+			if len(keys) < probeRows {
+				seen = append(seen, observed{from: from, to: to, rows: float64(len(keys))})
+				break
+			}
+			// The window holds more: it is known up to its last row.
+			near, far := line.share(keys[0]), line.share(keys[len(keys)-1])
+			seen = append(seen, observed{from: from, to: near})
+			if far > near {
+				seen = append(seen, observed{from: near, to: far, rows: float64(len(keys) - 1)})
+			}
+			break
 		}
 	}
 	return seen, nil
-}
-
-// search looks for rows in [from, to) of the line, from from forward (or
-// from to backward), in windows that double from first while they find
-// none, adding what it saw to seen. It returns where the rows it found
-// end (forward; start, backward), or to (from) when it found none.
-func (w *worker) search(ctx context.Context, line segment, span func(from, to float64) (string, string), from, to, first float64, backward bool, seen *[]observed) (float64, error) {
-	s := w.s
-	opts := s.readOptions(false, probeRows)
-	if backward {
-		opts = append(opts, bigtable.ReverseScan())
-	}
-	window := first
-	for from < to {
-		lo, hi := from, min(to, from+window)
-		if backward {
-			lo, hi = max(from, to-window), to
-		}
-		window *= 2
-		var keys []string
-		if start, stop := span(lo, hi); stop == "" || start < stop {
-			err := s.table.ReadRows(ctx, bigtable.NewRange(start, stop), func(row bigtable.Row) bool {
-				keys = append(keys, row.Key())
-				s.rowsRead.Add(1)
-				w.watch.touch(w.id)
-				return true
-			}, opts...)
-			if err != nil {
-				return 0, err
-			}
-		}
-		if len(keys) == 0 {
-			*seen = append(*seen, observed{from: lo, to: hi})
-			if backward {
-				to = lo
-			} else {
-				from = hi
-			}
-			continue
-		}
-		if len(keys) < probeRows {
-			*seen = append(*seen, observed{from: lo, to: hi, rows: float64(len(keys))})
-			if backward {
-				return lo, nil
-			}
-			return hi, nil
-		}
-		// The window holds more: it is known between its end and the
-		// farthest row found.
-		near, far := line.share(keys[0]), line.share(keys[len(keys)-1])
-		if backward {
-			*seen = append(*seen, observed{from: near, to: hi}, observed{from: far, to: near, rows: float64(len(keys) - 1)})
-			return far, nil
-		}
-		*seen = append(*seen, observed{from: lo, to: near}, observed{from: near, to: far, rows: float64(len(keys) - 1)})
-		return far, nil
-	}
-	return to, nil
 }
 
 // inBounds reports whether key lies in b's [start, end).

@@ -33,9 +33,8 @@ type observed struct {
 }
 
 // newWarp builds the warp of a line whose mean density is mean rows per
-// unit, from what the probes observed. A part no probe saw takes the mean
-// of the densities on its two sides where rows were found on both (rows
-// lie between rows), the tablet's mean otherwise.
+// unit, from what the probes observed. A part no probe saw takes the
+// tablet's mean.
 func newWarp(mean float64, seen []observed) warp {
 	slices.SortFunc(seen, func(a, b observed) int { return cmp.Compare(a.from, b.from) })
 	var parts []observed // disjoint, in order, the gaps filled in later
@@ -56,13 +55,10 @@ func newWarp(mean float64, seen []observed) warp {
 	}
 	floor := warpFloor * mean
 	var w warp
-	for i, p := range parts {
+	for _, p := range parts {
 		density := p.rows
 		if density < 0 {
 			density = mean
-			if i > 0 && i+1 < len(parts) && parts[i-1].rows > 0 && parts[i+1].rows > 0 {
-				density = (parts[i-1].rows + parts[i+1].rows) / 2
-			}
 		}
 		w.cuts = append(w.cuts, p.from)
 		w.density = append(w.density, max(density, floor))
