@@ -31,6 +31,7 @@ func Diagnose(snap *keyspace.Snapshot) []Finding {
 	for _, check := range checks() {
 		findings = append(findings, check(d)...)
 	}
+	markUncertain(d, findings)
 	sortFindings(findings)
 	return findings
 }

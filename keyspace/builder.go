@@ -76,7 +76,7 @@ func NewBuilder(meta *Snapshot, opts Options) *Builder {
 	b.depth = opts.MaxDepth
 	meta.TreeDepth = opts.MaxDepth
 	sort.Slice(meta.Ranges, func(i, j int) bool { return meta.Ranges[i].Start < meta.Ranges[j].Start })
-	if opts.Delimiters != "" {
+	if opts.Delimiters != "" || opts.DelimitersDecided {
 		b.setDelimiters(opts.Delimiters)
 	} else {
 		b.detecting = true

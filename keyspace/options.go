@@ -5,8 +5,12 @@ package keyspace
 // whatever the table's size.
 type Options struct {
 	// Delimiters fixes the key-segment delimiters; empty means detect them
-	// from the first DetectRows rows.
+	// from the first DetectRows rows, unless DelimitersDecided is set.
 	Delimiters string
+	// DelimitersDecided makes Delimiters final even when empty (keys with
+	// no delimiters), so that builders whose results are appended together
+	// (see [Builder.Append]) all split keys as the caller decided once.
+	DelimitersDecided bool
 	// DetectRows is how many rows are buffered to detect delimiters
 	// (default 2000).
 	DetectRows int

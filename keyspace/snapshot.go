@@ -39,6 +39,10 @@ const (
 	// larger than typical; a row read stands for its group of spans (a
 	// ratio estimate by the spans' sampled bytes).
 	MethodSpans SampleMethod = "spans"
+	// MethodPositions read short spans at positions inside each tablet,
+	// spread between its boundary keys; a row read stands for the tablet's
+	// bytes over the bytes its spans returned.
+	MethodPositions SampleMethod = "positions"
 )
 
 // ScanInfo records how a snapshot was taken, so that every view can say
@@ -67,6 +71,15 @@ type ScanInfo struct {
 	// scanned range (equal to what was read in a full scan).
 	RowsEstimated  int64 `json:"rows_estimated"`
 	BytesEstimated int64 `json:"bytes_estimated"`
+	// RowsEstimatedLow and RowsEstimatedHigh bound a 95% interval around
+	// RowsEstimated from the sample's variance (both equal to it in a full
+	// scan); BytesEstimatedLow and BytesEstimatedHigh the same for
+	// BytesEstimated. A high end of 0 is unknown: a scan that stopped
+	// part-way, or a file written before the intervals existed.
+	RowsEstimatedLow   int64 `json:"rows_estimated_low,omitempty"`
+	RowsEstimatedHigh  int64 `json:"rows_estimated_high,omitempty"`
+	BytesEstimatedLow  int64 `json:"bytes_estimated_low,omitempty"`
+	BytesEstimatedHigh int64 `json:"bytes_estimated_high,omitempty"`
 	// Complete is false when the scan stopped early (cancelled, failed);
 	// Incomplete then says why.
 	Complete   bool          `json:"complete"`
@@ -223,6 +236,8 @@ func (s ScanInfo) ModeText() string {
 		return units.Percent(s.Fraction) + " sample of key spans"
 	case s.Method == MethodRows:
 		return units.Percent(s.Fraction) + " sample of rows"
+	case s.Method == MethodPositions:
+		return units.Percent(s.Fraction) + " sample inside tablets"
 	}
 	return units.Percent(s.Fraction) + " sample"
 }

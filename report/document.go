@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/btviz/btviz/diagnose"
@@ -63,11 +64,18 @@ type ScanDoc struct {
 	RowsRead       int64   `json:"rows_read"`
 	RowsEstimated  int64   `json:"rows_estimated"`
 	BytesEstimated int64   `json:"bytes_estimated"`
-	Complete       bool    `json:"complete"`
-	Incomplete     string  `json:"incomplete,omitempty"`
-	ValuesRead     bool    `json:"values_read"`
-	Started        string  `json:"started"`
-	DurationMillis int64   `json:"duration_ms"`
+	// The 95% intervals of a sample's estimates (see
+	// keyspace.ScanInfo.RowsEstimatedLow); a high end of 0 is unknown
+	// (a scan that stopped part-way); absent for a full scan.
+	RowsEstimatedLow   int64  `json:"rows_estimated_low,omitempty"`
+	RowsEstimatedHigh  int64  `json:"rows_estimated_high,omitempty"`
+	BytesEstimatedLow  int64  `json:"bytes_estimated_low,omitempty"`
+	BytesEstimatedHigh int64  `json:"bytes_estimated_high,omitempty"`
+	Complete           bool   `json:"complete"`
+	Incomplete         string `json:"incomplete,omitempty"`
+	ValuesRead         bool   `json:"values_read"`
+	Started            string `json:"started"`
+	DurationMillis     int64  `json:"duration_ms"`
 }
 
 // CountsDoc counts findings by severity.
@@ -176,11 +184,29 @@ func scanDoc(scan keyspace.ScanInfo, totals *keyspace.Stats) ScanDoc {
 	if bytes == 0 {
 		bytes = units.Round(totals.Bytes)
 	}
-	return ScanDoc{
+	doc := ScanDoc{
 		Mode: string(scan.Mode), Method: string(scan.Method), Fraction: scan.Fraction, RowsRead: scan.RowsRead,
 		RowsEstimated: rows, BytesEstimated: bytes, Complete: scan.Complete, Incomplete: scan.Incomplete,
 		ValuesRead: scan.ValuesRead, Started: timestamp(scan.Started), DurationMillis: scan.Duration.Milliseconds(),
 	}
+	if scan.Mode == keyspace.ModeSample || !scan.Complete {
+		doc.RowsEstimatedLow, doc.RowsEstimatedHigh = scan.RowsEstimatedLow, scan.RowsEstimatedHigh
+		doc.BytesEstimatedLow, doc.BytesEstimatedHigh = scan.BytesEstimatedLow, scan.BytesEstimatedHigh
+	}
+	return doc
+}
+
+// estimateText writes an estimate with its 95% interval, when the scan
+// has one: "200,000 (95%: 196,000–204,000)", "at least 120,000" for a
+// scan that stopped part-way.
+func estimateText(estimate, low, high int64, format func(float64) string) string {
+	switch {
+	case low > 0 && high > 0 && (low != estimate || high != estimate):
+		return fmt.Sprintf("%s (95%%: %s–%s)", format(float64(estimate)), format(float64(low)), format(float64(high)))
+	case low > 0 && high == 0:
+		return fmt.Sprintf("about %s (at least %s; the scan stopped part-way)", format(float64(estimate)), format(float64(low)))
+	}
+	return format(float64(estimate))
 }
 
 // topPrefixes lists the largest prefix nodes by rows at each of the first

@@ -28,7 +28,8 @@ func Text(in Input) []byte {
 	if !doc.RangesAreTablets {
 		ranges = "ranges (samples, not tablets)"
 	}
-	t.line("size: %s rows, %s; %s %s", units.Count(float64(doc.Scan.RowsEstimated)), units.Bytes(float64(doc.Scan.BytesEstimated)),
+	t.line("size: %s rows, %s; %s %s", estimateText(doc.Scan.RowsEstimated, doc.Scan.RowsEstimatedLow, doc.Scan.RowsEstimatedHigh, units.Count),
+		estimateText(doc.Scan.BytesEstimated, doc.Scan.BytesEstimatedLow, doc.Scan.BytesEstimatedHigh, units.Bytes),
 		units.Thousands(int64(len(doc.Tablets))), ranges)
 	t.line("findings: %d error, %d warning, %d info", doc.FindingCounts.Error, doc.FindingCounts.Warning, doc.FindingCounts.Info)
 	for _, f := range doc.Findings {

@@ -20,8 +20,8 @@ const (
 )
 
 // detectRows is how many rows the aggregator looks at to pick the key
-// delimiters (when --delimiters does not give them) before it builds
-// anything: every task's builder must split keys the same way.
+// delimiters when the pilot could not (it read no row): every task's
+// builder must split keys the same way.
 const detectRows = 2000
 
 // aggregate feeds the readers' events to the builders until every reader
@@ -29,7 +29,7 @@ const detectRows = 2000
 // touches the builders.
 func (s *scanner) aggregate() {
 	a := &appender{s: s, chunks: map[int]*keyspace.Builder{}, done: map[int]bool{}}
-	if s.opts.Delimiters != "" {
+	if s.delimitersKnown {
 		a.decide()
 	}
 	ticker := time.NewTicker(progressInterval)
@@ -100,8 +100,8 @@ func (a *appender) take(ev event) {
 // the held events.
 func (a *appender) decide() {
 	s := a.s
-	a.delimiters = s.opts.Delimiters
-	if a.delimiters == "" {
+	a.delimiters = s.delimiters
+	if !s.delimitersKnown {
 		var keys []string
 		for _, ev := range a.held {
 			if ev.batch != nil {
@@ -113,7 +113,7 @@ func (a *appender) decide() {
 		a.delimiters = keyspace.DetectDelimiters(keys)
 	}
 	a.decided = true
-	s.builder = keyspace.NewBuilder(s.meta("", ""), keyspace.Options{Delimiters: a.delimiters, Seed: s.opts.Seed})
+	s.builder = keyspace.NewBuilder(s.meta("", ""), keyspace.Options{Delimiters: a.delimiters, DelimitersDecided: true, Seed: s.opts.Seed})
 	held := a.held
 	a.held = nil
 	for _, ev := range held {
@@ -139,8 +139,10 @@ func (a *appender) apply(ev event) {
 		}
 		s.gate.advance(a.next)
 	case ev.spans != nil:
+		s.groups = append(s.groups, ev.groups...)
 		s.spansDone(ev.spans)
 	default:
+		s.variance.add(ev.variance)
 		s.markRange(ev.index, ev.rescanned)
 	}
 }
@@ -152,7 +154,7 @@ func (a *appender) chunk(ev event) *keyspace.Builder {
 		return b
 	}
 	s := a.s
-	b := keyspace.NewBuilder(s.meta(ev.from, ev.to), keyspace.Options{Delimiters: a.delimiters, Seed: s.opts.Seed + uint64(ev.task) + 1})
+	b := keyspace.NewBuilder(s.meta(ev.from, ev.to), keyspace.Options{Delimiters: a.delimiters, DelimitersDecided: true, Seed: s.opts.Seed + uint64(ev.task) + 1})
 	a.chunks[ev.task] = b
 	return b
 }

@@ -6,29 +6,60 @@
 // aggregated by one [keyspace.Builder] on one goroutine. Memory grows with
 // the builder's buckets, not with the rows read.
 //
+// # The tablet map's shape
+//
+// The scan plans from what SampleRowKeys answers, not from who answers.
+// An emulator answers about one row in a hundred, picked at random, with
+// the bytes of values before each; Cloud Bigtable answers tablet
+// boundaries, many thousands of rows apart, with stored bytes. Before it
+// plans, a scan reads the first [pilotRows] rows of its range (the
+// pilot) for the size of a row, and takes the spans for tablets when the
+// median one holds [tabletRows] rows or more at the pilot's median row
+// size (see mapShape). The pilot's keys also fix the scan's delimiters. Tablets are the snapshot's ranges (RangesAreTablets, which
+// tablet-skew and the tablet bucketing need); an emulator's samples are
+// merged into a few hundred ranges. An emulator whose SampleRowKeys
+// answers tablets (internal/cloudlike, for tests) is sampled exactly as
+// Cloud Bigtable would be. What the endpoint decides is only what the
+// offsets count: value bytes on an emulator, stored bytes on Cloud
+// Bigtable (see scanner.comparable).
+//
 // # Modes and estimators
 //
 //   - Full reads every row; every count is exact.
-//   - Sample (Options.Fraction F) reads about F of the rows, in one of two
-//     ways; [keyspace.ScanInfo].Method and [Progress].Method say which,
-//     [Progress].Reason says so in words.
-//   - Spans ([keyspace.MethodSpans]): whole key spans between
-//     SampleRowKeys samples, one drawn by size from each group of
-//     consecutive spans, each of its rows standing for the group's bytes
-//     over the span's (Hansen–Hurwitz: unbiased, exact for the sampled
-//     bytes), plus every span far larger than its neighbours and every
-//     span holding a top-level prefix boundary, read with weight 1. The
-//     server reads only the spans chosen, so a 5% sample costs about 5%
-//     of a full scan plus SampleRowKeys; see [spanPlanner] for the
-//     estimator, the groups, and why prefix shares and oversized rows
-//     come out right. It needs spans finer than the snapshot's ranges
-//     and at least [minSpanGroups] groups: an emulator's table of a
-//     million rows or more at 5%.
-//   - Rows ([keyspace.MethodRows]), otherwise: the server keeps each row
-//     with probability F (RowSampleFilter); each row read stands for 1/F
-//     rows (Horvitz–Thompson), so counts, bytes and histograms are
-//     unbiased with a relative error of about 1/sqrt(rows read) per
-//     bucket. The server still reads every row of the ranges asked for.
+//   - Sample (Options.Fraction F) reads about F of the rows, in one of
+//     three ways; [keyspace.ScanInfo].Method and [Progress].Method say
+//     which, [Progress].Reason says so in words.
+//   - Positions ([keyspace.MethodPositions]), on tablets: each tablet is
+//     read at a few positions spread between its boundary keys on a key
+//     map learned from the tablet boundaries, first by probes that find
+//     where its rows are (from the start of each of three strata), then by
+//     short spans placed evenly among them, each with a row limit; each row a span read stands for B/b
+//     rows, B the tablet's bytes by the offsets and b the bytes its spans
+//     returned (a ratio estimator: the tablet's bytes come out exact, its
+//     rows, cells and prefixes in proportion to what the spans saw, and
+//     every row of the tablet has the same chance to be read). No
+//     RowSampleFilter: the server reads about the rows the scan gets. A
+//     tablet whose bytes the spans cannot explain is read in full (an
+//     oversized row); see [planTablet] for the details.
+//   - Spans ([keyspace.MethodSpans]), on an emulator's fine samples:
+//     whole key spans between SampleRowKeys samples, one drawn by size
+//     from each group of consecutive spans, each of its rows standing for
+//     the group's bytes over the span's (Hansen–Hurwitz: unbiased, exact
+//     for the sampled bytes), plus every span far larger than its
+//     neighbours and every span holding a top-level prefix boundary, read
+//     with weight 1. The server reads only the spans chosen, so a 5%
+//     sample costs about 5% of a full scan plus SampleRowKeys; see
+//     [spanPlanner] for the estimator, the groups, and why prefix shares
+//     and oversized rows come out right. It needs at least
+//     [minSpanGroups] groups: an emulator's table of a million rows or
+//     more at 5%.
+//   - Rows ([keyspace.MethodRows]), on an emulator's samples too few for
+//     spans: the server keeps each row with probability F
+//     (RowSampleFilter); each row read stands for 1/F rows
+//     (Horvitz–Thompson), so counts, bytes and histograms are unbiased
+//     with a relative error of about 1/sqrt(rows read) per bucket. The
+//     server still reads every row of the ranges asked for, which on such
+//     a small table costs little.
 //   - MaxRows N spreads a budget of N rows over the ranges in proportion
 //     to their sampled bytes and reads the first rows of each range
 //     (LimitRows). A range that ends within its budget was read in full
@@ -37,10 +68,29 @@
 //     (a ratio estimator that assumes the rows read are typical of their
 //     range in size).
 //   - With no mode given, the scan reads every row of a range under
-//     [DefaultFullScanBytes] and (on an emulator, whose samples are about
-//     1% of rows) [DefaultFullScanRows] rows, and samples a larger one at
-//     the fraction that reads about that much. [Progress].Reason and the
-//     snapshot's Scan.Mode and Scan.Fraction say which.
+//     [DefaultFullScanBytes] and [DefaultFullScanRows] rows, and samples a
+//     larger one at the fraction that reads about that much. [Progress].Reason
+//     and the snapshot's Scan.Mode and Scan.Fraction say which.
+//
+// Any sample reads at most [Options.MaxRead] bytes by the offsets
+// ([DefaultMaxReadBytes] by default; --full is not capped), and at least
+// about [minSampleRows] rows: a fraction too small to read anything says
+// so in its reason and reads that many instead. Before reading, a scan
+// states what it will read and how long that takes at the pilot's rate
+// ([Options.Preview], [Preview]).
+//
+// # Uncertainty
+//
+// Every estimate of a sample carries a 95% interval from the variance of
+// the units it drew (Scan.RowsEstimatedLow/High and BytesEstimatedLow/
+// High): the rows of a row sample (Horvitz–Thompson), pairs of
+// neighbouring groups of a span sample (collapsed strata), the spans of
+// each tablet of a position sample and the rows of each range of a row
+// budget (ratio estimators, tablets and ranges independent strata); see
+// [variance]. [keyspace.ScanInfo.RowsInterval] shares it out to a part
+// of the range, for a bucket or a prefix. A scan that stopped part-way
+// extrapolates its estimates by the share of the bytes it covered and
+// keeps what it counted as the low end (the high end unknown).
 //
 // A row sample also guards against the row it is most likely to miss, an
 // oversized one: see [unexplained] for the test and its thresholds. A
@@ -48,15 +98,19 @@
 // (Range.Rescanned). (A span sample reads such a span in full from the
 // start.)
 //
+// # Delimiters
+//
+// A scan decides its key delimiters once, from the pilot's rows, the
+// first of its range in key order (or --delimiters), and every reader's
+// rows are built with them, so that the modes agree on every table.
+//
 // # Emulators
 //
-// On an emulator SampleRowKeys returns about 1% of rows picked at random,
-// not tablets, and its offsets count cell values only: the snapshot says
-// so (RangesAreTablets false), its ranges are merged to a few hundred,
-// and the oversized-row test compares value bytes with value bytes. Its
-// SampleRowKeys walks the whole table (about a third of a second per
-// million rows), so a span sample starts reading while the samples still
-// stream; and it reads with [DefaultEmulatorConcurrency] reads in flight.
+// An emulator's offsets count cell values only: the oversized-row test
+// and the weights compare value bytes with value bytes. Its SampleRowKeys
+// walks the whole table (about a third of a second per million rows), so
+// a span sample starts reading while the samples still stream; and it
+// reads with [DefaultEmulatorConcurrency] reads in flight.
 //
 // # Stopping
 //
@@ -70,6 +124,6 @@
 //
 // [Options.Progress] receives [Progress] events on a goroutine of its
 // own, newest first, with a fresh snapshot a few times a second so that a
-// heatmap fills in as ranges finish. [Feed] turns them into a pull API
-// for a Bubble Tea command; [Bar] draws them as one terminal line.
+// heatmap fills in as ranges finish. [Bar] draws them as one terminal
+// line.
 package sampler

@@ -19,6 +19,17 @@ const (
 	DefaultFullScanRows  = 2_000_000
 )
 
+// DefaultMaxReadBytes caps what a scan without --full reads when
+// [Options.MaxRead] is 0: a sample (given or default) that would read more
+// of the range's bytes is made smaller. 2 GB takes a minute or two on
+// Cloud Bigtable and costs little; --max-read raises or lowers it.
+const DefaultMaxReadBytes = 2_000_000_000
+
+// minSampleRows is the fewest rows a sample aims to read: a fraction so
+// small that it would read almost nothing (--sample 1e-9) reads about
+// this many instead, and says so.
+const minSampleRows = 200
+
 // minDefaultFraction keeps a default sample of a huge table from being
 // too thin to show its prefixes: at 0.1%, a 1% prefix of a 10M-row table
 // is still seen about a hundred times.
@@ -49,8 +60,7 @@ func chooseMode(opts Options, sampledBytes, estimatedRows int64) modeChoice {
 	case opts.Fraction == 1:
 		return modeChoice{mode: keyspace.ModeFull, fraction: 1, reason: "every row (--sample 1)"}
 	case opts.Fraction > 0:
-		return modeChoice{mode: keyspace.ModeSample, fraction: opts.Fraction, why: "--sample",
-			reason: fmt.Sprintf("a %s sample of rows (RowSampleFilter, --sample)", units.Percent(opts.Fraction))}
+		return capSample(opts, modeChoice{mode: keyspace.ModeSample, fraction: opts.Fraction, why: "--sample"}, sampledBytes, estimatedRows)
 	case opts.MaxRows > 0:
 		return modeChoice{mode: keyspace.ModeSample, maxRows: opts.MaxRows, reason: fmt.Sprintf("about %d rows spread over the key ranges (--max-rows)", opts.MaxRows)}
 	}
@@ -66,11 +76,49 @@ func chooseMode(opts Options, sampledBytes, estimatedRows int64) modeChoice {
 			why = fmt.Sprintf("the range holds about %s rows, over the %s-row full-scan limit", units.Short(float64(estimatedRows)), units.Short(DefaultFullScanRows))
 		}
 	}
+	if readCap := maxRead(opts); float64(sampledBytes)*fraction > float64(readCap) {
+		fraction = float64(readCap) / float64(sampledBytes)
+		why = fmt.Sprintf("the range holds about %s, over the %s read cap (--max-read)", units.Bytes(float64(sampledBytes)), units.Bytes(float64(readCap)))
+	}
 	if fraction >= 1 {
 		return modeChoice{mode: keyspace.ModeFull, fraction: 1, reason: "every row: the range is small enough to read in full"}
 	}
 	fraction = max(fraction, minDefaultFraction)
 	why += " (--full reads every row)"
-	return modeChoice{mode: keyspace.ModeSample, fraction: fraction, why: why,
-		reason: fmt.Sprintf("a %s sample of rows (RowSampleFilter): %s", units.Percent(fraction), why)}
+	return capSample(opts, modeChoice{mode: keyspace.ModeSample, fraction: fraction, why: why}, sampledBytes, estimatedRows)
+}
+
+// maxRead returns the read cap of a scan: --max-read, or the default.
+func maxRead(opts Options) int64 {
+	if opts.MaxRead > 0 {
+		return opts.MaxRead
+	}
+	return DefaultMaxReadBytes
+}
+
+// capSample makes a sample read no more than the read cap of the range's
+// sampled bytes, and no fewer than about minSampleRows of its estimated
+// rows (-1 when unknown), and words its reason.
+func capSample(opts Options, c modeChoice, sampledBytes, estimatedRows int64) modeChoice {
+	if readCap := maxRead(opts); c.why == "--sample" && float64(sampledBytes)*c.fraction > float64(readCap) {
+		c.fraction = float64(readCap) / float64(sampledBytes)
+		c.why = fmt.Sprintf("--sample %g would read about %s, over the %s read cap (--max-read)",
+			opts.Fraction, units.Bytes(float64(sampledBytes)*opts.Fraction), units.Bytes(float64(readCap)))
+	}
+	if estimatedRows > 0 && c.fraction*float64(estimatedRows) < minSampleRows {
+		wanted := c.fraction
+		c.fraction = min(1, minSampleRows/float64(estimatedRows))
+		c.why = fmt.Sprintf("a %s sample of about %s rows would read about %.0f; reading about %d, the fewest a sample reports on",
+			units.Percent(wanted), units.Short(float64(estimatedRows)), wanted*float64(estimatedRows), min(minSampleRows, estimatedRows))
+		if c.fraction >= 1 {
+			return modeChoice{mode: keyspace.ModeFull, fraction: 1, reason: "every row: " + c.why}
+		}
+	}
+	c.reason = fmt.Sprintf("a %s sample of rows (RowSampleFilter", units.Percent(c.fraction))
+	if c.why == "--sample" {
+		c.reason += ", --sample)"
+	} else {
+		c.reason += "): " + c.why
+	}
+	return c
 }

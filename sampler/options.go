@@ -42,14 +42,19 @@ type Options struct {
 	// table. Prefix excludes Start and End. Keys are raw bytes (the command
 	// line parses escapes with [keyspace.ParseKey]).
 	Prefix, Start, End string
-	// Full reads every row. Fraction (0 < Fraction ≤ 1) reads a server-side
-	// random sample of rows, each standing for 1/Fraction rows. MaxRows
+	// Full reads every row. Fraction (0 < Fraction ≤ 1) reads a random
+	// sample of about that share of the rows (see the package doc for
+	// how), each standing for about 1/Fraction rows. MaxRows
 	// reads a budget of about MaxRows rows spread over the key ranges by
 	// their sampled bytes. Give at most one; none picks the default mode
 	// (see [DefaultFullScanBytes]).
 	Full     bool
 	Fraction float64
 	MaxRows  int64
+	// MaxRead caps the bytes (by SampleRowKeys' offsets) a scan without
+	// Full reads: a sample that would read more is made smaller (default
+	// [DefaultMaxReadBytes]).
+	MaxRead int64
 	// Concurrency is the number of reads in flight (default
 	// [DefaultConcurrency], [DefaultEmulatorConcurrency] on an emulator).
 	Concurrency int
@@ -72,6 +77,11 @@ type Options struct {
 	// events (each carries totals, so none is lost). Events arrive one at
 	// a time; the last has Final set and arrives before [Scan] returns.
 	Progress func(Progress)
+	// Preview, when set, receives what the scan is about to read (see
+	// [Preview]) once it is planned, before the rows are read (a span
+	// sample of an emulator's table starts reading while its tablet map
+	// still streams: there it comes when the map is done).
+	Preview func(Preview)
 	// Now is the clock (default time.Now), for tests.
 	Now func() time.Time
 	// StallTimeout is how long a range may go without a row before the
@@ -89,33 +99,55 @@ type bounds struct {
 	start, end, prefix string
 }
 
-// normalize fills defaults (for an emulator when emulator is set) and
-// checks that the options make sense.
-func (o Options) normalize(emulator bool) (Options, bounds, error) {
+// MaxConcurrency is the most reads in flight a scan takes.
+const MaxConcurrency = 256
+
+// Validate checks that the options make sense, in the words of the
+// command line's flags: the one check of a scan's options, which the
+// command line makes before it connects and [Scan] makes again. The
+// error wraps [ErrBadOptions].
+func (o Options) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrBadOptions}, args...)...)
+	}
 	modes := 0
-	if o.Full {
-		modes++
-	}
-	if o.Fraction != 0 {
-		modes++
-	}
-	if o.MaxRows != 0 {
-		modes++
+	for _, given := range []bool{o.Full, o.Fraction != 0, o.MaxRows != 0} {
+		if given {
+			modes++
+		}
 	}
 	switch {
 	case modes > 1:
-		return o, bounds{}, fmt.Errorf("%w: give only one of --full, --sample and --max-rows", ErrBadOptions)
+		return bad("--full, --sample and --max-rows choose the scan mode: give at most one")
 	case o.Fraction < 0 || o.Fraction > 1 || o.Fraction != o.Fraction:
-		return o, bounds{}, fmt.Errorf("%w: sample fraction %v is not in (0, 1]; try --sample 0.05 for 5%% of rows", ErrBadOptions, o.Fraction)
+		return bad("--sample %v: give a fraction of rows between 0 and 1, e.g. --sample 0.05", o.Fraction)
 	case o.MaxRows < 0:
-		return o, bounds{}, fmt.Errorf("%w: --max-rows %d is negative", ErrBadOptions, o.MaxRows)
-	case o.Concurrency < 0:
-		return o, bounds{}, fmt.Errorf("%w: --concurrency %d is negative", ErrBadOptions, o.Concurrency)
+		return bad("--max-rows %d: give a positive number of rows", o.MaxRows)
+	case o.MaxRead < 0:
+		return bad("--max-read %d: give a positive number of bytes, e.g. --max-read 5GB", o.MaxRead)
+	case o.MaxRead > 0 && o.Full:
+		return bad("--full reads every row and --max-read caps what is read: give one or the other")
+	case o.Concurrency < 0 || o.Concurrency > MaxConcurrency:
+		return bad("--concurrency %d: give 1 to %d ranges read in parallel", o.Concurrency, MaxConcurrency)
 	case o.Prefix != "" && (o.Start != "" || o.End != ""):
-		return o, bounds{}, fmt.Errorf("%w: give either --prefix or --start/--end, not both", ErrBadOptions)
+		return bad("--prefix and --start/--end both bound the key range: give one or the other")
 	case o.End != "" && o.End <= o.Start:
-		return o, bounds{}, fmt.Errorf("%w: --end %s is not after --start %s; the range [start, end) would be empty",
-			ErrBadOptions, keyspace.Printable(o.End), keyspace.Printable(o.Start))
+		return bad("--start %s is not before --end %s: the range [start, end) would be empty",
+			keyspace.Printable(o.Start), keyspace.Printable(o.End))
+	}
+	for _, c := range []byte(o.Delimiters) {
+		if c < 0x21 || c > 0x7e {
+			return bad("--delimiters %s: give printable characters such as '#:/'", keyspace.Printable(o.Delimiters))
+		}
+	}
+	return nil
+}
+
+// normalize fills defaults (for an emulator when emulator is set) and
+// checks that the options make sense.
+func (o Options) normalize(emulator bool) (Options, bounds, error) {
+	if err := o.Validate(); err != nil {
+		return o, bounds{}, err
 	}
 	switch {
 	case o.Concurrency == 0 && emulator:

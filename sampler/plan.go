@@ -48,48 +48,60 @@ type plan struct {
 	// sampled bytes the scan will read (less under span sampling), which
 	// progress is measured against.
 	totalBytes, readBytes int64
-	// estimatedRows is the emulator's row estimate (-1 on Cloud Bigtable).
+	// estimatedRows is the rows the map holds by [mapShape.estimatedRows]
+	// (-1 when unknown).
 	estimatedRows int64
 	// rescanFloor is the unexplained bytes that make a sampled range be
 	// read again (see [rescanFloor]).
 	rescanFloor int64
+	// shape is what the pilot measured of the map.
+	shape mapShape
+	// Under position sampling tablets holds each tablet's reads,
+	// wholeTablets its keys before the scan's bounds cut it, keys the key
+	// map learned from the tablet boundaries and the pilot, and seed the
+	// positions' seed.
+	tablets      []tabletPlan
+	wholeTablets [][2]string
+	keys         *keyMap
+	seed         uint64
 }
 
 // unit is one ReadRows call: the consecutive ranges [first, last).
 type unit struct{ first, last int }
 
 // newPlan plans a scan of spans, the tablet map clipped to the scan's
-// bounds.
-func newPlan(spans []span, emulator bool, opts Options) *plan {
-	p := &plan{estimatedRows: -1}
-	if emulator {
-		p.estimatedRows = int64(len(spans)) * emulatorSampleEvery
-	}
+// bounds, of the shape the pilot measured.
+func newPlan(spans []span, shape mapShape, opts Options) *plan {
+	p := &plan{shape: shape}
 	var totalBytes int64
 	for _, s := range spans {
 		totalBytes += s.bytes
 	}
+	p.estimatedRows = shape.estimatedRows(spans, totalBytes)
 	p.modeChoice = chooseMode(opts, totalBytes, p.estimatedRows)
 	p.rescanFloor = rescanFloor(totalBytes)
 	if p.mode == keyspace.ModeSample && p.maxRows == 0 {
 		p.method = keyspace.MethodRows
-		if emulator {
-			var calls []spanRead
-			planner := newSpanPlanner(p.fraction, opts.Seed, opts.Delimiters, func(call spanRead) { calls = append(calls, call) })
-			for _, s := range spans {
-				planner.add(s)
-			}
-			planner.finish()
-			if planner.usable() {
-				p.useSpans(planner)
-				p.calls = calls
-				return p
-			}
-			p.reason += planner.whyNot()
+		if shape.tablets {
+			p.planPositions(spans, opts.Seed)
+			return p
 		}
+		var calls []spanRead
+		planner := newSpanPlanner(p.fraction, opts.Seed, shape.delimiters, func(call spanRead) { calls = append(calls, call) })
+		planner.delimitersKnown = shape.delimitersKnown
+		for _, s := range spans {
+			planner.add(s)
+		}
+		planner.finish()
+		if planner.usable() {
+			p.useSpans(planner)
+			p.calls = calls
+			return p
+		}
+		p.reason += planner.whyNot()
 	}
 	merged := spans
-	if emulator {
+	if !shape.tablets {
 		merged = mergeSpans(spans, emulatorRangeTarget)
 	}
 	p.setRanges(merged)
@@ -108,11 +120,42 @@ func newPlan(spans []span, emulator bool, opts Options) *plan {
 	return p
 }
 
+// planPositions plans a position sample of the tablets (see
+// [planTablet]): one read task per tablet, the tablets the snapshot's
+// ranges.
+func (p *plan) planPositions(tablets []span, seed uint64) {
+	p.method = keyspace.MethodPositions
+	p.setRanges(tablets)
+	p.wholeTablets = make([][2]string, len(tablets))
+	p.keys = &keyMap{}
+	p.keys.learnBytes(p.shape.keys...)
+	p.readBytes = 0
+	var spans, whole int
+	for i, t := range tablets {
+		p.wholeTablets[i] = [2]string{t.start, t.end}
+		if t.cut {
+			p.wholeTablets[i] = [2]string{t.wholeStart, t.wholeEnd}
+		}
+		p.keys.learn(p.wholeTablets[i][0], p.wholeTablets[i][1])
+		plan := planTablet(t.bytes, p.shape.rowBytes, p.fraction)
+		p.tablets = append(p.tablets, plan)
+		p.units = append(p.units, unit{i, i + 1})
+		p.readBytes += plan.readBytes
+		spans += plan.spans
+		if plan.whole {
+			whole++
+		}
+	}
+	p.keys.judge()
+	p.seed = seed
+	p.reason = describePositions(p.fraction, len(tablets), spans, whole, p.why)
+}
+
 // spanPlan returns the plan of a span sample whose planner took the
 // spans as SampleRowKeys streamed them and handed its reads out on the
 // way; mode is the options' (an explicit --sample).
 func spanPlan(planner *spanPlanner, mode modeChoice) *plan {
-	p := &plan{estimatedRows: int64(len(planner.spans)) * emulatorSampleEvery, modeChoice: mode}
+	p := &plan{estimatedRows: int64(len(planner.spans)) * emulatorSampleEvery, modeChoice: mode, shape: mapShape{measured: true}}
 	p.useSpans(planner)
 	return p
 }

@@ -168,7 +168,7 @@ func TestDefaultModeSamplesSpansOfABigEmulatorTable(t *testing.T) {
 	// 30,000 emulator spans are about 3M rows: over the 2M-row limit of
 	// the default mode, which samples two thirds of them.
 	spans := emulatorSpans(30_000, 40, 9)
-	p := newPlan(spans, true, Options{Concurrency: 2})
+	p := newPlan(spans, mapShape{measured: true, rowBytes: 40}, Options{Concurrency: 2})
 	if p.mode != keyspace.ModeSample || p.method != keyspace.MethodSpans || p.spans == nil || len(p.calls) == 0 || len(p.units) != 0 {
 		t.Fatalf("mode %s method %q, %d calls, %d units", p.mode, p.method, len(p.calls), len(p.units))
 	}
@@ -197,9 +197,10 @@ func TestDefaultModeSamplesSpansOfABigEmulatorTable(t *testing.T) {
 	if reads != len(p.spans.readIndexes) || calls != reads {
 		t.Fatalf("%d reads in the ranges, %d in the calls, %d planned", reads, calls, len(p.spans.readIndexes))
 	}
-	// On Cloud Bigtable the spans are the tablets: rows are sampled.
-	cloud := newPlan(spans, false, Options{Fraction: 0.05, Concurrency: 8})
-	if cloud.method != keyspace.MethodRows || cloud.spans != nil || len(cloud.calls) != 0 || len(cloud.ranges) != len(spans) {
-		t.Fatalf("Cloud Bigtable plan: method %q, %d calls, %d ranges", cloud.method, len(cloud.calls), len(cloud.ranges))
+	// Spans that are tablets are sampled at positions inside each, one
+	// read task a tablet, every tablet a range.
+	cloud := newPlan(spans, mapShape{measured: true, tablets: true, rowBytes: 40}, Options{Fraction: 0.05, Concurrency: 8})
+	if cloud.method != keyspace.MethodPositions || cloud.spans != nil || len(cloud.calls) != 0 || len(cloud.ranges) != len(spans) || len(cloud.units) != len(spans) {
+		t.Fatalf("tablets plan: method %q, %d calls, %d ranges, %d units", cloud.method, len(cloud.calls), len(cloud.ranges), len(cloud.units))
 	}
 }

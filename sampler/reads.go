@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"context"
+	"fmt"
 
 	"cloud.google.com/go/bigtable"
 
@@ -43,7 +44,11 @@ func PlanReads(ctx context.Context, conn *connect.Conn, table string, opts Optio
 		return nil, err
 	}
 	split.close()
-	s := &scanner{opts: opts, plan: newPlan(spans, conn.Target.IsEmulator(), opts)}
+	s := &scanner{conn: conn, table: conn.Client.Open(table), opts: opts, emulator: conn.Target.IsEmulator()}
+	s.plan = newPlan(spans, s.measure(ctx, spans), opts)
+	if s.plan.method == keyspace.MethodPositions {
+		return nil, fmt.Errorf("%w: a sample inside tablets places its reads as it goes; it has no plan to read ahead", ErrBadOptions)
+	}
 	reads := &ReadPlan{Concurrency: opts.Concurrency}
 	for _, u := range s.plan.units {
 		start, end := string(s.plan.ranges[u.first].Start), string(s.plan.ranges[u.last-1].End)

@@ -86,8 +86,15 @@ type scanner struct {
 	progressBytes       atomic.Int64 // sampled bytes of the range covered so far
 	rescans             atomic.Int64
 
+	// delimiters are the key delimiters the scan decided before reading
+	// (see decideDelimiters), when delimitersKnown.
+	delimiters      string
+	delimitersKnown bool
+
 	// Owned by the aggregating goroutine.
 	rangesDone int
+	variance   variance
+	groups     []groupEstimate
 
 	failOnce sync.Once
 	failure  error
@@ -108,6 +115,10 @@ type event struct {
 	index     int
 	rescanned bool
 	spans     spanRead
+	// variance is what a finished range adds to the scan's, groups the
+	// group estimates of a span sample's call (see [variance]).
+	variance variance
+	groups   []groupEstimate
 }
 
 // fail records the first error that stops the scan and stops the
@@ -168,7 +179,8 @@ func (s *scanner) mapThenRead(ctx context.Context) (*sync.WaitGroup, error) {
 		return nil, err
 	}
 	split.close()
-	s.plan = newPlan(spans, s.emulator, s.opts)
+	s.plan = newPlan(spans, s.measure(ctx, spans), s.opts)
+	s.announce()
 	return s.readPlan(ctx), nil
 }
 
@@ -201,7 +213,7 @@ func (s *scanner) meta(from, to string) *keyspace.Snapshot {
 	meta := &keyspace.Snapshot{
 		Source: keyspace.SourceBigtable, Project: target.Project, Instance: target.Instance,
 		Table: s.tableName, AppProfile: target.AppProfile, Families: s.families,
-		Ranges: slices.Clone(overlapping(p.ranges, from, to)), RangesAreTablets: !s.emulator,
+		Ranges: slices.Clone(overlapping(p.ranges, from, to)), RangesAreTablets: p.shape.tablets,
 		Scan: keyspace.ScanInfo{
 			Mode: p.mode, Fraction: p.fraction, Method: p.method, MaxRows: p.maxRows,
 			Start: keyspace.Key(s.bounds.start), End: keyspace.Key(s.bounds.end), Prefix: keyspace.Key(s.bounds.prefix),
@@ -222,8 +234,9 @@ func (s *scanner) finish(parent context.Context) (*keyspace.Snapshot, error) {
 	total := len(s.plan.ranges)
 	switch {
 	case s.failure != nil:
-		snap.Scan.Incomplete = fmt.Sprintf("stopped after %d of %d ranges: %v", s.rangesDone, total, s.failure)
-		err = fmt.Errorf("%w: table %q in %s: %s: %w", ErrIncomplete, s.tableName, s.conn.Target.Where(), snap.Scan.Incomplete, s.failure)
+		stopped := fmt.Sprintf("stopped after %d of %d ranges", s.rangesDone, total)
+		snap.Scan.Incomplete = fmt.Sprintf("%s: %v", stopped, s.failure)
+		err = fmt.Errorf("%w: table %q in %s: %s: %w", ErrIncomplete, s.tableName, s.conn.Target.Where(), stopped, s.failure)
 	case parent.Err() != nil:
 		snap.Scan.Incomplete = fmt.Sprintf("cancelled after %d of %d ranges", s.rangesDone, total)
 		err = fmt.Errorf("%w: table %q: %s: %w", ErrIncomplete, s.tableName, snap.Scan.Incomplete, context.Cause(parent))
@@ -231,6 +244,8 @@ func (s *scanner) finish(parent context.Context) (*keyspace.Snapshot, error) {
 	snap.Scan.Complete = err == nil
 	if snap.Scan.Complete {
 		snap.Scan.Incomplete = ""
+	} else {
+		s.extrapolate(&snap.Scan)
 	}
 	s.report.post(s.progress(snap, true))
 	return snap, err
@@ -247,8 +262,28 @@ func (s *scanner) snapshot() *keyspace.Snapshot {
 	if s.plan.maxRows > 0 && snap.Scan.RowsEstimated > 0 {
 		snap.Scan.Fraction = min(1, float64(snap.Scan.RowsRead)/float64(snap.Scan.RowsEstimated))
 	}
+	v := s.variance
+	v.add(collapsedVariance(s.groups))
+	setInterval(&snap.Scan, v, s.bytesRead.Load())
 	snap.Scan.Incomplete = fmt.Sprintf("scan in progress: %d of %d ranges read", s.rangesDone, len(s.plan.ranges))
 	return snap
+}
+
+// extrapolate turns the estimates of a scan that stopped part-way into
+// estimates of its whole range, by the share of the range's bytes it
+// covered; the low ends keep what was counted, and the high ends are
+// unknown (0).
+func (s *scanner) extrapolate(scan *keyspace.ScanInfo) {
+	scan.RowsEstimatedLow, scan.BytesEstimatedLow = min(scan.RowsEstimatedLow, scan.RowsEstimated), min(scan.BytesEstimatedLow, scan.BytesEstimated)
+	scan.RowsEstimatedHigh, scan.BytesEstimatedHigh = 0, 0
+	if s.plan.readBytes <= 0 {
+		return
+	}
+	covered := float64(s.progressBytes.Load()) / float64(s.plan.readBytes)
+	if covered > 0 && covered < 1 {
+		scan.RowsEstimated = int64(math.Round(float64(scan.RowsEstimated) / covered))
+		scan.BytesEstimated = int64(math.Round(float64(scan.BytesEstimated) / covered))
+	}
 }
 
 // unitName describes the key range of u for messages.

@@ -322,8 +322,8 @@ func TestMissingTableNamesWhatExists(t *testing.T) {
 	if snap != nil || !errors.Is(err, connect.ErrTableNotFound) || !strings.Contains(err.Error(), "events") {
 		t.Fatalf("Scan(missing) = %v, %v", snap, err)
 	}
-	if _, err := TabletMap(context.Background(), conn, "nope", "", ""); !errors.Is(err, connect.ErrTableNotFound) {
-		t.Fatalf("TabletMap(missing): %v", err)
+	if _, err := TableSizes(context.Background(), conn, []string{"nope"}); !errors.Is(err, connect.ErrTableNotFound) {
+		t.Fatalf("TableSizes(missing): %v", err)
 	}
 }
 
@@ -414,33 +414,25 @@ func TestMaxRowsSpreadsTheBudget(t *testing.T) {
 	}
 }
 
-func TestProgressReachesAFeedWithoutBlocking(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
-	createTable(t, conn, "events", "m", "meta")
-	load(t, conn, "events", prefixedRows(20000, testPrefixes, testWeights))
-	feed := NewFeed()
+func TestProgressReachesASlowReceiverWithoutBlocking(t *testing.T) {
+	conn := eventsTable(t, 20000)
 	var events []Progress
 	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			p, ok := feed.Next(context.Background())
-			if !ok {
-				return
-			}
-			events = append(events, p)
-			time.Sleep(30 * time.Millisecond) // a slow receiver
+	slow := func(p Progress) {
+		events = append(events, p)
+		time.Sleep(30 * time.Millisecond)
+		if p.Final {
+			close(done)
 		}
-	}()
-	snap, err := Scan(context.Background(), conn, "events", Options{Full: true, Progress: feed.Send, Concurrency: 2})
+	}
+	snap, err := Scan(context.Background(), conn, "events", Options{Full: true, Progress: slow, Concurrency: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
-		t.Fatal("the feed did not end after the final event")
+		t.Fatal("no final event")
 	}
 	if len(events) == 0 {
 		t.Fatal("no progress events")
@@ -454,4 +446,36 @@ func TestProgressReachesAFeedWithoutBlocking(t *testing.T) {
 			t.Fatalf("events out of order at %d", i)
 		}
 	}
+}
+
+// A fraction too small to read anything reads a minimum instead, and
+// says so, rather than report an empty table as complete.
+func TestTinyFractionReadsAMinimumAndSaysSo(t *testing.T) {
+	conn := eventsTable(t, 20000)
+	var reason string
+	snap, err := Scan(context.Background(), conn, "events", Options{Fraction: 1e-9, Progress: func(p Progress) {
+		if p.Reason != "" {
+			reason = p.Reason
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Scan.RowsRead < minSampleRows/2 || snap.Scan.RowsEstimated < 15000 || snap.Scan.RowsEstimated > 25000 {
+		t.Fatalf("read %d rows, estimated %d of 20000", snap.Scan.RowsRead, snap.Scan.RowsEstimated)
+	}
+	if !strings.Contains(reason, "would read about 0; reading about 200, the fewest a sample reports on") {
+		t.Fatalf("reason %q", reason)
+	}
+}
+
+// eventsTable starts an emulator holding table "events" of n
+// prefixedRows and connects to it.
+func eventsTable(t *testing.T, n int) *connect.Conn {
+	t.Helper()
+	srv := startEmulator(t)
+	conn := openEmulator(t, srv.Addr, "")
+	createTable(t, conn, "events", "m", "meta")
+	load(t, conn, "events", prefixedRows(n, testPrefixes, testWeights))
+	return conn
 }

@@ -13,7 +13,7 @@ func (w *worker) readSpans(ctx context.Context, call spanRead, name string) erro
 	s := w.s
 	w.watch.begin(w.id, name)
 	defer w.watch.end(w.id)
-	r := &rangeReader{spans: call, weight: 1, pass: passFirst}
+	r := &rangeReader{spans: call, weight: 1, pass: passFirst, spanRows: make([]float64, len(call)), spanBytes: make([]float64, len(call))}
 	for _, span := range call {
 		r.estimate += span.bytes
 	}
@@ -26,7 +26,13 @@ func (w *worker) readSpans(ctx context.Context, call spanRead, name string) erro
 		return err
 	}
 	w.creditRest(r)
-	s.events <- event{task: w.seq, spans: call}
+	var groups []groupEstimate
+	for j, span := range call {
+		if !span.certain {
+			groups = append(groups, groupEstimate{index: span.index, rows: span.weight * r.spanRows[j], bytes: span.weight * r.spanBytes[j]})
+		}
+	}
+	s.events <- event{task: w.seq, spans: call, groups: groups}
 	return nil
 }
 

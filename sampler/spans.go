@@ -173,18 +173,24 @@ type spanPlanner struct {
 	k        int
 	rng      *rand.Rand
 	emit     func(spanRead)
+	// fine, when set, says from the first spans whether they are samples
+	// fine enough to read whole (see mapShape); when it says no, the
+	// planner is off: it only collects the spans.
+	fine func([]span) bool
+	off  bool
 
 	spans  []span
 	window sizeWindow // bytes of the spans before the next one
 	// delimiters are the key delimiters the scan was given ("" detects
 	// them); aligned says groups end at top-level prefix boundaries
 	// (segments cuts keys), boundaries counts those read.
-	delimiters string
-	aligned    bool
-	segments   keyspace.Splitter
-	boundaries int
-	held       int   // spans at the start waiting for the window to fill
-	group      []int // the group being filled
+	delimiters      string
+	delimitersKnown bool // delimiters is final even when empty
+	aligned         bool
+	segments        keyspace.Splitter
+	boundaries      int
+	held            int   // spans at the start waiting for the window to fill
+	group           []int // the group being filled
 	// last is the previous full group, drawn only once the next one is
 	// full too or is cut short (which may then join it); lastEnd is the
 	// index after its block.
@@ -227,6 +233,9 @@ func (p *spanPlanner) add(s span) {
 	i := len(p.spans)
 	p.spans = append(p.spans, s)
 	p.totalBytes += s.bytes
+	if p.off {
+		return
+	}
 	if p.held >= 0 && i < oversizedWindow {
 		// Until the window is full the median is not known: hold the
 		// spans, then judge them all by the median of the first window.
@@ -243,6 +252,10 @@ func (p *spanPlanner) add(s span) {
 
 // release decides the held spans.
 func (p *spanPlanner) release() {
+	if p.fine != nil && !p.fine(p.spans[:p.held]) {
+		p.off, p.held = true, -1
+		return
+	}
 	p.alignToPrefixes()
 	median := p.window.median()
 	for i := range p.held {
@@ -327,7 +340,7 @@ func (p *spanPlanner) alignToPrefixes() {
 		}
 	}
 	delimiters := p.delimiters
-	if delimiters == "" {
+	if delimiters == "" && !p.delimitersKnown {
 		delimiters = keyspace.DetectDelimiters(keys)
 	}
 	if delimiters == "" {
@@ -402,6 +415,9 @@ func (p *spanPlanner) flush() {
 // finish decides what is left after the last span and hands on the last
 // call.
 func (p *spanPlanner) finish() {
+	if p.off {
+		return
+	}
 	if p.held > 0 {
 		p.release()
 	}
@@ -415,7 +431,7 @@ func (p *spanPlanner) finish() {
 // usable reports whether the finished sample is fine enough to run:
 // groups of two spans or more, and at least [minSpanGroups] of them.
 func (p *spanPlanner) usable() bool {
-	return p.k >= 2 && p.groups >= minSpanGroups
+	return !p.off && p.k >= 2 && p.groups >= minSpanGroups
 }
 
 // share is the expected share of rows read: that of the groups' bytes

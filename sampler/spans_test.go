@@ -234,9 +234,9 @@ func TestSpanSplitterMarksCuts(t *testing.T) {
 		want       []span
 	}{
 		{"", "", []span{{start: "", end: "b", bytes: 10}, {start: "b", end: "d", bytes: 20}, {start: "d", end: "f", bytes: 5}, {start: "f", end: "", bytes: 15}}},
-		{"c", "e", []span{{start: "c", end: "d", bytes: 20, cut: true}, {start: "d", end: "e", bytes: 5, cut: true}}},
+		{"c", "e", []span{{start: "c", end: "d", bytes: 20, cut: true, wholeStart: "b", wholeEnd: "d"}, {start: "d", end: "e", bytes: 5, cut: true, wholeStart: "d", wholeEnd: "f"}}},
 		{"b", "f", []span{{start: "b", end: "d", bytes: 20}, {start: "d", end: "f", bytes: 5}}},
-		{"x", "", []span{{start: "x", end: "", bytes: 15, cut: true}}},
+		{"x", "", []span{{start: "x", end: "", bytes: 15, cut: true, wholeStart: "f"}}},
 	} {
 		if got := splitSamples(samples, tc.start, tc.end); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("[%q, %q): %+v, want %+v", tc.start, tc.end, got, tc.want)

@@ -50,6 +50,12 @@ func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.Wa
 		queue.push(task{seq: calls, spans: call})
 		calls++
 	})
+	var shape mapShape
+	planner.fine = func(first []span) bool {
+		shape = s.measure(ctx, first)
+		planner.delimiters, planner.delimitersKnown = shape.delimiters, shape.delimitersKnown
+		return !shape.tablets
+	}
 	split := spanSplitter{start: s.bounds.start, end: s.bounds.end, emit: planner.add}
 	err := streamRowKeys(ctx, s.conn, s.tableName, split.add)
 	if err == nil {
@@ -69,14 +75,20 @@ func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.Wa
 			s.fail(fmt.Errorf("sampling row keys of the rest of the table: %w", err))
 		}
 		s.plan = spanPlan(planner, mode)
+		s.announce()
 		return readers, nil
 	case !planner.usable():
 		stopSpans()
 		s.discard(readers)
-		s.plan = newPlan(planner.spans, s.emulator, s.opts)
+		if !shape.measured || shape.tablets {
+			shape = s.measure(ctx, planner.spans)
+		}
+		s.plan = newPlan(planner.spans, shape, s.opts)
+		s.announce()
 		return s.readPlan(ctx), nil
 	}
 	s.plan = spanPlan(planner, mode)
+	s.announce()
 	return readers, nil
 }
 

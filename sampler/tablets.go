@@ -78,19 +78,6 @@ func explainRPC(ctx context.Context, conn *connect.Conn, table string, err error
 	return fmt.Errorf("sampling row keys of table %q in %s: %w", table, conn.Target.Where(), err)
 }
 
-// TabletMap returns the key ranges SampleRowKeys reports for table,
-// clipped to [start, end) (an empty end is the end of the table), each
-// with the bytes its offsets give it. On Cloud Bigtable the ranges are
-// tablets; on an emulator every range runs between two of about 1% of
-// rows picked at random, and the bytes count cell values only.
-func TabletMap(ctx context.Context, conn *connect.Conn, table, start, end string) ([]keyspace.Range, error) {
-	samples, err := sampleRowKeys(ctx, conn, table)
-	if err != nil {
-		return nil, err
-	}
-	return toRanges(splitSamples(samples, start, end)), nil
-}
-
 // span is a key range [start, end) with its sampled bytes: the light form
 // of a [keyspace.Range] a scan works with until it has merged an
 // emulator's tens of thousands of sample spans down to a few hundred.
@@ -100,6 +87,8 @@ type span struct {
 	start, end string
 	bytes      int64
 	cut        bool
+	// wholeStart and wholeEnd are a cut span's keys before the cut.
+	wholeStart, wholeEnd string
 }
 
 // toRanges turns spans into the snapshot's ranges.
@@ -187,12 +176,16 @@ func (p *spanSplitter) span(r span) {
 		p.done = true
 		return
 	}
+	whole := r
 	r.cut = r.start < p.start
 	r.start = max(r.start, p.start)
 	if p.end != "" && (r.end == "" || r.end >= p.end) {
 		r.cut = r.cut || r.end != p.end
 		r.end = p.end
 		p.done = true
+	}
+	if r.cut {
+		r.wholeStart, r.wholeEnd = whole.start, whole.end
 	}
 	p.emitted = true
 	p.emit(r)

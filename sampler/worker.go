@@ -50,7 +50,11 @@ func (s *scanner) startWorkers(ctx context.Context, tasks <-chan task, n int) *s
 				} else {
 					w.from, w.to = string(s.plan.ranges[t.unit.first].Start), string(s.plan.ranges[t.unit.last-1].End)
 					name = s.unitName(t.unit)
-					err = w.readUnit(ctx, t.unit, name)
+					if s.plan.method == keyspace.MethodPositions {
+						err = w.readTablet(ctx, t.unit.first, name)
+					} else {
+						err = w.readUnit(ctx, t.unit, name)
+					}
 				}
 				if err != nil {
 					if ctx.Err() == nil {
@@ -106,11 +110,24 @@ type rangeReader struct {
 	// last reported (see worker.report).
 	unreported counts
 
-	rows        int64 // rows read in this pass
-	seen        int64 // their comparable bytes (see scanner.comparable)
+	rows        int64 // rows read in this pass (within clip)
+	logical     int64 // their logical bytes
+	seen        int64 // the comparable bytes of every row read (see scanner.comparable)
 	contributed int64 // progress bytes credited so far
 	overflowed  bool  // held rows were released early (see maxHeldBytes)
 	bigKeys     map[string]bool
+
+	// clip, when set, bounds the rows kept: a position sample reads a
+	// tablet the scan's bounds cut over its whole length, and counts the
+	// bytes of the rows outside towards its weight only.
+	clip *bounds
+	// units are a row budget's rows, for its variance; variance is what
+	// the range adds to the scan's (see [variance]).
+	units    ratioSums
+	variance variance
+	// spanRows and spanBytes count the rows and logical bytes of each
+	// span of a span sample's call.
+	spanRows, spanBytes []float64
 }
 
 func (w *worker) newRangeReader(index int, p pass) *rangeReader {
@@ -216,12 +233,26 @@ func (w *worker) add(r *rangeReader, row bigtable.Row) {
 	}
 	r.memory += r.current.memory - before
 	comparable := s.comparable(size)
-	r.rows++
 	r.seen += comparable
 	r.unreported.rows++
 	r.unreported.bytes += size.logical
 	w.watch.touch(w.id)
 	w.credit(r, comparable)
+	if r.clip != nil && !r.clip.inBounds(row.Key()) {
+		r.current.rows = r.current.rows[:len(r.current.rows)-1] // outside the scan: counted, not kept
+		return
+	}
+	r.rows++
+	r.logical += size.logical
+	switch {
+	case r.spans != nil:
+		r.spanRows[r.cursor]++
+		r.spanBytes[r.cursor] += float64(size.logical)
+	case r.limit > 0:
+		r.units.add(1, float64(size.logical), float64(comparable))
+	case r.pass == passFirst && s.plan.method == keyspace.MethodRows:
+		r.variance.add(rowVariance(r.weight, size.logical))
+	}
 	if r.check && size.logical >= outlierRowBytes {
 		if r.bigKeys == nil {
 			r.bigKeys = make(map[string]bool)
@@ -312,6 +343,9 @@ func (w *worker) finish(r *rangeReader) (again bool) {
 		for _, b := range r.held {
 			b.setWeight(weight)
 		}
+		if weight > 1 {
+			r.variance = r.units.variance(float64(r.estimate))
+		}
 	}
 	if r.check && unexplained(r.estimate, float64(r.seen)*r.weight, w.s.plan.rescanFloor) {
 		if !r.overflowed {
@@ -333,7 +367,7 @@ func (w *worker) finish(r *rangeReader) (again bool) {
 // done credits the rest of r's bytes and marks the range read.
 func (w *worker) done(r *rangeReader, rescanned bool) {
 	w.creditRest(r)
-	w.s.events <- event{task: w.seq, index: r.index, rescanned: rescanned}
+	w.s.events <- event{task: w.seq, index: r.index, rescanned: rescanned, variance: r.variance}
 }
 
 // creditRest moves the progress bar to the end of r's bytes.
@@ -362,7 +396,10 @@ func (w *worker) abandon(r *rangeReader) {
 func (w *worker) reread(ctx context.Context, r *rangeReader) error {
 	s := w.s
 	s.rescans.Add(1)
-	r.weight, r.holding, r.check, r.rows, r.seen = 1, false, false, 0, 0
+	r.weight, r.holding, r.check, r.rows, r.seen, r.logical = 1, false, false, 0, 0, 0
+	if r.pass == passRescan {
+		r.variance = variance{} // the range is read in full: exact
+	}
 	rng := s.plan.ranges[r.index]
 	err := s.table.ReadRows(ctx, bigtable.NewRange(string(rng.Start), string(rng.End)), func(row bigtable.Row) bool {
 		w.add(r, row)

@@ -58,8 +58,12 @@ func (f *frame) bucketDetails(r rect) []string {
 		if total.Rows > 0 {
 			share = "  (" + heatmap.UnitShare.Format(b.Stats.Rows/total.Rows) + " of rows)"
 		}
+		lines = append(lines, f.field("rows", heatmap.UnitCount.Format(b.Stats.Rows)+share))
+		if f.snap.Scan.HasInterval() {
+			low, high := f.snap.Scan.RowsInterval(b.Stats.Rows)
+			lines = append(lines, f.field("95% rows", heatmap.UnitCount.Format(low)+" – "+heatmap.UnitCount.Format(high)+"  (sampled)"))
+		}
 		lines = append(lines,
-			f.field("rows", heatmap.UnitCount.Format(b.Stats.Rows)+share),
 			f.field("bytes", heatmap.UnitBytes.Format(b.Stats.Bytes)+"   cells "+heatmap.UnitCount.Format(b.Stats.Cells)),
 			f.field("max row", heatmap.UnitBytes.Format(float64(b.Stats.MaxRowBytes))+"   versions/col "+heatmap.UnitRatio.Format(b.Stats.VersionsPerColumn())),
 		)

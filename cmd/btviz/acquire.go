@@ -45,7 +45,7 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 		return acquired{}, err
 	}
 	if len(f.snapshots) > 0 {
-		for _, name := range []string{"project", "instance", "emulator", "emulator-host", "prefix", "start", "end", "full", "sample", "max-rows"} {
+		for _, name := range []string{"project", "instance", "emulator", "emulator-host", "prefix", "start", "end", "full", "sample", "max-rows", "max-read"} {
 			if cmd.Flags().Changed(name) && !(name == "prefix" && f.prefixIsView) {
 				return acquired{}, usageErrorf("--snapshot reads a saved scan; --%s would need a new one: give one or the other", name)
 			}
@@ -87,21 +87,17 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 	return acquired{snap: snap}, nil
 }
 
-// samplerOptions turns validated scan flags into [sampler.Options], with a
-// progress bar on stderr when it is a terminal.
-func (a *app) samplerOptions(req scanFlags) sampler.Options {
-	opts := req.options()
+// samplerOptions adds to validated scan options a progress bar on
+// stderr when it is a terminal, and the scan's preview of what it will
+// read when the tablet map is tablets (a real instance).
+func (a *app) samplerOptions(opts sampler.Options) sampler.Options {
 	if f, ok := a.stderr.(*os.File); ok {
 		opts.Progress = newProgressBar(f).update
 	}
-	return opts
-}
-
-// options turns validated scan flags into [sampler.Options].
-func (f scanFlags) options() sampler.Options {
-	return sampler.Options{
-		Prefix: f.prefix, Start: f.start, End: f.end,
-		Full: f.full, Fraction: f.fraction, MaxRows: f.maxRows,
-		Concurrency: f.concurrency, Delimiters: f.delimiters,
+	opts.Preview = func(p sampler.Preview) {
+		if p.Tablets {
+			fmt.Fprintln(a.stderr, "btviz:", p)
+		}
 	}
+	return opts
 }

@@ -1,11 +1,18 @@
 package main
 
 import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/sampler"
 )
 
 // targetFlags are the flags that name a table: every command that talks
@@ -29,6 +36,7 @@ type scanFlags struct {
 	full               bool
 	fraction           float64
 	maxRows            int64
+	maxRead            string
 	concurrency        int
 	delimiters         string
 }
@@ -38,55 +46,60 @@ func (f *scanFlags) register(flags *pflag.FlagSet) {
 	flags.StringVar(&f.start, "start", "", `first key to read, inclusive (bytes as \xNN)`)
 	flags.StringVar(&f.end, "end", "", `key to stop before, exclusive (bytes as \xNN)`)
 	flags.BoolVar(&f.full, "full", false, "read every row (default for small tables)")
-	flags.Float64Var(&f.fraction, "sample", 0, "read this fraction of rows, 0 < F ≤ 1, chosen by the server at random (default for large tables)")
+	flags.Float64Var(&f.fraction, "sample", 0, "read about this fraction of rows, 0 < F ≤ 1, at random (default for large tables)")
 	flags.Int64Var(&f.maxRows, "max-rows", 0, "read at most about N rows, spread over the key space")
-	flags.IntVar(&f.concurrency, "concurrency", 0, "key ranges read in parallel (default 8)")
+	flags.StringVar(&f.maxRead, "max-read", "", "read at most about this many bytes without --full, e.g. 500MB or 10GB (default 2GB): a larger sample is made smaller")
+	flags.IntVar(&f.concurrency, "concurrency", 0, "key ranges read in parallel (default 8, 2 on an emulator)")
 	flags.StringVar(&f.delimiters, "delimiters", "", "key-segment delimiter characters, e.g. '#' or '#:' (default: detect from the keys)")
 }
 
-// validate checks the scan flags and returns them with the escaped keys
-// decoded to raw bytes.
-func (f *scanFlags) validate(cmd *cobra.Command) (scanFlags, error) {
-	req := *f
-	modes := 0
-	for _, name := range []string{"full", "sample", "max-rows"} {
-		if cmd.Flags().Changed(name) {
-			modes++
-		}
-	}
-	if modes > 1 {
-		return req, usageErrorf("--full, --sample and --max-rows choose the scan mode: give at most one")
-	}
-	if cmd.Flags().Changed("sample") && (f.fraction <= 0 || f.fraction > 1) {
-		return req, usageErrorf("--sample %v: give a fraction of rows between 0 and 1, e.g. --sample 0.05", f.fraction)
-	}
-	if cmd.Flags().Changed("max-rows") && f.maxRows <= 0 {
-		return req, usageErrorf("--max-rows %d: give a positive number of rows", f.maxRows)
-	}
-	if cmd.Flags().Changed("concurrency") && (f.concurrency < 1 || f.concurrency > 256) {
-		return req, usageErrorf("--concurrency %d: give 1 to 256 ranges read in parallel", f.concurrency)
-	}
-	for _, c := range []byte(f.delimiters) {
-		if c < 0x21 || c > 0x7e {
-			return req, usageErrorf("--delimiters %q: give printable characters such as '#:/'", f.delimiters)
-		}
+// validate decodes the scan flags (escaped keys, sizes) into
+// [sampler.Options] and checks them with [sampler.Options.Validate], the
+// one check of a scan's options.
+func (f *scanFlags) validate(cmd *cobra.Command) (sampler.Options, error) {
+	opts := sampler.Options{
+		Full: f.full, Fraction: f.fraction, MaxRows: f.maxRows,
+		Concurrency: f.concurrency, Delimiters: f.delimiters,
 	}
 	var err error
 	for _, key := range []struct {
 		flag string
 		raw  string
 		out  *string
-	}{{"prefix", f.prefix, &req.prefix}, {"start", f.start, &req.start}, {"end", f.end, &req.end}} {
+	}{{"prefix", f.prefix, &opts.Prefix}, {"start", f.start, &opts.Start}, {"end", f.end, &opts.End}} {
 		if *key.out, err = keyspace.ParseKey(key.raw); err != nil {
-			return req, usageErrorf("--%s: %w", key.flag, err)
+			return opts, usageErrorf("--%s: %w", key.flag, err)
 		}
 	}
-	if req.prefix != "" && (req.start != "" || req.end != "") {
-		return req, usageErrorf("--prefix and --start/--end both bound the key range: give one or the other")
+	if f.maxRead != "" {
+		if opts.MaxRead, err = parseBytes(f.maxRead); err != nil {
+			return opts, usageErrorf("--max-read %s: %w", escape.Text(f.maxRead), err)
+		}
 	}
-	if req.end != "" && req.start >= req.end {
-		return req, usageErrorf("--start %s is not before --end %s: the range [start, end) would be empty",
-			keyspace.Printable(req.start), keyspace.Printable(req.end))
+	if err := opts.Validate(); err != nil {
+		return opts, usageError(err)
 	}
-	return req, nil
+	return opts, nil
+}
+
+// parseBytes reads a size such as 2GB, 500MB, 1.5TB or 1000000 (bytes),
+// in decimal units as btviz writes them.
+func parseBytes(text string) (int64, error) {
+	number := strings.TrimSpace(text)
+	scale := 1.0
+	upper := strings.ToUpper(number)
+	for _, unit := range []struct {
+		suffix string
+		scale  float64
+	}{{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}} {
+		if strings.HasSuffix(upper, unit.suffix) {
+			number, scale = strings.TrimSpace(number[:len(number)-len(unit.suffix)]), unit.scale
+			break
+		}
+	}
+	value, err := strconv.ParseFloat(number, 64)
+	if err != nil || value <= 0 || math.IsInf(value, 0) || value*scale > math.MaxInt64/2 {
+		return 0, fmt.Errorf("give a positive size in bytes, e.g. 500MB, 2GB or 1TB")
+	}
+	return int64(value * scale), nil
 }

@@ -40,7 +40,7 @@ func (a *app) rootCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cfg := tui.Config{Table: target.Table, Scan: req.options()}
+			cfg := tui.Config{Table: target.Table, Scan: req}
 			if cfg.Theme, err = tui.ParseTheme(theme); err != nil {
 				return usageError(err)
 			}

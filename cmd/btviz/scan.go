@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
 )
@@ -54,11 +55,16 @@ func describeScan(snap *keyspace.Snapshot) string {
 		mode = fmt.Sprintf("a %.3g%% sample", 100*scan.Fraction)
 	}
 	status := "complete"
-	if !scan.Complete {
-		status = "INCOMPLETE (" + scan.Incomplete + ")"
+	total := fmt.Sprintf("of about %s", units.Thousands(scan.RowsEstimated))
+	switch {
+	case !scan.Complete:
+		status = "INCOMPLETE (" + escape.Text(scan.Incomplete) + ")"
+		total = fmt.Sprintf("before it stopped; the range holds about %s by the share of its bytes read", units.Thousands(scan.RowsEstimated))
+	case scan.HasInterval():
+		total += fmt.Sprintf(" (95%%: %s–%s)", units.Thousands(scan.RowsEstimatedLow), units.Thousands(scan.RowsEstimatedHigh))
 	}
-	return fmt.Sprintf("table %q, %d rows read (%s) of about %d, %s, %s, %s",
-		snap.Table, scan.RowsRead, mode, scan.RowsEstimated, units.Bytes(float64(scan.BytesEstimated)), scan.Duration.Round(1e6), status)
+	return fmt.Sprintf("table %s, %s rows read (%s) %s, %s, %s, %s",
+		"\""+escape.Text(snap.Table)+"\"", units.Thousands(scan.RowsRead), mode, total, units.Bytes(float64(scan.BytesEstimated)), scan.Duration.Round(1e6), status)
 }
 
 // fileStem turns a table name into a file-name stem.

@@ -1,11 +1,13 @@
 // Command benchscan measures the sampler against a Bigtable emulator. It
-// has four subcommands, which bench/run.sh strings together:
+// has five subcommands, which bench/run.sh strings together:
 //
 //	benchscan serve  -addr-file F        run an in-process emulator (bttest) until killed
 //	benchscan load   -emulator ADDR      create and load the benchmark tables
 //	benchscan report -emulator ADDR      run every measurement, each in a fresh process, and print the table
-//	benchscan measure -emulator ADDR -table T -how bare|full|sample [-fraction F]
+//	benchscan measure -emulator ADDR -table T -how bare|full|sample [-fraction F] [-seed S]
 //	                                     one measurement, printed as a JSON line
+//	benchscan cloud -emulator ADDR -control ADDR
+//	                                     the Cloud-like measurements of cloud2m behind serve -tablets
 //
 // The emulator runs in its own process so that the memory figures are the
 // scanner's alone.
@@ -18,7 +20,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: benchscan serve|load|report|measure [flags]; see bench/run.sh")
+		fmt.Fprintln(os.Stderr, "usage: benchscan serve|load|report|measure|cloud [flags]; see bench/run.sh")
 		os.Exit(2)
 	}
 	var err error
@@ -31,8 +33,10 @@ func main() {
 		err = report(os.Args[2:])
 	case "measure":
 		err = measure(os.Args[2:])
+	case "cloud":
+		err = cloud(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown subcommand %q: want serve, load, report or measure", os.Args[1])
+		err = fmt.Errorf("unknown subcommand %q: want serve, load, report, measure or cloud", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchscan:", err)

@@ -46,6 +46,14 @@ type result struct {
 	LiveHeap uint64 `json:"live_heap"`
 	// Shares maps each top-level prefix to its share of rows.
 	Shares map[string]float64 `json:"shares,omitempty"`
+	// RowsEstimated and its 95% interval [RowsLow, RowsHigh].
+	RowsEstimated int64 `json:"rows_estimated"`
+	RowsLow       int64 `json:"rows_low"`
+	RowsHigh      int64 `json:"rows_high"`
+	// ServerRows and ServerCalls are the rows and ReadRows calls the
+	// emulator counted (a Cloud-like emulator only; see serve -tablets).
+	ServerRows  int64 `json:"server_rows"`
+	ServerCalls int64 `json:"server_calls"`
 }
 
 // measure runs one scan in this process and prints its result.
@@ -63,6 +71,7 @@ func measure(args []string) error {
 	how := flags.String("how", "full", "bare (a plain ReadRows loop over the sampler's reads), full, or sample")
 	fraction := flags.Float64("fraction", 0.05, "sample fraction for -how sample")
 	concurrency := flags.Int("concurrency", 0, "reads in flight (0: the sampler's default)")
+	seed := flags.Uint64("seed", 0, "the sample's seed")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -92,13 +101,14 @@ func measure(args []string) error {
 	case "full", "sample":
 		opts := sampler.Options{Full: true, Concurrency: *concurrency}
 		if *how == "sample" {
-			opts = sampler.Options{Fraction: *fraction, Concurrency: *concurrency}
+			opts = sampler.Options{Fraction: *fraction, Concurrency: *concurrency, Seed: *seed}
 		}
 		snap, err = sampler.Scan(ctx, conn, *table, opts)
 		if err == nil {
 			res.Rows, res.Cells, res.Fraction = snap.Scan.RowsRead, snap.Scan.CellsRead, snap.Scan.Fraction
 			res.Method, res.Shares = string(snap.Scan.Method), topLevelShares(snap)
 			res.Concurrency = snap.Scan.Concurrency
+			res.RowsEstimated, res.RowsLow, res.RowsHigh = snap.Scan.RowsEstimated, snap.Scan.RowsEstimatedLow, snap.Scan.RowsEstimatedHigh
 		}
 	default:
 		err = fmt.Errorf("-how %q: want bare, full or sample", *how)

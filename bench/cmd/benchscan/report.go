@@ -121,10 +121,7 @@ func report(args []string) error {
 	speedup := full.Seconds / sample.Seconds
 	heapGrowth := float64(large.PeakHeap) / float64(small.PeakHeap)
 	rssGrowth := float64(large.PeakRSS) / float64(small.PeakRSS)
-	checks := []struct {
-		ok   bool
-		text string
-	}{
+	checks := []check{
 		{throughput >= minThroughputRatio, fmt.Sprintf("full-scan throughput, sampler / bare ReadRows loop (medians): %.2f (need ≥ %.2f)", throughput, minThroughputRatio)},
 		{speedup >= minSampleSpeedup, fmt.Sprintf("time, full scan / %s sample of 1M rows (medians): %.1f× (need ≥ %d×)", percent(sampleFraction), speedup, minSampleSpeedup)},
 		{worst <= maxShareErrorPP, fmt.Sprintf("largest prefix-share error of any sample run: %.2f pp (need ≤ %.0f pp)", worst, maxShareErrorPP)},
@@ -132,6 +129,18 @@ func report(args []string) error {
 		{large.PeakHeap < maxPeakMemory && large.PeakRSS < maxPeakMemory, fmt.Sprintf("peak heap / RSS scanning 5M rows: %.0f MB / %.0f MB (need < %d MB)",
 			mb(large.PeakHeap), mb(large.PeakRSS), maxPeakMemory>>20)},
 	}
+	return printChecks(checks, "")
+}
+
+// check is one requirement of a benchmark, met or not.
+type check struct {
+	ok   bool
+	text string
+}
+
+// printChecks prints a PASS or FAIL line per check and fails when one
+// failed; what names the checks ("Cloud-like ") in the summary.
+func printChecks(checks []check, what string) error {
 	fmt.Println()
 	failed := 0
 	for _, c := range checks {
@@ -144,9 +153,9 @@ func report(args []string) error {
 	}
 	fmt.Println()
 	if failed > 0 {
-		return fmt.Errorf("%d of %d checks failed", failed, len(checks))
+		return fmt.Errorf("%d of %d %schecks failed", failed, len(checks), what)
 	}
-	fmt.Printf("all %d checks passed\n", len(checks))
+	fmt.Printf("all %d %schecks passed\n", len(checks), what)
 	return nil
 }
 

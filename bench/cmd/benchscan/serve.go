@@ -13,6 +13,8 @@ import (
 
 	"cloud.google.com/go/bigtable/bttest"
 	"google.golang.org/grpc"
+
+	"github.com/btviz/btviz/internal/cloudlike"
 )
 
 // serve runs bttest on a free loopback port, writes its address to
@@ -29,11 +31,17 @@ func serve(args []string) error {
 	addrFile := flags.String("addr-file", "", "file to write host:port to once listening")
 	controlFile := flags.String("control-file", "", "file to write the host:port of the /gc control endpoint to")
 	pprofAddr := flags.String("pprof", "", "serve net/http/pprof on this address, to profile the emulator")
+	tablets := flags.Int("tablets", 0, "answer SampleRowKeys like Cloud Bigtable with this many tablets, one 5× and one a fifth the others' size (internal/cloudlike), and count the rows ReadRows sends, served as GET /reads on the control endpoint")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
 	const maxMessage = 256 << 20 // as the official emulator
-	srv, err := bttest.NewServer("127.0.0.1:0", grpc.MaxRecvMsgSize(maxMessage), grpc.MaxSendMsgSize(maxMessage))
+	options := []grpc.ServerOption{grpc.MaxRecvMsgSize(maxMessage), grpc.MaxSendMsgSize(maxMessage)}
+	counter := &cloudlike.Counter{}
+	if *tablets > 0 {
+		options = append(options, cloudlike.ServerOptions(cloudlike.Uneven(*tablets, 5, 0.2), counter)...)
+	}
+	srv, err := bttest.NewServer("127.0.0.1:0", options...)
 	if err != nil {
 		return fmt.Errorf("starting the emulator: %w", err)
 	}
@@ -50,6 +58,12 @@ func serve(args []string) error {
 		mux.HandleFunc("/gc", func(w http.ResponseWriter, _ *http.Request) {
 			runtime.GC()
 			fmt.Fprintln(w, "ok")
+		})
+		// /reads answers the rows and ReadRows calls counted since the
+		// last /reads, and starts counting afresh.
+		mux.HandleFunc("/reads", func(w http.ResponseWriter, _ *http.Request) {
+			fmt.Fprintln(w, counter.Rows(), counter.Calls())
+			counter.Reset()
 		})
 		go http.Serve(listener, mux)
 		if err := os.WriteFile(*controlFile, []byte(listener.Addr().String()), 0o644); err != nil {

@@ -1,0 +1,245 @@
+// Package cloudlike makes a real Bigtable emulator (bttest, the server the
+// official cbtemulator binary runs) answer SampleRowKeys the way Cloud
+// Bigtable does, for tests and benchmarks of the sampler on tablets.
+//
+// The emulator answers SampleRowKeys with about 1% of its rows, picked at
+// random, and the exact count of value bytes before each. Cloud Bigtable
+// answers tablet boundaries, hundreds of MB apart. [ServerOptions] are gRPC
+// server interceptors that coarsens the emulator's own answer into tablets: of
+// the emulator's samples it keeps those nearest to the cut points a
+// [Layout] asks for (even tablets, or tablets of given relative sizes),
+// each with its true byte offset. Every other call, and every row, is the
+// emulator's: the data path is the real server. Like Cloud Bigtable's, the
+// tablet map is server state, not drawn afresh per call: it is computed
+// once per table and kept until a call changes the table's data.
+//
+// The interceptor also counts, at the server, the rows each ReadRows call
+// sent ([Counter]), so that a test can check what a scan cost the server.
+//
+// An emulator started with the interceptor is an emulator like any other:
+// BIGTABLE_EMULATOR_HOST may point at it (see bench/cmd/benchscan serve
+// -tablets).
+package cloudlike
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
+)
+
+// Layout says where the tablet boundaries fall. Tablets cut the table
+// into that many tablets of about equal bytes; Sizes, when set, gives the
+// tablets' relative sizes instead (for example 1, 1, 10, 1, 1: a tablet
+// ten times its neighbours). The emulator samples about one row in a
+// hundred, so a boundary lands on the sampled row nearest its cut point,
+// and a table of few rows gets fewer tablets than asked.
+type Layout struct {
+	Tablets int
+	Sizes   []float64
+}
+
+// Uneven returns a layout of n tablets of which n-2 are of equal size,
+// one (a third of the way in) is large times their size and one (two
+// thirds of the way in) small times it: the uneven tablets a real
+// instance has after splits and merges.
+func Uneven(n int, large, small float64) Layout {
+	sizes := make([]float64, max(n, 3))
+	for i := range sizes {
+		sizes[i] = 1
+	}
+	sizes[len(sizes)/3] = large
+	sizes[2*len(sizes)/3] = small
+	return Layout{Sizes: sizes}
+}
+
+// weights returns the layout's relative tablet sizes.
+func (l Layout) weights() []float64 {
+	if len(l.Sizes) > 0 {
+		return l.Sizes
+	}
+	weights := make([]float64, max(l.Tablets, 1))
+	for i := range weights {
+		weights[i] = 1
+	}
+	return weights
+}
+
+// Counter counts what ReadRows calls sent, at the server.
+type Counter struct {
+	rows, calls atomic.Int64
+}
+
+// Rows returns the rows sent so far.
+func (c *Counter) Rows() int64 { return c.rows.Load() }
+
+// Calls returns the ReadRows calls answered so far.
+func (c *Counter) Calls() int64 { return c.calls.Load() }
+
+// Reset sets both counts to zero.
+func (c *Counter) Reset() {
+	c.rows.Store(0)
+	c.calls.Store(0)
+}
+
+// ServerOptions returns the interceptors, as gRPC server options, that
+// make the emulator answer SampleRowKeys with the layout's tablets and
+// count ReadRows rows in counter (which may be nil).
+func ServerOptions(layout Layout, counter *Counter) []grpc.ServerOption {
+	m := &maps{layout: layout, cached: map[string]tabletMap{}}
+	stream := grpc.ChainStreamInterceptor(func(srv any, stream grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		switch {
+		case strings.HasSuffix(info.FullMethod, "/SampleRowKeys"):
+			return m.answer(srv, stream, handler)
+		case strings.HasSuffix(info.FullMethod, "/ReadRows") && counter != nil:
+			counter.calls.Add(1)
+			return handler(srv, countingStream{ServerStream: stream, counter: counter})
+		case changesData(info.FullMethod):
+			m.forget()
+		}
+		return handler(srv, stream)
+	})
+	unary := grpc.ChainUnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		if changesData(info.FullMethod) {
+			m.forget()
+		}
+		return handler(ctx, req)
+	})
+	return []grpc.ServerOption{stream, unary}
+}
+
+// changesData reports whether a method may change a table's rows, and
+// so its tablet map.
+func changesData(method string) bool {
+	for _, name := range []string{"Mutate", "ReadModifyWrite", "DropRowRange", "DeleteTable", "CreateTable"} {
+		if strings.Contains(method, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// countingStream counts the rows a ReadRows answer commits.
+type countingStream struct {
+	grpc.ServerStream
+	counter *Counter
+}
+
+func (s countingStream) SendMsg(m any) error {
+	if resp, ok := m.(*btpb.ReadRowsResponse); ok {
+		for _, chunk := range resp.Chunks {
+			if chunk.GetCommitRow() {
+				s.counter.rows.Add(1)
+			}
+		}
+	}
+	return s.ServerStream.SendMsg(m)
+}
+
+// tabletMap is a table's coarsened SampleRowKeys answer.
+type tabletMap []*btpb.SampleRowKeysResponse
+
+// maps holds the tablet map of each table until its data changes.
+type maps struct {
+	layout Layout
+	mu     sync.Mutex
+	cached map[string]tabletMap
+}
+
+func (m *maps) forget() {
+	m.mu.Lock()
+	clear(m.cached)
+	m.mu.Unlock()
+}
+
+// answer sends the table's tablet map, computing it from the emulator's
+// own answer the first time.
+func (m *maps) answer(srv any, stream grpc.ServerStream, handler grpc.StreamHandler) error {
+	req := new(btpb.SampleRowKeysRequest)
+	if err := stream.RecvMsg(req); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	tablets, ok := m.cached[req.TableName]
+	m.mu.Unlock()
+	if !ok {
+		capture := &capturingStream{ServerStream: stream, req: req}
+		if err := handler(srv, capture); err != nil {
+			return err
+		}
+		tablets = coarsen(capture.samples, m.layout.weights())
+		m.mu.Lock()
+		m.cached[req.TableName] = tablets
+		m.mu.Unlock()
+	}
+	for _, resp := range tablets {
+		if err := stream.SendMsg(resp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// capturingStream hands the handler the request already read and keeps
+// what it sends.
+type capturingStream struct {
+	grpc.ServerStream
+	req     *btpb.SampleRowKeysRequest
+	used    bool
+	samples []*btpb.SampleRowKeysResponse
+}
+
+func (s *capturingStream) RecvMsg(m any) error {
+	if s.used {
+		return s.ServerStream.RecvMsg(m)
+	}
+	s.used = true
+	proto.Merge(m.(proto.Message), s.req)
+	return nil
+}
+
+func (s *capturingStream) SendMsg(m any) error {
+	s.samples = append(s.samples, m.(*btpb.SampleRowKeysResponse))
+	return nil
+}
+
+// coarsen keeps, of the emulator's samples (in key order, the last one
+// the empty end-of-table key with the total), the one nearest each cut
+// point the weights put in the byte range, and the end of the table.
+func coarsen(samples []*btpb.SampleRowKeysResponse, weights []float64) tabletMap {
+	if len(samples) == 0 {
+		return nil
+	}
+	end := samples[len(samples)-1]
+	keys := samples[:len(samples)-1]
+	var sum float64
+	for _, w := range weights {
+		sum += w
+	}
+	var tablets tabletMap
+	next := 0 // the first sample not yet passed
+	var acc float64
+	for _, w := range weights[:len(weights)-1] {
+		acc += w
+		cut := int64(acc / sum * float64(end.OffsetBytes))
+		for next < len(keys)-1 && keys[next+1].OffsetBytes <= cut {
+			next++
+		}
+		if next < len(keys)-1 && cut-keys[next].OffsetBytes > keys[next+1].OffsetBytes-cut {
+			next++
+		}
+		if next >= len(keys) {
+			break
+		}
+		if n := len(tablets); n == 0 || string(tablets[n-1].RowKey) < string(keys[next].RowKey) {
+			if keys[next].OffsetBytes > 0 {
+				tablets = append(tablets, keys[next])
+			}
+		}
+	}
+	return append(tablets, end)
+}

@@ -1,0 +1,33 @@
+package keyspace
+
+import "math"
+
+// z95 is the normal quantile of a two-sided 95% interval.
+const z95 = 1.96
+
+// HasInterval reports whether the scan carries a 95% interval for its
+// estimates: a sample that finished (a full scan's counts are exact).
+func (s ScanInfo) HasInterval() bool {
+	return s.Mode == ModeSample && s.RowsEstimatedHigh > 0
+}
+
+// RowsInterval returns a 95% interval for an estimate of rows that a
+// part of the scanned range holds (a prefix, a bucket), by the scan's own
+// uncertainty: its variance shared out in proportion to the part's rows,
+// and at least that of the part's rows being a random share of the rows
+// read (rows × (1−f)/f, f the scan's fraction). It is an approximation:
+// the scan measures its variance for the whole range only. Without an
+// interval (see [ScanInfo.HasInterval]) it returns rows, rows.
+func (s ScanInfo) RowsInterval(rows float64) (low, high float64) {
+	if !s.HasInterval() || rows <= 0 || s.RowsEstimated <= 0 {
+		return rows, rows
+	}
+	total := float64(s.RowsEstimated)
+	half := float64(s.RowsEstimatedHigh) - total
+	variance := half * half / (z95 * z95) * rows / total
+	if f := float64(s.RowsRead) / total; f > 0 && f < 1 {
+		variance = max(variance, rows*(1-f)/f)
+	}
+	spread := z95 * math.Sqrt(variance)
+	return max(0, rows-spread), rows + spread
+}

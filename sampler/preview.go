@@ -1,0 +1,87 @@
+package sampler
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/btviz/btviz/units"
+)
+
+// Preview is what a scan is about to read, stated before it reads the
+// rows: estimated from the tablet map (SampleRowKeys' byte offsets) and
+// the pilot's rows (their size, and how fast they came). [Options].Preview
+// receives it once the scan is planned.
+type Preview struct {
+	// Tablets is set when the tablet map is tablets (Cloud Bigtable, or
+	// an emulator answering like it), not an emulator's row samples.
+	Tablets bool
+	// Ranges is the number of key ranges (tablets) in the scan's bounds.
+	Ranges int
+	// TotalBytes is the range's size by the offsets (value bytes on an
+	// emulator); TotalRows the rows it holds at the pilot's row size (-1
+	// when unknown).
+	TotalBytes, TotalRows int64
+	// ReadBytes and ReadRows are what the scan expects to read (ReadRows
+	// -1 when unknown); a sample may add re-reads of ranges holding an
+	// oversized row.
+	ReadBytes, ReadRows int64
+	// RowsPerSecond is the pilot's read rate on one stream, Concurrency
+	// the streams the scan reads with.
+	RowsPerSecond float64
+	Concurrency   int
+	// Reason says how the scan reads and why (see [Progress].Reason).
+	Reason string
+}
+
+// Duration is how long reading ReadRows takes at the pilot's rate on
+// every stream: a rough figure (the pilot's few rows carry a whole call's
+// latency, which makes it an overstatement on a fast server); 0 when
+// unknown.
+func (p Preview) Duration() time.Duration {
+	if p.ReadRows < 0 || p.RowsPerSecond <= 0 || p.Concurrency <= 0 {
+		return 0
+	}
+	return time.Duration(float64(p.ReadRows) / (p.RowsPerSecond * float64(p.Concurrency)) * float64(time.Second))
+}
+
+// String says in one line what the scan will read.
+func (p Preview) String() string {
+	rows := func(n int64) string {
+		if n < 0 {
+			return "an unknown number of"
+		}
+		return "about " + units.Thousands(n)
+	}
+	text := fmt.Sprintf("will read %s rows (%s) of %s rows (%s) in %d %s",
+		rows(p.ReadRows), units.Bytes(float64(p.ReadBytes)), rows(p.TotalRows), units.Bytes(float64(p.TotalBytes)), p.Ranges, map[bool]string{true: "tablets", false: "key ranges"}[p.Tablets])
+	if d := p.Duration(); d > 0 {
+		text += fmt.Sprintf(", about %s at the first read's %s rows/s on each of %d streams", units.Duration(max(d, time.Second)), units.Short(p.RowsPerSecond), p.Concurrency)
+	}
+	return text + ": " + p.Reason
+}
+
+// preview states the plan.
+func (s *scanner) preview() Preview {
+	p := s.plan
+	read := int64(-1)
+	if p.estimatedRows >= 0 {
+		read = int64(float64(p.estimatedRows) * p.fraction)
+		if p.maxRows > 0 {
+			read = min(p.maxRows, p.estimatedRows)
+		}
+	}
+	return Preview{
+		Tablets: p.shape.tablets, Ranges: len(p.ranges),
+		TotalBytes: p.totalBytes, TotalRows: p.estimatedRows,
+		ReadBytes: p.readBytes, ReadRows: read,
+		RowsPerSecond: p.shape.rowsPerSecond, Concurrency: s.opts.Concurrency,
+		Reason: p.reason,
+	}
+}
+
+// announce hands the preview to [Options].Preview.
+func (s *scanner) announce() {
+	if s.opts.Preview != nil {
+		s.opts.Preview(s.preview())
+	}
+}
