@@ -16,7 +16,8 @@
 # workload directly against an emulator and through a recording proxy in
 # front of it, in interleaved rounds, each in a process of its own, and
 # prints calls per second, latency and CPU per call of client, emulator
-# and proxy, with a PASS or FAIL line per throughput requirement.
+# and proxy, with a PASS or FAIL line per throughput requirement; then the
+# recording's memory at 1M and 10M operations (benchproxy memory).
 #
 #   bench/run.sh            # about 6 minutes on 2 cores, ~16 GB of RAM at peak
 #   bench/run.sh sampler    # one part: sampler (the emulator tables), cloud (the Cloud-like table) or proxy
@@ -111,6 +112,8 @@ if [[ $parts == all || $parts == proxy ]]; then
 	"$work/benchproxy" report -rounds "${ROUNDS:-5}" \
 		-emulator "$(cat "$work/proxied.addr")" -control "$(cat "$work/proxied.control")" -emulator-pid "$emulator_pid" \
 		-proxy "$(cat "$work/proxy.addr")" -proxy-pid "$proxy_pid" || status=$?
+	echo
+	"$work/benchproxy" memory || status=$?
 	echo
 	echo "recording proxy: $(($(date +%s) - proxy_began))s"
 fi

@@ -15,50 +15,56 @@ import (
 // an update costs O(log capacity).
 type hotCounter struct {
 	capacity int
-	index    map[string]int // key → position in heap
-	heap     []hotEntry
+	index    map[string]*hotEntry
+	heap     []*hotEntry
 }
 
 // hotEntry is one counter: its key (a row key, or a scanned range's
 // bounds joined by [scanKey]), count, error bound and a second measure
-// (bytes, or rows returned).
+// (bytes, or rows returned), and where it is in the heap (so that moving
+// it costs no map update).
 type hotEntry struct {
 	key          string
 	count, error float64
 	extra        float64
+	at           int
 }
 
 func newHotCounter(capacity int) hotCounter {
-	return hotCounter{capacity: capacity, index: make(map[string]int, capacity)}
+	return hotCounter{capacity: capacity, index: make(map[string]*hotEntry, capacity)}
 }
 
 // add counts weight occurrences of key, with extra added to its second
 // measure.
 func (h *hotCounter) add(key string, weight, extra float64) {
-	if i, ok := h.index[key]; ok {
-		h.heap[i].count += weight
-		h.heap[i].extra += extra
-		h.down(i)
+	if e, ok := h.index[key]; ok {
+		e.count += weight
+		e.extra += extra
+		h.down(e.at)
 		return
 	}
 	if len(h.heap) < h.capacity {
-		h.heap = append(h.heap, hotEntry{key: key, count: weight, extra: extra})
-		h.index[key] = len(h.heap) - 1
-		h.up(len(h.heap) - 1)
+		e := &hotEntry{key: key, count: weight, extra: extra, at: len(h.heap)}
+		h.heap = append(h.heap, e)
+		h.index[key] = e
+		h.up(e.at)
 		return
 	}
 	// Replace the smallest counter: its count becomes the new key's
 	// error bound.
-	min := &h.heap[0]
+	min := h.heap[0]
 	delete(h.index, min.key)
-	*min = hotEntry{key: key, count: min.count + weight, error: min.count, extra: extra}
-	h.index[key] = 0
+	*min = hotEntry{key: key, count: min.count + weight, error: min.count, extra: extra, at: 0}
+	h.index[key] = min
 	h.down(0)
 }
 
 // top returns the k largest counters, largest first (ties by key).
 func (h *hotCounter) top(k int) []hotEntry {
-	entries := slices.Clone(h.heap)
+	entries := make([]hotEntry, len(h.heap))
+	for i, e := range h.heap {
+		entries[i] = *e
+	}
 	slices.SortFunc(entries, func(a, b hotEntry) int {
 		if c := cmp.Compare(b.count, a.count); c != 0 {
 			return c
@@ -72,8 +78,7 @@ func (h *hotCounter) less(i, j int) bool { return h.heap[i].count < h.heap[j].co
 
 func (h *hotCounter) swap(i, j int) {
 	h.heap[i], h.heap[j] = h.heap[j], h.heap[i]
-	h.index[h.heap[i].key] = i
-	h.index[h.heap[j].key] = j
+	h.heap[i].at, h.heap[j].at = i, j
 }
 
 func (h *hotCounter) up(i int) {

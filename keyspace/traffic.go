@@ -184,18 +184,13 @@ func (t *NodeTraffic) clone() *NodeTraffic {
 }
 
 // addMethod adds calls and errors to method's entry of counts, keeping
-// the list sorted by method name.
+// the list sorted by method name. A list holds a handful of methods, so a
+// linear scan is the quickest search.
 func addMethod(counts []MethodCount, method string, calls, errors float64) []MethodCount {
-	i, found := slices.BinarySearchFunc(counts, method, func(m MethodCount, name string) int {
-		switch {
-		case m.Method < name:
-			return -1
-		case m.Method > name:
-			return 1
-		}
-		return 0
-	})
-	if !found {
+	i := 0
+	for ; i < len(counts) && counts[i].Method < method; i++ {
+	}
+	if i == len(counts) || counts[i].Method != method {
 		counts = slices.Insert(counts, i, MethodCount{Method: method})
 	}
 	counts[i].Calls += calls

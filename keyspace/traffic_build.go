@@ -20,12 +20,17 @@ const (
 type trafficState struct {
 	hasTime  bool
 	min, max int64
-	reads    hotCounter
-	writes   hotCounter
-	scans    hotCounter
-	pending  []Op
-	keys     int // keys in pending
-	named    map[string]bool
+	reads   hotCounter
+	writes  hotCounter
+	scans   hotCounter
+	pending []Op
+	keys    int // keys in pending
+	// last is the key the last descent was for, and lastDepth how long
+	// its path is (in the builder's path scratch): an op that names a row
+	// and then reads or writes it descends once.
+	last      string
+	lastDepth int
+	lastValid bool
 }
 
 // AddOp folds one recorded operation into the snapshot's traffic: the
@@ -105,19 +110,13 @@ func (b *Builder) replayOps() {
 
 func (b *Builder) addOp(op *Op) {
 	b.addingOp = true
+	b.traffic.lastValid = false // rows may have changed the tree
 	defer func() { b.addingOp = false }()
 	bucket := b.trafficBucket(op.Time)
 	isRead := op.Method == MethodReadRows
-	named := b.traffic.named
-	if named == nil {
-		named = map[string]bool{}
-		b.traffic.named = named
-	}
-	clear(named)
 	for _, key := range op.Keys {
 		k := string(key)
-		named[k] = true
-		for _, n := range b.descend(k, b.path[:0]) {
+		for _, n := range b.opPath(k) {
 			t := nodeTraffic(n)
 			t.coverKey(k)
 			t.Ops++
@@ -140,7 +139,7 @@ func (b *Builder) addOp(op *Op) {
 			under = string(r.Start) // a prefix scan: [P, PrefixEnd(P))
 		}
 		if p := b.wholeSegments(under); p != "" {
-			b.descend(p, b.path[:0])
+			b.opPath(p)
 		}
 		for _, n := range b.snap.Root.Find(string(r.Start)) {
 			if !n.holdsRange(r) {
@@ -160,7 +159,7 @@ func (b *Builder) addOp(op *Op) {
 	}
 	for _, r := range op.RowsRead {
 		k := string(r.Key)
-		for _, n := range b.descend(k, b.path[:0]) {
+		for _, n := range b.opPath(k) {
 			t := nodeTraffic(n)
 			t.coverKey(k)
 			t.RowsRead++
@@ -169,14 +168,14 @@ func (b *Builder) addOp(op *Op) {
 			t.Time.BytesRead.add(bucket, float64(r.Bytes))
 		}
 		count := 1.0
-		if named[k] {
+		if isRead && slices.Contains(op.Keys, r.Key) {
 			count = 0 // counted when it was named
 		}
 		b.traffic.reads.add(k, count, float64(r.Bytes))
 	}
 	for _, r := range op.RowsWritten {
 		k := string(r.Key)
-		for _, n := range b.descend(k, b.path[:0]) {
+		for _, n := range b.opPath(k) {
 			t := nodeTraffic(n)
 			t.coverKey(k)
 			t.RowsWritten++
@@ -186,6 +185,20 @@ func (b *Builder) addOp(op *Op) {
 		}
 		b.traffic.writes.add(k, 1, float64(r.Bytes))
 	}
+}
+
+// opPath returns the nodes key belongs to, root first, creating nodes as
+// rows do. The path of the key descended just before is reused: nothing
+// can have changed the tree since (a descent that merges nodes is the
+// only change, and it would have been this one).
+func (b *Builder) opPath(key string) []*Node {
+	t := &b.traffic
+	if t.lastValid && t.last == key {
+		return b.path[:t.lastDepth]
+	}
+	b.path = b.descend(key, b.path[:0])
+	t.last, t.lastDepth, t.lastValid = key, len(b.path), true
+	return b.path
 }
 
 // nodeTraffic returns n's traffic, creating it.

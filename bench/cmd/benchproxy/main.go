@@ -8,6 +8,7 @@
 //	benchproxy proxy   -upstream ADDR -addr-file F    run a recording proxy until SIGTERM
 //	benchproxy measure -target ADDR -workload W       one run of one workload, printed as a JSON line
 //	benchproxy report  -emulator ADDR -proxy ADDR     every run, each in a fresh process, and the table
+//	benchproxy memory                                 a recording's memory at 1M and 10M operations
 //
 // The emulator, the proxy and each client run in processes of their own,
 // so that /proc gives each one's CPU time.
@@ -20,7 +21,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: benchproxy load|proxy|measure|report [flags]; see bench/run.sh")
+		fmt.Fprintln(os.Stderr, "usage: benchproxy load|proxy|measure|report|memory [flags]; see bench/run.sh")
 		os.Exit(2)
 	}
 	var err error
@@ -33,8 +34,10 @@ func main() {
 		err = measure(os.Args[2:])
 	case "report":
 		err = report(os.Args[2:])
+	case "memory":
+		err = memory(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown subcommand %q: want load, proxy, measure or report", os.Args[1])
+		err = fmt.Errorf("unknown subcommand %q: want load, proxy, measure, report or memory", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchproxy:", err)

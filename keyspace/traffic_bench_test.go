@@ -1,0 +1,51 @@
+package keyspace
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// BenchmarkAddOp measures folding one operation into a recording: a mix
+// of point reads, prefix scans, single-row and ten-row batch writes over
+// 200,000 Zipf-hot users, as the recording proxy's sink feeds it.
+func BenchmarkAddOp(b *testing.B) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	zipf := rand.NewZipf(rng, 1.2, 1, 199_999)
+	const n = 1 << 14
+	ops := make([]Op, n)
+	for i := range ops {
+		user := zipf.Uint64()
+		key := Key(fmt.Sprintf("user#%06d#post#%04d", user, rng.IntN(1000)))
+		op := Op{Table: "events"}
+		switch x := rng.IntN(100); {
+		case x < 60:
+			op.Method, op.Keys, op.RowsRead = MethodReadRows, []Key{key}, []RowIO{{Key: key, Bytes: 300}}
+		case x < 70:
+			prefix := fmt.Sprintf("user#%06d#", user)
+			op.Method = MethodReadRows
+			op.Ranges = []KeyRange{{Start: Key(prefix), End: Key(PrefixEnd(prefix))}}
+			op.RowsRead, op.CallRows = []RowIO{{Key: key, Bytes: 300}}, 1
+		case x < 90:
+			op.Method, op.Keys, op.RowsWritten = MethodMutateRow, []Key{key}, []RowIO{{Key: key, Bytes: 120}}
+		default:
+			op.Method = MethodMutateRows
+			for range 10 {
+				k := Key(fmt.Sprintf("user#%06d#post#%04d", zipf.Uint64(), rng.IntN(1000)))
+				op.Keys = append(op.Keys, k)
+				op.RowsWritten = append(op.RowsWritten, RowIO{Key: k, Bytes: 120})
+			}
+		}
+		ops[i] = op
+	}
+	start := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	rec := NewRecordingBuilder(RecordingMeta{Started: start, Delimiters: "#"}, Options{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		op := &ops[i%n]
+		op.Time = start.Add(time.Duration(i) * 100 * time.Microsecond)
+		rec.Add(op)
+	}
+}
