@@ -20,11 +20,11 @@ const (
 type trafficState struct {
 	hasTime  bool
 	min, max int64
-	reads   hotCounter
-	writes  hotCounter
-	scans   hotCounter
-	pending []Op
-	keys    int // keys in pending
+	reads    hotCounter
+	writes   hotCounter
+	scans    hotCounter
+	pending  []Op
+	keys     int // keys in pending
 	// last is the key the last descent was for, and lastDepth how long
 	// its path is (in the builder's path scratch): an op that names a row
 	// and then reads or writes it descends once.
