@@ -17,7 +17,7 @@ const (
 func legendCaption(m *Matrix) string {
 	caption := m.View.Metric.Description()
 	if m.Timed() {
-		caption += " per " + formatDuration(m.Time.ColumnDuration())
+		caption += " per " + columnText(m.Time)
 	}
 	return caption
 }
