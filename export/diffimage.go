@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -88,7 +89,7 @@ func WriteDiffImage(path string, a, b *keyspace.Snapshot, o DiffImageOptions) er
 	if !format.isImage() {
 		return fmt.Errorf("output file %q: a side-by-side heatmap is an image; end the file name in .png or .svg", path)
 	}
-	return writeFileAtomic(path, func(w io.Writer) error { return DiffImage(w, format, a, b, o) })
+	return atomicfile.Write(path, func(w io.Writer) error { return DiffImage(w, format, a, b, o) })
 }
 
 func (o DiffImageOptions) withDefaults() (DiffImageOptions, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/report"
 )
@@ -77,7 +78,7 @@ func ReportImages(dir string, in *report.Input, o ReportImageOptions) error {
 	}
 	for _, pic := range plannedPictures(in, o) {
 		file := filepath.Join(dir, pic.name)
-		if err := writeFileAtomic(file, pic.draw); err != nil {
+		if err := atomicfile.Write(file, pic.draw); err != nil {
 			return fmt.Errorf("drawing report image %s: %w", pic.name, err)
 		}
 		abs, err := filepath.Abs(file)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/screenshot"
 )
@@ -28,7 +29,7 @@ func Write(path string, snap *keyspace.Snapshot, findings []diagnose.Finding, o 
 	if err := checkInput(snap, o.withDefaults()); err != nil {
 		return err
 	}
-	return writeFileAtomic(path, func(w io.Writer) error { return Render(w, snap, findings, o) })
+	return atomicfile.Write(path, func(w io.Writer) error { return Render(w, snap, findings, o) })
 }
 
 // Render writes the frame o describes to w in o.Format (see [Write]).

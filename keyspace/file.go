@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
+
+	"github.com/btviz/btviz/internal/atomicfile"
 )
 
 // FileFormat and FileVersion identify btviz snapshot files; see the
@@ -50,25 +51,8 @@ func Encode(w io.Writer, snap *Snapshot) error {
 // directory, renamed over path only once complete, so a failed save never
 // leaves a truncated snapshot behind.
 func Save(path string, snap *Snapshot) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("saving snapshot to %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	buffered := bufio.NewWriter(tmp)
-	if err := Encode(buffered, snap); err != nil {
-		tmp.Close()
-		return fmt.Errorf("saving snapshot to %s: %w", path, err)
-	}
-	if err := buffered.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("saving snapshot to %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("saving snapshot to %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("saving snapshot to %s: %w", path, err)
+	if err := atomicfile.Write(path, func(w io.Writer) error { return Encode(w, snap) }); err != nil {
+		return fmt.Errorf("saving snapshot: %w", err)
 	}
 	return nil
 }

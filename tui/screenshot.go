@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/screenshot"
 )
 
@@ -59,8 +60,8 @@ func screenshotCmd(dir, table, frame string, width, height int, isDark bool, now
 				return screenshotMsg{paths: paths, err: fmt.Errorf("drawing the screenshot as %s: %w", format.ext, err)}
 			}
 			path := stem + format.ext
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				return screenshotMsg{paths: paths, err: fmt.Errorf("writing the screenshot: %w; set a writable screenshot directory", err)}
+			if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+				return screenshotMsg{paths: paths, err: fmt.Errorf("saving the screenshot: %w; start btviz with --screenshot-dir naming a writable directory", err)}
 			}
 			paths = append(paths, path)
 		}
