@@ -50,9 +50,9 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 				return acquired{}, usageErrorf("--snapshot reads a saved scan; --%s would need a new one: give one or the other", name)
 			}
 		}
-		snap, err := keyspace.Load(f.snapshot)
+		snap, err := a.loadSnapshot(f.snapshot)
 		if err != nil {
-			return acquired{}, usageError(err)
+			return acquired{}, err
 		}
 		return acquired{snap: snap, fromFile: true}, nil
 	}

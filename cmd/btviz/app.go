@@ -17,6 +17,9 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// terminal holds the terminal's state while the interactive view
+	// runs, for [app.stopNow] and [app.recoverPanic] to put back.
+	terminal terminalGuard
 }
 
 // resolve turns the target flags into a [connect.Target], reading

@@ -38,8 +38,8 @@ func (a *app) diffCommand() *cobra.Command {
 			}
 			var snaps [2]*keyspace.Snapshot
 			for i, path := range args {
-				if snaps[i], err = keyspace.Load(path); err != nil {
-					return usageError(err)
+				if snaps[i], err = a.loadSnapshot(path); err != nil {
+					return err
 				}
 			}
 			in := report.DiffInput{

@@ -9,14 +9,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/tui"
 )
 
 func (a *app) rootCommand() *cobra.Command {
 	var target targetFlags
 	var scan scanFlags
-	var theme string
+	var theme, screenshots string
 	cmd := &cobra.Command{
 		Use:   "btviz [--project P --instance I] [--table T] [scan flags]",
 		Short: "An offline Key Visualizer for Cloud Bigtable, in the terminal",
@@ -38,6 +37,9 @@ func (a *app) rootCommand() *cobra.Command {
 			if cfg.Theme, err = tui.ParseTheme(theme); err != nil {
 				return usageError(err)
 			}
+			if cfg.ScreenshotDir, err = screenshotDir(screenshots); err != nil {
+				return err
+			}
 			if err := a.requireTerminal(); err != nil {
 				return err
 			}
@@ -54,12 +56,13 @@ func (a *app) rootCommand() *cobra.Command {
 	target.register(cmd.Flags())
 	scan.register(cmd.Flags())
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto (from the terminal's background), dark or light")
+	registerScreenshotDir(cmd, &screenshots)
 	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand())
 	return cmd
 }
 
 func (a *app) openCommand() *cobra.Command {
-	var theme string
+	var theme, screenshots string
 	cmd := &cobra.Command{
 		Use:     "open FILE.btviz",
 		Short:   "Explore a saved snapshot in the interactive view (no network)",
@@ -75,21 +78,47 @@ func (a *app) openCommand() *cobra.Command {
 			if err != nil {
 				return usageError(err)
 			}
-			snap, err := keyspace.Load(args[0])
+			dir, err := screenshotDir(screenshots)
 			if err != nil {
-				return usageError(err)
+				return err
+			}
+			snap, err := a.loadSnapshot(args[0])
+			if err != nil {
+				return err
 			}
 			if err := a.requireTerminal(); err != nil {
 				return err
 			}
 			return a.runTUI(cmd.Context(), tui.Config{
-				Snapshot: snap, Table: snap.Table, Theme: parsed,
+				Snapshot: snap, Table: snap.Table, Theme: parsed, ScreenshotDir: dir,
 				Backend: tui.NewSnapshotBackend(args[0], snap),
 			})
 		},
 	}
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto, dark or light")
+	registerScreenshotDir(cmd, &screenshots)
 	return cmd
+}
+
+// registerScreenshotDir adds --screenshot-dir to an interactive command.
+func registerScreenshotDir(cmd *cobra.Command, dir *string) {
+	cmd.Flags().StringVar(dir, "screenshot-dir", "", "directory the s key saves screenshots in (default: the current directory)")
+}
+
+// screenshotDir checks a --screenshot-dir before the view starts, so that
+// a typo is reported now rather than at the first screenshot.
+func screenshotDir(dir string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return "", usageErrorf("--screenshot-dir %s: %w; name an existing directory", dir, err)
+	}
+	if !info.IsDir() {
+		return "", usageErrorf("--screenshot-dir %s is a file; name a directory", dir)
+	}
+	return dir, nil
 }
 
 // backend opens what the interactive view reads tables through: the
@@ -118,6 +147,10 @@ func (a *app) backend(ctx context.Context, flags connect.Flags) (tui.Backend, fu
 // runTUI runs the interactive view until the user quits; Ctrl+C from
 // outside (SIGINT, SIGTERM) is a normal way out too.
 func (a *app) runTUI(ctx context.Context, cfg tui.Config) error {
+	if in, ok := a.stdin.(*os.File); ok {
+		a.terminal.save(in, a.stdout)
+		defer a.terminal.forget()
+	}
 	err := tui.Run(ctx, cfg, a.stdin, a.stdout)
 	if errors.Is(err, context.Canceled) {
 		return nil
