@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/export"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/report"
@@ -65,7 +66,7 @@ func (a *app) diffCommand() *cobra.Command {
 				return fmt.Errorf("writing the diff: %w", err)
 			}
 			if out != "" {
-				fmt.Fprintf(a.stderr, "wrote %s\n", out)
+				fmt.Fprintf(a.stderr, "wrote %s\n", escape.Text(out))
 			}
 			return nil
 		},

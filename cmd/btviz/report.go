@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/export"
 	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/report"
@@ -111,6 +112,6 @@ func (a *app) writeOutput(path string, body []byte) error {
 	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(body); return err }); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
-	fmt.Fprintf(a.stderr, "wrote %s\n", path)
+	fmt.Fprintf(a.stderr, "wrote %s\n", escape.Text(path))
 	return nil
 }

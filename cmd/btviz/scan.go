@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
 )
@@ -36,7 +37,7 @@ func (a *app) scanCommand() *cobra.Command {
 			if err := keyspace.Save(out, got.snap); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stderr, "wrote %s: %s\n", out, describeScan(got.snap))
+			fmt.Fprintf(a.stderr, "wrote %s: %s\n", escape.Text(out), describeScan(got.snap))
 			return got.partial
 		},
 	}
@@ -55,10 +56,10 @@ func describeScan(snap *keyspace.Snapshot) string {
 	}
 	status := "complete"
 	if !scan.Complete {
-		status = "INCOMPLETE (" + scan.Incomplete + ")"
+		status = "INCOMPLETE (" + escape.Text(scan.Incomplete) + ")"
 	}
-	return fmt.Sprintf("table %q, %d rows read (%s) of about %d, %s, %s, %s",
-		snap.Table, scan.RowsRead, mode, scan.RowsEstimated, units.Bytes(float64(scan.BytesEstimated)), scan.Duration.Round(1e6), status)
+	return fmt.Sprintf("table %s, %d rows read (%s) of about %d, %s, %s, %s",
+		quoted(snap.Table), scan.RowsRead, mode, scan.RowsEstimated, units.Bytes(float64(scan.BytesEstimated)), scan.Duration.Round(1e6), status)
 }
 
 // fileStem turns a table name into a file-name stem.
