@@ -170,7 +170,8 @@ func (b *Builder) add(row *Row) {
 	bytes, versions := b.summary.bytes, b.summary.maxVersions
 
 	b.path = b.descend(row.Key, b.path[:0])
-	b.narrowShared(deepestPrefix(b.path[len(b.path)-1]))
+	// After the row is counted: narrowing may give up nodes of its path.
+	defer b.narrowShared(deepestPrefix(b.path[len(b.path)-1]))
 	for _, node := range b.path {
 		node.addRow(&b.summary, weight)
 		b.addWrites(&node.Writes)
