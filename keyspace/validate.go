@@ -156,14 +156,15 @@ func (v *validator) scan(path string) error {
 }
 
 // timeGrid checks the root histogram, which spans every other one: at
-// most [MaxTimeBuckets] buckets whose bounds in microseconds fit an int64.
+// most [MaxTimeBuckets] buckets, each holding times a cell timestamp (an
+// int64 of microseconds) can have.
 func (v *validator) timeGrid(path string) error {
 	h := &v.snap.Root.Writes
 	if len(h.Counts) > MaxTimeBuckets {
 		return problem(path+".counts", "%d buckets, more than the %d a snapshot's time axis has", len(h.Counts), MaxTimeBuckets)
 	}
 	width := v.snap.TimeBucketMicros
-	if h.First < math.MinInt64/width || h.First > math.MaxInt64/width-int64(len(h.Counts)) {
+	if h.First < floorDiv(math.MinInt64, width) || h.First > floorDiv(math.MaxInt64, width)-max(int64(len(h.Counts))-1, 0) {
 		return problem(path+".first", "bucket %d of %d µs is beyond any cell timestamp", h.First, width)
 	}
 	v.timeFirst, v.timeLast = h.First, h.Last()
