@@ -3,7 +3,6 @@ package keyspace
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/btviz/btviz/internal/snapshotjson"
 )
 
 // fileJSON returns a valid snapshot file's JSON as generic values to
@@ -21,12 +22,8 @@ func fileJSON(t testing.TB, snap *Snapshot) map[string]any {
 	if err := Encode(&buf, snap); err != nil {
 		t.Fatal(err)
 	}
-	zr, err := gzip.NewReader(&buf)
+	file, err := snapshotjson.Read(&buf)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var file map[string]any
-	if err := json.NewDecoder(zr).Decode(&file); err != nil {
 		t.Fatal(err)
 	}
 	return file
@@ -35,35 +32,14 @@ func fileJSON(t testing.TB, snap *Snapshot) map[string]any {
 // gzipJSON encodes v as a snapshot file would be: JSON, gzip-compressed.
 func gzipJSON(t testing.TB, v any) []byte {
 	t.Helper()
-	body, err := json.Marshal(v)
+	data, err := snapshotjson.Write(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return gzipBytes(body)
+	return data
 }
 
-func gzipBytes(body []byte) []byte {
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(body)
-	zw.Close()
-	return buf.Bytes()
-}
-
-// at walks a generic JSON value along keys and indexes.
-func at(v any, path ...any) any {
-	for _, step := range path {
-		switch s := step.(type) {
-		case string:
-			v = v.(map[string]any)[s]
-		case int:
-			v = v.([]any)[s]
-		}
-	}
-	return v
-}
-
-func obj(v any, path ...any) map[string]any { return at(v, path...).(map[string]any) }
+var obj = snapshotjson.Object
 
 // damagedFiles are the kinds of damage a snapshot file is checked for:
 // each changes one value of a valid file and names the field the error

@@ -17,6 +17,7 @@ import (
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/export"
 	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/internal/snapshotjson"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/report"
 	"github.com/btviz/btviz/tui"
@@ -61,15 +62,7 @@ func fuzzSnapshotJSON(t testing.TB) []byte {
 	return body
 }
 
-// gzipped stores body in a gzip stream without compressing it: the
-// cheapest valid file around it.
-func gzipped(body []byte) []byte {
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.NoCompression)
-	zw.Write(body)
-	zw.Close()
-	return buf.Bytes()
-}
+var gzipped = snapshotjson.Gzip
 
 // decodeOrUse reads a file's body. A refusal must be one of the errors
 // Decode documents; a snapshot it accepts must draw, diagnose and report

@@ -304,19 +304,14 @@ func count(path string, c float64) error {
 }
 
 func (v *validator) stats(path string, s *Stats) error {
-	for _, f := range []struct {
-		name  string
-		value float64
-	}{
-		{"rows", s.Rows}, {"cells", s.Cells}, {"bytes", s.Bytes}, {"value_bytes", s.ValueBytes},
-		{"key_bytes", s.KeyBytes}, {"columns", s.Columns},
-		{"max_row_bytes", float64(s.MaxRowBytes)}, {"max_row_cells", float64(s.MaxRowCells)},
-		{"max_row_columns", float64(s.MaxRowColumns)}, {"max_cell_bytes", float64(s.MaxCellBytes)},
-		{"max_versions", float64(s.MaxVersions)}, {"max_key_bytes", float64(s.MaxKeyBytes)},
-	} {
-		if err := count(path+"."+f.name, f.value); err != nil {
-			return err
-		}
+	err := counts(path,
+		field{"rows", s.Rows}, field{"cells", s.Cells}, field{"bytes", s.Bytes}, field{"value_bytes", s.ValueBytes},
+		field{"key_bytes", s.KeyBytes}, field{"columns", s.Columns},
+		field{"max_row_bytes", float64(s.MaxRowBytes)}, field{"max_row_cells", float64(s.MaxRowCells)},
+		field{"max_row_columns", float64(s.MaxRowColumns)}, field{"max_cell_bytes", float64(s.MaxCellBytes)},
+		field{"max_versions", float64(s.MaxVersions)}, field{"max_key_bytes", float64(s.MaxKeyBytes)})
+	if err != nil {
+		return err
 	}
 	if s.Rows > 0 && s.LastKey < s.FirstKey {
 		return problem(path+".last_key", "%v comes before first_key %v", s.LastKey, s.FirstKey)
@@ -390,34 +385,20 @@ func (v *validator) rowStats(path string, rows []RowStat) error {
 	for i := range rows {
 		r := &rows[i]
 		rowPath := path + "[" + strconv.Itoa(i) + "]"
-		for _, f := range []struct {
-			name  string
-			value int64
-		}{
-			{"bytes", r.Bytes}, {"cells", r.Cells}, {"columns", r.Columns}, {"families", int64(r.Families)},
-			{"max_versions", r.MaxVersions}, {"max_cell_bytes", r.MaxCellBytes},
-		} {
-			if err := count(rowPath+"."+f.name, float64(f.value)); err != nil {
-				return err
-			}
-		}
-		if r.Cells > 0 {
-			if err := v.writeTimes(rowPath, r.FirstWrite, r.LastWrite); err != nil {
-				return err
-			}
+		err := v.row(rowPath, r.Cells, r.FirstWrite, r.LastWrite,
+			field{"bytes", float64(r.Bytes)}, field{"cells", float64(r.Cells)}, field{"columns", float64(r.Columns)},
+			field{"families", float64(r.Families)}, field{"max_versions", float64(r.MaxVersions)}, field{"max_cell_bytes", float64(r.MaxCellBytes)})
+		if err != nil {
+			return err
 		}
 		if len(r.TopColumns) > maxFileColumns {
 			return problem(rowPath+".top_columns", "%d columns, more than %d", len(r.TopColumns), maxFileColumns)
 		}
 		for j, c := range r.TopColumns {
-			columnPath := rowPath + ".top_columns[" + strconv.Itoa(j) + "]"
-			for _, f := range []struct {
-				name  string
-				value int64
-			}{{"versions", c.Versions}, {"bytes", c.Bytes}, {"max_bytes", c.MaxBytes}} {
-				if err := count(columnPath+"."+f.name, float64(f.value)); err != nil {
-					return err
-				}
+			err := counts(rowPath+".top_columns["+strconv.Itoa(j)+"]",
+				field{"versions", float64(c.Versions)}, field{"bytes", float64(c.Bytes)}, field{"max_bytes", float64(c.MaxBytes)})
+			if err != nil {
+				return err
 			}
 		}
 	}
@@ -430,23 +411,39 @@ func (v *validator) sample(path string, rows []SampledRow) error {
 	}
 	for i := range rows {
 		r := &rows[i]
-		rowPath := path + "[" + strconv.Itoa(i) + "]"
-		for _, f := range []struct {
-			name  string
-			value float64
-		}{
-			{"weight", r.Weight}, {"bytes", float64(r.Bytes)}, {"cells", float64(r.Cells)},
-			{"columns", float64(r.Columns)}, {"max_versions", float64(r.MaxVersions)},
-		} {
-			if err := count(rowPath+"."+f.name, f.value); err != nil {
-				return err
-			}
+		err := v.row(path+"["+strconv.Itoa(i)+"]", r.Cells, r.FirstWrite, r.LastWrite,
+			field{"weight", r.Weight}, field{"bytes", float64(r.Bytes)}, field{"cells", float64(r.Cells)},
+			field{"columns", float64(r.Columns)}, field{"max_versions", float64(r.MaxVersions)})
+		if err != nil {
+			return err
 		}
-		if r.Cells > 0 {
-			if err := v.writeTimes(rowPath, r.FirstWrite, r.LastWrite); err != nil {
-				return err
-			}
+	}
+	return nil
+}
+
+// field is one named count of a record, for [counts].
+type field struct {
+	name  string
+	value float64
+}
+
+// counts checks every field of the record at path with [count].
+func counts(path string, fields ...field) error {
+	for _, f := range fields {
+		if err := count(path+"."+f.name, f.value); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// row checks a row's counts and, when it has cells, its write times.
+func (v *validator) row(path string, cells, firstWrite, lastWrite int64, fields ...field) error {
+	if err := counts(path, fields...); err != nil {
+		return err
+	}
+	if cells > 0 {
+		return v.writeTimes(path, firstWrite, lastWrite)
 	}
 	return nil
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/btviz/btviz/internal/snapshotjson"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -43,42 +42,23 @@ func damage(t *testing.T, path string, change func(file map[string]any)) string 
 		t.Fatal(err)
 	}
 	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	file, err := snapshotjson.Read(f)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var file map[string]any
-	if err := json.NewDecoder(zr).Decode(&file); err != nil {
 		t.Fatal(err)
 	}
 	change(file)
-	body, err := json.Marshal(file)
+	data, err := snapshotjson.Write(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(body)
-	zw.Close()
 	out := filepath.Join(t.TempDir(), "damaged.btviz")
-	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(out, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return out
 }
 
-func jsonNode(file map[string]any, path ...any) map[string]any {
-	var v any = file
-	for _, step := range path {
-		switch s := step.(type) {
-		case string:
-			v = v.(map[string]any)[s]
-		case int:
-			v = v.([]any)[s]
-		}
-	}
-	return v.(map[string]any)
-}
+var jsonNode = snapshotjson.Object
 
 // noRawControls fails the test if out holds a byte a terminal would act
 // on: C0 controls other than newline, DEL, C1 controls in UTF-8, or a
