@@ -19,62 +19,66 @@ import (
 // stopWithin is how soon after SIGINT btviz must have exited.
 const stopWithin = time.Second
 
-// TestSIGINTStopsExportMidWriteAndLeavesNoTemporaryFile: SIGINT while
-// export draws a large PNG into its temporary file stops it within a
-// second, with exit 130, no temporary file and no half-written output.
+// TestSIGINTStopsExportMidWriteAndLeavesNoTemporaryFile: SIGINT (or
+// SIGTERM) while export draws a large PNG into its temporary file stops
+// it within a second, with exit 130 (143), no temporary file and no
+// half-written output.
 func TestSIGINTStopsExportMidWriteAndLeavesNoTemporaryFile(t *testing.T) {
 	btviz, _ := buildBinaries(t)
 	snap := smallSnapshot(t, 20000)
-	dir := t.TempDir()
-	out := filepath.Join(dir, "big.png")
-	cmd := exec.Command(btviz, "export", "--snapshot", snap, "--size", "1000x400", "--out", out)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	// Wait for the temporary file: the export is then drawing into it.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if tmps, _ := filepath.Glob(filepath.Join(dir, ".big.png.*.tmp")); len(tmps) > 0 {
-			break
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("export finished (%v) before its temporary file was seen; draw a larger PNG", err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("export never created its temporary file")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	sent := time.Now()
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	var err error
-	select {
-	case err = <-exited:
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("export ignored SIGINT for 10 s")
-	}
-	took := time.Since(sent)
-	t.Logf("export exited %v after SIGINT: %v; stderr: %s", took.Round(time.Millisecond), err, stderr.String())
-	if took > stopWithin {
-		t.Errorf("export took %v to stop after SIGINT, want under %v", took, stopWithin)
-	}
-	if code := cmd.ProcessState.ExitCode(); code != 128+int(syscall.SIGINT) {
-		t.Errorf("exit %d, want %d", code, 128+int(syscall.SIGINT))
-	}
-	if !strings.Contains(stderr.String(), "stopped by SIGINT") {
-		t.Errorf("stderr does not say why it stopped: %s", stderr.String())
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Errorf("SIGINT left %v behind", entries)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(btviz, "export", "--snapshot", snap, "--size", "1000x400", "--out", filepath.Join(dir, "big.png"))
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			// Wait for the temporary file: the export is then drawing into it.
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				if tmps, _ := filepath.Glob(filepath.Join(dir, ".big.png.*.tmp")); len(tmps) > 0 {
+					break
+				}
+				select {
+				case err := <-exited:
+					t.Fatalf("export finished (%v) before its temporary file was seen; draw a larger PNG", err)
+				default:
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("export never created its temporary file")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			sent := time.Now()
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			select {
+			case err = <-exited:
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("export ignored %v for 10 s", sig)
+			}
+			took := time.Since(sent)
+			t.Logf("export exited %v after %v: %v; stderr: %s", took.Round(time.Millisecond), sig, err, stderr.String())
+			if took > stopWithin {
+				t.Errorf("export took %v to stop after %v, want under %v", took, sig, stopWithin)
+			}
+			if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) {
+				t.Errorf("exit %d, want %d", code, 128+int(sig))
+			}
+			if want := map[syscall.Signal]string{syscall.SIGINT: "stopped by SIGINT", syscall.SIGTERM: "stopped by SIGTERM"}[sig]; !strings.Contains(stderr.String(), want) {
+				t.Errorf("stderr does not say why it stopped: %s", stderr.String())
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("%v left %v behind", sig, entries)
+			}
+		})
 	}
 }
 
