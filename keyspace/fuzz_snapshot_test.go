@@ -193,7 +193,7 @@ func mutate(s slot, kind uint8, number float64, text string) {
 		s.set(map[string]any{})
 	case 10, 11:
 		if list, ok := s.get().([]any); ok && len(list) > 0 {
-			i := int(math.Abs(number)) % len(list)
+			i := int(uint64(math.Abs(number)) % uint64(len(list)))
 			if kind%14 == 10 {
 				s.set(slices.Delete(slices.Clone(list), i, i+1))
 			} else {
