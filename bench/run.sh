@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/run.sh: the sampler's performance figures, in one run.
+# bench/run.sh: btviz's performance figures, in one run: the sampler's,
+# then the recording proxy's.
 #
 # Builds bench/cmd/benchscan, starts emulators (bttest) in processes of
 # their own so that the scanner's memory is measured alone, loads the
@@ -9,21 +10,35 @@
 # table the README quotes with a PASS or FAIL line per requirement. Exits
 # non-zero when a check fails.
 #
-#   bench/run.sh            # under 2 minutes on 2 cores, ~16 GB of RAM at peak
-#   ROUNDS=9 bench/run.sh   # more rounds of the 1M-row runs (default 5)
+# The recording proxy's part (bench/cmd/benchproxy) runs one client
+# workload directly against an emulator and through a recording proxy in
+# front of it, in interleaved rounds, each in a process of its own, and
+# prints calls per second, latency and CPU per call of client, emulator
+# and proxy, with a PASS or FAIL line per throughput requirement.
+#
+#   bench/run.sh            # under 4 minutes on 2 cores, ~16 GB of RAM at peak
+#   bench/run.sh sampler    # only the sampler's part; bench/run.sh proxy: only the proxy's
+#   ROUNDS=9 bench/run.sh   # more rounds of the 1M-row and the proxy runs (default 5)
 set -euo pipefail
+parts=${1:-all}
+case "$parts" in
+all | sampler | proxy) ;;
+*) echo "usage: bench/run.sh [all|sampler|proxy]" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 began=$(date +%s)
 work=$(mktemp -d)
 pids=()
 cleanup() {
 	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+	wait 2>/dev/null || true
 	rm -rf "$work"
 }
 trap cleanup EXIT
 
-echo "building benchscan"
+echo "building benchscan and benchproxy"
 go build -o "$work/benchscan" ./bench/cmd/benchscan
+go build -o "$work/benchproxy" ./bench/cmd/benchproxy
 
 # start_emulator NAME: starts an emulator and waits until it has written
 # its address and that of its /gc control endpoint.
@@ -37,20 +52,50 @@ start_emulator() {
 	[[ -s "$work/$1.addr" && -s "$work/$1.control" ]] || { echo "emulator $1 did not start:" >&2; cat "$work/$1.log" >&2; exit 1; }
 }
 
-# The 1M-row table gets an emulator of its own: bttest's garbage collector
-# scans the emulator's whole heap, and a 5M-row neighbour (about 10 GB)
-# would slow every scan of it.
-start_emulator small
-start_emulator big
-"$work/benchscan" load -emulator "$(cat "$work/small.addr")" -tables bench1m
-"$work/benchscan" load -emulator "$(cat "$work/big.addr")" -tables bench500k,bench5m
-loaded=$(date +%s)
-
 status=0
-"$work/benchscan" report -rounds "${ROUNDS:-5}" \
-	-emulator "$(cat "$work/small.addr")" -control "$(cat "$work/small.control")" \
-	-big-emulator "$(cat "$work/big.addr")" -big-control "$(cat "$work/big.control")" || status=$?
-finished=$(date +%s)
-echo
-echo "loading took $((loaded - began))s, measuring $((finished - loaded))s, the whole script $((finished - began))s"
+
+# The sampler: the 1M-row table gets an emulator of its own: bttest's
+# garbage collector scans the emulator's whole heap, and a 5M-row
+# neighbour (about 10 GB) would slow every scan of it.
+if [[ $parts == all || $parts == sampler ]]; then
+	start_emulator small
+	start_emulator big
+	"$work/benchscan" load -emulator "$(cat "$work/small.addr")" -tables bench1m
+	"$work/benchscan" load -emulator "$(cat "$work/big.addr")" -tables bench500k,bench5m
+	loaded=$(date +%s)
+	"$work/benchscan" report -rounds "${ROUNDS:-5}" \
+		-emulator "$(cat "$work/small.addr")" -control "$(cat "$work/small.control")" \
+		-big-emulator "$(cat "$work/big.addr")" -big-control "$(cat "$work/big.control")" || status=$?
+	finished=$(date +%s)
+	echo
+	echo "sampler: loading took $((loaded - began))s, measuring $((finished - loaded))s"
+	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	pids=()
+fi
+
+# The recording proxy: an emulator, and a recording proxy in front of it
+# that writes its recording into the work directory.
+if [[ $parts == all || $parts == proxy ]]; then
+	proxy_began=$(date +%s)
+	start_emulator proxied
+	emulator_pid=${pids[-1]}
+	"$work/benchproxy" load -emulator "$(cat "$work/proxied.addr")"
+	"$work/benchproxy" proxy -upstream "$(cat "$work/proxied.addr")" -addr-file "$work/proxy.addr" \
+		-out "$work/proxy.btviz" >"$work/proxy.log" 2>&1 &
+	proxy_pid=$!
+	pids+=("$proxy_pid")
+	for _ in $(seq 100); do
+		[[ -s "$work/proxy.addr" ]] && break
+		sleep 0.1
+	done
+	[[ -s "$work/proxy.addr" ]] || { echo "the recording proxy did not start:" >&2; cat "$work/proxy.log" >&2; exit 1; }
+	"$work/benchproxy" report -rounds "${ROUNDS:-5}" \
+		-emulator "$(cat "$work/proxied.addr")" -control "$(cat "$work/proxied.control")" -emulator-pid "$emulator_pid" \
+		-proxy "$(cat "$work/proxy.addr")" -proxy-pid "$proxy_pid" || status=$?
+	echo
+	echo "recording proxy: $(($(date +%s) - proxy_began))s"
+fi
+
+echo "the whole script took $(($(date +%s) - began))s"
 exit "$status"

@@ -10,6 +10,9 @@ type diagnosis struct {
 	// recentFrom is the first absolute time bucket of the recent window
 	// (see [recentWindowShare]).
 	recentFrom int64
+	// locations remembers [diagnosis.positionLocation]'s answer for each
+	// field position, asked by several checks.
+	locations map[*segmentPosition]Finding
 }
 
 // Diagnose runs every check on snap and returns its findings, worst
@@ -39,6 +42,7 @@ func Diagnose(snap *keyspace.Snapshot) []Finding {
 		checkLongKeys,
 		checkFamilies,
 		checkTablets,
+		checkTraffic,
 		checkScanNotes,
 	}
 	var findings []Finding

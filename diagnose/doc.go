@@ -19,7 +19,12 @@
 // costs readers ([WhatIf]).
 //
 // Key analysis works on the snapshot's delimiters ([keyspace.Splitter])
-// and looks at every segment position of the sampled keys, so that
-// tenant|user|ts and a:b:c keys are read as well as user#id keys. Keys in
-// summaries are always escaped by [keyspace.Printable].
+// and looks at every field position of the sampled keys, so that
+// tenant|user|ts and a:b:c keys are read as well as user#id keys. A field
+// is a segment between delimiters, or a part of one where the sample's
+// values consistently glue a word to a number (user123, greeting42,
+// sensor7reading: parts.go). hot-key-range has two rules: prefixes among
+// many siblings (hotspot.go) and key ranges at any fan-out whose writes far
+// exceed their share of the rows (hotrange.go). Keys in summaries are
+// always escaped by [keyspace.Printable].
 package diagnose

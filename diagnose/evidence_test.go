@@ -2,11 +2,12 @@ package diagnose
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/btviz/btviz/diagnose/diagnosetest"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -28,12 +29,12 @@ func findingOf(t *testing.T, findings []Finding, kind Kind) Finding {
 func near(got, want, tolerance float64) bool { return math.Abs(got-want) <= tolerance }
 
 // TestHotRangeEvidence counts the celebrity's rows and recent writes from
-// the rows themselves (a full scan of 3,000 rows keeps them all in the
+// the rows themselves (a full scan of 20,000 rows keeps them all in the
 // sample) and checks the finding's numbers against them.
 func TestHotRangeEvidence(t *testing.T) {
 	snap := scenarioSnapshot(t, "social-celebrity")
 	f := findingOf(t, Diagnose(snap), KindHotKeyRange)
-	prefix := "user#" + diagnosetest.CelebrityHandle + "#"
+	prefix := "user#mila_rosewood#"
 
 	var rows, celebrity int
 	var first, last int64 = math.MaxInt64, math.MinInt64
@@ -44,8 +45,8 @@ func TestHotRangeEvidence(t *testing.T) {
 		}
 		first, last = min(first, r.FirstWrite), max(last, r.LastWrite)
 	}
-	if rows != 3000 {
-		t.Fatalf("sample holds %d rows, want all 3000", rows)
+	if rows != 20_000 {
+		t.Fatalf("sample holds %d rows, want all 20,000", rows)
 	}
 	// The recent window: the last tenth of the time buckets the data
 	// spans, on the snapshot's grid.
@@ -77,8 +78,8 @@ func TestHotRangeEvidence(t *testing.T) {
 			t.Errorf("evidence %s = %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	if celebrity != 1140 {
-		t.Errorf("the scenario's celebrity has %d rows, want 38%% of 3000", celebrity)
+	if celebrity != 7600 {
+		t.Errorf("the scenario's celebrity has %d rows, want 38%% of 20,000", celebrity)
 	}
 	if !strings.Contains(f.Summary, "38% of rows") || !strings.Contains(f.Summary, prefix) {
 		t.Errorf("summary %q does not name the prefix and its share", f.Summary)
@@ -99,11 +100,21 @@ func floorDivide(a, b int64) int64 {
 func TestRowFindingEvidence(t *testing.T) {
 	large := Diagnose(scenarioSnapshot(t, "large-row-and-cell"))
 	row := findingOf(t, large, KindLargeRow)
-	// The row's logical size: its key, and per cell family, qualifier,
-	// an 8-byte timestamp and the value.
-	wantBytes := len(diagnosetest.LargeRowKey) + len("meta") + len("json") + 8 + 120
-	for range 120 {
-		wantBytes += len("blob") + len("chunk-000") + 8 + 1<<20
+	// The row's logical size, from the generated row: its key, and per
+	// cell family, qualifier, an 8-byte timestamp and the value.
+	wantBytes := 0
+	sc, _ := demo.Named("large-row-and-cell")
+	err := sc.Generate(func(key string, cells ...keyspace.Cell) error {
+		if key == string(row.Start) {
+			wantBytes = len(key)
+			for _, c := range cells {
+				wantBytes += len(c.Family) + len(c.Qualifier) + 8 + int(c.ValueBytes)
+			}
+		}
+		return nil
+	})
+	if err != nil || wantBytes < 120<<20 {
+		t.Fatalf("the large row %q holds %d bytes (%v), want over 120 MiB", row.Start, wantBytes, err)
 	}
 	if row.Evidence["row_bytes"] != float64(wantBytes) || row.Severity != SeverityWarning {
 		t.Errorf("large-row %s with row_bytes %v, want warning with %d", row.Severity, row.Evidence["row_bytes"], wantBytes)
@@ -169,7 +180,7 @@ func TestKeyPatternEvidence(t *testing.T) {
 // TestSummariesArePrintable: hostile keys (ESC, CSI, NUL) never reach a
 // summary raw.
 func TestSummariesArePrintable(t *testing.T) {
-	for _, sc := range diagnosetest.Scenarios() {
+	for _, sc := range slices.Concat(demo.Scenarios(), demo.TestTables()) {
 		for _, f := range Diagnose(scenarioSnapshot(t, sc.Name)) {
 			for _, text := range []string{f.Summary, f.Advice} {
 				for i := 0; i < len(text); i++ {

@@ -43,7 +43,9 @@ func Kinds() []Kind {
 		KindHotKeyRange, KindSequentialKeys, KindKeyStartsWithTimestamp, KindSequentialNumericID,
 		KindLargeRow, KindLargeCell, KindWideRow, KindFrequentlyUpdatedRow,
 		KindUnpaddedNumber, KindHashedKey, KindBinaryKey, KindPIIInKey, KindDomainNotReversed,
-		KindLongRowKey, KindTooManyColumnFamilies, KindTabletSkew, KindScanNote,
+		KindLongRowKey, KindTooManyColumnFamilies, KindTabletSkew,
+		KindReadHotspot, KindWriteHotspot, KindHotRow, KindSequentialWrites, KindHeavyScan,
+		KindScanNote,
 	}
 }
 

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/btviz/btviz/keyspace"
@@ -57,7 +58,10 @@ type hotCandidate struct {
 // checkHotRanges raises hot-key-range for the narrowest prefixes or rows
 // that hold at least [hotMinShare] of the table's rows, bytes or recent
 // writes and at least [hotMinFairFactor] times a fair share among at least
-// [hotMinSiblings] siblings.
+// [hotMinSiblings] siblings (the sibling rule), and for the narrowest key
+// ranges, at any fan-out, that take at least [hotMinShare] of the writes
+// and [hotMinFairFactor] times their share of the rows (the range rule,
+// [diagnosis.hotRanges]).
 func checkHotRanges(d *diagnosis) []Finding {
 	root := d.root
 	if root.Rows == 0 {
@@ -86,6 +90,16 @@ func checkHotRanges(d *diagnosis) []Finding {
 		}
 		if !narrower {
 			findings = append(findings, d.hotFinding(c))
+		}
+	}
+	// Ranges hot by the range rule, unless a prefix the sibling rule
+	// found overlaps them: that finding says more.
+	for _, r := range d.hotRanges() {
+		overlaps := slices.ContainsFunc(candidates, func(c hotCandidate) bool {
+			return c.node.Contains(r.start) || keyspace.InRange(string(c.node.Start), r.start, r.end)
+		})
+		if !overlaps {
+			findings = append(findings, d.rangeFinding(r))
 		}
 	}
 	return findings

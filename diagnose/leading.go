@@ -23,6 +23,14 @@ const (
 	// hashMinEntropyBits is the character entropy, in bits per character,
 	// the segment's values must reach: random hex gives about 4.
 	hashMinEntropyBits = 3.5
+	// decimalHashMinDigits is the mean length a decimal hash must have: a
+	// 64-bit hash written in decimal has 19 or 20 digits, while IDs that
+	// long (snowflake IDs, nanosecond times) repeat their leading digits.
+	decimalHashMinDigits = 16
+	// decimalHashMinEntropyBits is the digit entropy a decimal hash must
+	// reach: random digits give log2(10) = 3.32 bits, time-ordered IDs of
+	// the same length well under 3.
+	decimalHashMinEntropyBits = 3.2
 )
 
 const timestampFirstAdvice = "Do not lead the key with the time: every new row then lands at the end of the " +
@@ -63,12 +71,35 @@ func checkLeadingSegment(d *diagnosis) []Finding {
 	return nil
 }
 
-// segmentName names position p for a summary.
+// segmentName names the first varying field for a summary.
 func (d *diagnosis) segmentName(pos *segmentPosition) string {
-	if pos.index == 0 {
-		return "the first key segment"
+	if pos.segment == 0 || pos.part >= 0 {
+		return d.fieldName(pos)
 	}
-	return fmt.Sprintf("the %s key segment (the first that varies)", ordinal(pos.index))
+	return d.fieldName(pos) + " (the first that varies)"
+}
+
+// fieldName names a field position for a summary: a key segment, or a
+// part of one, named by the segment's pattern ("the number in keys of the
+// form user<number>").
+func (d *diagnosis) fieldName(pos *segmentPosition) string {
+	if pos.part < 0 {
+		return fmt.Sprintf("the %s key segment", ordinal(pos.segment))
+	}
+	noun := partNoun(pos.values)
+	if d.profile.oneSegment {
+		return fmt.Sprintf("the %s in keys of the form %s", noun, pos.pattern)
+	}
+	return fmt.Sprintf("the %s in the %s key segment, %s", noun, ordinal(pos.segment), pos.pattern)
+}
+
+// setField records which field a finding is about: the segment and, for
+// a part of one, which part.
+func setField(evidence Evidence, pos *segmentPosition) {
+	evidence.set("segment", float64(pos.segment))
+	if pos.part >= 0 {
+		evidence.set("segment_part", float64(pos.part))
+	}
 }
 
 func (d *diagnosis) timestampFirst(pos *segmentPosition) (Finding, bool) {
@@ -85,7 +116,7 @@ func (d *diagnosis) timestampFirst(pos *segmentPosition) (Finding, bool) {
 	example := exampleOf(pos, class)
 	kind := timeKindName(class, example)
 	evidence := Evidence{}
-	evidence.set("segment", float64(pos.index))
+	setField(evidence, pos)
 	evidence.set("timestamp_share", timeShare)
 	evidence.set("min_share", classMajority)
 	evidence.set("sampled_keys", float64(len(pos.values)))
@@ -137,12 +168,12 @@ func (d *diagnosis) sequentialID(pos *segmentPosition) (Finding, bool) {
 		return Finding{}, false
 	}
 	groups := map[string][]int{}
-	for i, v := range pos.values {
+	for i := range pos.values {
 		row := d.profile.rows[pos.rowOf[i]]
-		if row.Cells == 0 || classifySegment(v) != classInteger {
+		if row.Cells == 0 || pos.valueClasses[i] != classInteger {
 			continue
 		}
-		prefix := d.profile.prefixBefore(string(row.Key), pos.index)
+		prefix := d.profile.prefixBefore(pos.rowOf[i], pos.index)
 		groups[prefix] = append(groups[prefix], i)
 	}
 	var weighted float64
@@ -162,7 +193,13 @@ func (d *diagnosis) sequentialID(pos *segmentPosition) (Finding, bool) {
 			ids[k], times[k] = id, float64(d.profile.rows[pos.rowOf[i]].FirstWrite)
 			lo, hi = min(lo, id), max(hi, id)
 		}
-		weighted += spearman(ids, times) * float64(len(members))
+		if len(members) == len(d.profile.rows) {
+			// Every sampled row, in key order: their time ranks are known.
+			_, timeRank := d.profile.timeOrder()
+			weighted += pearson(ranks(ids), timeRank) * float64(len(members))
+		} else {
+			weighted += spearman(ids, times) * float64(len(members))
+		}
 		rows += len(members)
 	}
 	if rows < minCorrelationRows {
@@ -177,7 +214,7 @@ func (d *diagnosis) sequentialID(pos *segmentPosition) (Finding, bool) {
 	estimatedIDs := float64(pos.distinct) / float64(len(pos.values)) * d.root.Rows
 	density := min(1, share(estimatedIDs, hi-lo+1))
 	evidence := Evidence{}
-	evidence.set("segment", float64(pos.index))
+	setField(evidence, pos)
 	evidence.set("rank_correlation", correlation)
 	evidence.set("min_rank_correlation", sequentialMinCorrelation)
 	evidence.set("distinct_ids_sampled", float64(pos.distinct))
@@ -201,30 +238,22 @@ func (d *diagnosis) hashedLeading(pos *segmentPosition) (Finding, bool) {
 	if pos == nil || len(pos.values) == 0 {
 		return Finding{}, false
 	}
-	hashShare := pos.classShare(classHex) + pos.classShare(classBase64)
-	if hashShare < classMajority || pos.distinct < min(idMinDistinct, len(pos.values)/2) {
+	form, hashShare, meanChars, entropy := hashForm(pos)
+	if form == "" || pos.distinct < min(idMinDistinct, len(pos.values)/2) {
 		return Finding{}, false
-	}
-	var chars int
-	for _, v := range pos.values {
-		chars += len(v)
-	}
-	meanChars := float64(chars) / float64(len(pos.values))
-	entropy := charEntropy(pos.values)
-	if meanChars < hashMinChars || entropy < hashMinEntropyBits {
-		return Finding{}, false
-	}
-	form := "hex"
-	if pos.classes[classBase64] > pos.classes[classHex] {
-		form = "base64"
 	}
 	evidence := Evidence{}
-	evidence.set("segment", float64(pos.index))
+	setField(evidence, pos)
 	evidence.set("hash_share", hashShare)
 	evidence.set("mean_chars", meanChars)
-	evidence.set("min_mean_chars", hashMinChars)
 	evidence.set("entropy_bits_per_char", entropy)
-	evidence.set("min_entropy_bits_per_char", hashMinEntropyBits)
+	if form == "decimal" {
+		evidence.set("min_mean_chars", decimalHashMinDigits)
+		evidence.set("min_entropy_bits_per_char", decimalHashMinEntropyBits)
+	} else {
+		evidence.set("min_mean_chars", hashMinChars)
+		evidence.set("min_entropy_bits_per_char", hashMinEntropyBits)
+	}
 	f := Finding{
 		Kind:     KindHashedKey,
 		Severity: SeverityWarning,
@@ -235,4 +264,39 @@ func (d *diagnosis) hashedLeading(pos *segmentPosition) (Finding, bool) {
 		Evidence: evidence,
 	}
 	return d.positionLocation(f, pos), true
+}
+
+// hashForm says whether a field's values look like a hash: "hex" or
+// "base64" (at least [classMajority] of the values, [hashMinChars] long on
+// average, [hashMinEntropyBits] of entropy per character) or "decimal"
+// (digits, [decimalHashMinDigits] long, [decimalHashMinEntropyBits]), or
+// "" for none. It returns the share of values of that form, their mean
+// length and their entropy.
+func hashForm(pos *segmentPosition) (form string, formShare, meanChars, entropy float64) {
+	if len(pos.values) == 0 {
+		return "", 0, 0, 0
+	}
+	var chars, digits int
+	for _, v := range pos.values {
+		chars += len(v)
+		if allDigits(v) {
+			digits++
+		}
+	}
+	meanChars = float64(chars) / float64(len(pos.values))
+	entropy = charEntropy(pos.values)
+	if share := pos.classShare(classHex) + pos.classShare(classBase64); share >= classMajority {
+		if meanChars < hashMinChars || entropy < hashMinEntropyBits {
+			return "", share, meanChars, entropy
+		}
+		if pos.classes[classBase64] > pos.classes[classHex] {
+			return "base64", share, meanChars, entropy
+		}
+		return "hex", share, meanChars, entropy
+	}
+	share := float64(digits) / float64(len(pos.values))
+	if share >= classMajority && meanChars >= decimalHashMinDigits && entropy >= decimalHashMinEntropyBits {
+		return "decimal", share, meanChars, entropy
+	}
+	return "", share, meanChars, entropy
 }

@@ -86,6 +86,20 @@ func share(part, whole float64) float64 {
 // pos: the table when keys fan out before it, else the range of the few
 // prefixes before it.
 func (d *diagnosis) positionLocation(f Finding, pos *segmentPosition) Finding {
+	if at, ok := d.locations[pos]; ok {
+		f.Start, f.End, f.Prefix = at.Start, at.End, at.Prefix
+		return f
+	}
+	f = d.locatePosition(f, pos)
+	if d.locations == nil {
+		d.locations = make(map[*segmentPosition]Finding)
+	}
+	d.locations[pos] = Finding{Start: f.Start, End: f.End, Prefix: f.Prefix}
+	return f
+}
+
+// locatePosition does the work of [diagnosis.positionLocation].
+func (d *diagnosis) locatePosition(f Finding, pos *segmentPosition) Finding {
 	f.Start, f.End = d.tableWide()
 	if pos.index == 0 {
 		return f
@@ -93,7 +107,7 @@ func (d *diagnosis) positionLocation(f Finding, pos *segmentPosition) Finding {
 	prefixes := map[string]bool{}
 	var first, last string
 	for i := range pos.values {
-		prefix := d.profile.prefixBefore(string(d.profile.rows[pos.rowOf[i]].Key), pos.index)
+		prefix := d.profile.prefixBefore(pos.rowOf[i], pos.index)
 		if len(prefixes) == 0 || prefix < first {
 			first = prefix
 		}

@@ -18,6 +18,18 @@ func checkScanNotes(d *diagnosis) []Finding {
 			Summary: summary, Advice: advice, Evidence: evidence}
 	}
 	var notes []Finding
+	if t := d.snap.Traffic; t != nil {
+		evidence := Evidence{}
+		evidence.set("duration_seconds", t.Duration.Seconds())
+		evidence.set("ops", d.root.Traffic.Ops)
+		notes = append(notes, note(
+			fmt.Sprintf("traffic recorded for %s through btviz record: only calls made through the proxy are counted, and a read counts the rows the server returned (rows a filter dropped are not seen)",
+				units.Duration(t.Duration)),
+			"Point every client of the table at the proxy (BIGTABLE_EMULATOR_HOST) for the whole picture, and record long enough to see the steady load.", evidence))
+	}
+	if d.root.Rows == 0 && d.snap.HasTraffic() {
+		return notes // a recording alone: nothing was scanned
+	}
 	if !d.snap.RangesAreTablets {
 		summary := "the range map is not a tablet map, so tablet-skew is not checked"
 		if d.snap.Source == keyspace.SourceEmulator {

@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -9,20 +8,51 @@ import (
 // ranks returns the rank of each value (1 for the smallest), ties sharing
 // their average rank, as Spearman's correlation needs.
 func ranks(values []float64) []float64 {
-	order := make([]int, len(values))
-	for i := range order {
-		order[i] = i
+	type indexed struct {
+		value float64
+		index int
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(values[a], values[b]) })
+	order := make([]indexed, len(values))
+	for i, v := range values {
+		order[i] = indexed{v, i}
+	}
+	// Ties share one rank, so their order does not matter.
+	slices.SortFunc(order, func(a, b indexed) int {
+		switch {
+		case a.value < b.value:
+			return -1
+		case a.value > b.value:
+			return 1
+		}
+		return 0
+	})
 	out := make([]float64, len(values))
 	for i := 0; i < len(order); {
 		j := i
-		for j+1 < len(order) && values[order[j+1]] == values[order[i]] {
+		for j+1 < len(order) && order[j+1].value == order[i].value {
 			j++
 		}
 		average := float64(i+j)/2 + 1
 		for k := i; k <= j; k++ {
-			out[order[k]] = average
+			out[order[k].index] = average
+		}
+		i = j + 1
+	}
+	return out
+}
+
+// ranksInOrder returns the ranks (from 1) of items already sorted by
+// value, ties sharing their average rank: ranks[p] is items[p]'s.
+func ranksInOrder(items []int, value func(int) int64) []float64 {
+	out := make([]float64, len(items))
+	for i := 0; i < len(items); {
+		j := i
+		for j+1 < len(items) && value(items[j+1]) == value(items[i]) {
+			j++
+		}
+		average := float64(i+j)/2 + 1
+		for k := i; k <= j; k++ {
+			out[k] = average
 		}
 		i = j + 1
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btviz/btviz/diagnose/diagnosetest"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -16,7 +16,7 @@ import (
 type expectation struct {
 	good      bool
 	kinds     []string
-	locations []diagnosetest.Location
+	locations []demo.Location
 }
 
 // check asserts e on findings.
@@ -42,10 +42,14 @@ func (e expectation) check(t *testing.T, findings []Finding) {
 	}
 	for _, loc := range e.locations {
 		found := slices.ContainsFunc(findings, func(f Finding) bool {
-			return string(f.Kind) == loc.Kind && string(f.Prefix) == loc.Prefix
+			at := f.Prefix
+			if loc.Row {
+				at = f.Start
+			}
+			return string(f.Kind) == loc.Kind && string(at) == loc.Key
 		})
 		if !found {
-			t.Errorf("no %s finding at %q", loc.Kind, keyspace.Printable(loc.Prefix))
+			t.Errorf("no %s finding at %q", loc.Kind, keyspace.Printable(loc.Key))
 			for _, f := range findings {
 				if string(f.Kind) == loc.Kind {
 					t.Logf("  %s is at %q [%s, %s)", f.Kind, f.Prefix, f.Start, f.End)
@@ -55,11 +59,12 @@ func (e expectation) check(t *testing.T, findings []Finding) {
 	}
 }
 
-// TestScenarios diagnoses every synthetic scenario: each bad design raises
+// TestScenarios diagnoses every demo scenario and test table, built
+// in-process from package demo's generators: each bad design raises
 // exactly its kinds at the right place, each good design nothing above
 // info.
 func TestScenarios(t *testing.T) {
-	for _, sc := range diagnosetest.Scenarios() {
+	for _, sc := range slices.Concat(demo.Scenarios(), demo.TestTables()) {
 		t.Run(sc.Name, func(t *testing.T) {
 			t.Parallel()
 			e := expectation{good: sc.Good, kinds: sc.Expect, locations: sc.Locations}
@@ -76,15 +81,15 @@ var snapshotExpectations = map[string]expectation{
 	"timeseries-timestamp-first": {kinds: []string{"key-starts-with-timestamp", "sequential-keys"}},
 	"users-sequential-ids":       {kinds: []string{"sequential-numeric-id", "sequential-keys"}},
 	"users-reversed-ids":         {good: true},
-	"social-celebrity":           {kinds: []string{"hot-key-range"}, locations: []diagnosetest.Location{{Kind: "hot-key-range", Prefix: "user#mila_rosewood#"}}},
+	"social-celebrity":           {kinds: []string{"hot-key-range"}, locations: []demo.Location{{Kind: "hot-key-range", Key: "user#mila_rosewood#"}}},
 	"social-celebrity-salted":    {good: true},
 	"phone-device-day":           {good: true},
 	"multitenant-devices":        {good: true},
 	"bus-locations":              {good: true},
 	"web-domains-forward":        {kinds: []string{"domain-not-reversed"}},
 	"web-domains-reversed":       {good: true},
-	"large-row-and-cell":         {kinds: []string{"large-row", "large-cell"}, locations: []diagnosetest.Location{{Kind: "large-row", Prefix: "media#studio_ingest#raw-cam04-20261030"}, {Kind: "large-cell", Prefix: "media#finance_team#q3-board-pack-scan"}}},
-	"memusage-single-row":        {kinds: []string{"frequently-updated-row"}, locations: []diagnosetest.Location{{Kind: "frequently-updated-row", Prefix: "4c410523#memusage"}}},
+	"large-row-and-cell":         {kinds: []string{"large-row", "large-cell"}, locations: []demo.Location{{Kind: "large-row", Key: "media#studio_ingest#raw-cam04-20261030", Row: true}, {Kind: "large-cell", Key: "media#finance_team#q3-board-pack-scan", Row: true}}},
+	"memusage-single-row":        {kinds: []string{"frequently-updated-row"}, locations: []demo.Location{{Kind: "frequently-updated-row", Key: "4c410523#memusage", Row: true}}},
 	"unpadded-user-ids":          {kinds: []string{"unpadded-number"}},
 	"hashed-order-keys":          {kinds: []string{"hashed-key"}},
 	"binary-sensor-keys":         {kinds: []string{"binary-key"}},
@@ -121,16 +126,16 @@ func TestSnapshotFiles(t *testing.T) {
 }
 
 // TestSnapshotExpectationsMatchScenarios keeps the snapshot table and the
-// synthetic scenarios in step where they share a name.
+// demo scenarios in step.
 func TestSnapshotExpectationsMatchScenarios(t *testing.T) {
 	for name, e := range snapshotExpectations {
-		sc, ok := diagnosetest.Lookup(name)
+		sc, ok := demo.Named(name)
 		if !ok {
 			continue
 		}
 		got, want := slices.Sorted(slices.Values(sc.Expect)), slices.Sorted(slices.Values(e.kinds))
 		if sc.Good != e.good || !slices.Equal(got, want) {
-			t.Errorf("%s: synthetic scenario expects good=%v %v, snapshot table good=%v %v", name, sc.Good, got, e.good, want)
+			t.Errorf("%s: demo scenario expects good=%v %v, snapshot table good=%v %v", name, sc.Good, got, e.good, want)
 		}
 	}
 }

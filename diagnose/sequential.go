@@ -29,6 +29,18 @@ const (
 	// minCorrelationRows is the fewest sampled rows with write times a
 	// correlation is computed over.
 	minCorrelationRows = 30
+	// sequentialWindows is how many stretches of write time (equal counts
+	// of sampled rows) a group is cut into to see where each stretch's
+	// writes went, so that keys whose byte order is not the order they
+	// are written in (user9 sorts after user10000) are still seen to
+	// march: within a stretch, new rows go to ever-later keys.
+	sequentialWindows = 10
+	// sequentialMinWindowShare is the share of those stretches in which
+	// key order and write time must have rank correlation of at least
+	// [sequentialMinCorrelation]. Unpadded IDs written in order give 0.8
+	// to 1 (the stretches where IDs gain a digit jump back in key order);
+	// entity-first, salted and hashed keys give 0.
+	sequentialMinWindowShare = 0.7
 	// newestRowsShare is the share of newest sampled rows whose key
 	// spread the evidence reports.
 	newestRowsShare = 0.1
@@ -52,6 +64,13 @@ type writePattern struct {
 	// is over.
 	correlation float64
 	rows        int
+	// windowShare, measured only when the correlation is weak, is the
+	// row-weighted share of [sequentialWindows] stretches of write time
+	// within which key order follows write time, in the stronger
+	// direction; descending is true when new rows go to ever-earlier
+	// keys.
+	windowShare float64
+	descending  bool
 	// newestSpan is the share of the largest group's key order the newest
 	// [newestRowsShare] of its rows cover.
 	newestSpan float64
@@ -60,15 +79,15 @@ type writePattern struct {
 // findWritePattern looks for the shallowest grouping (at most
 // [maxWriteFronts] groups) in which write time follows key order.
 func findWritePattern(profile *keyProfile) (writePattern, bool) {
+	previousGroups, previousRows := -1, -1
 	for depth := 0; depth <= len(profile.positions); depth++ {
 		groups := map[string][]int{}
 		for i, row := range profile.rows {
 			if row.Cells == 0 {
 				continue
 			}
-			key := string(row.Key)
-			prefix := profile.prefixBefore(key, depth)
-			if depth > 0 && len(prefix) == len(key) {
+			prefix := profile.prefixBefore(i, depth)
+			if depth > 0 && len(prefix) == len(row.Key) {
 				continue
 			}
 			groups[prefix] = append(groups[prefix], i)
@@ -76,15 +95,27 @@ func findWritePattern(profile *keyProfile) (writePattern, bool) {
 		if len(groups) > maxWriteFronts {
 			return writePattern{}, false
 		}
+		// A deeper grouping refines a shallower one: with as many groups
+		// and rows, it is the same grouping, already looked at.
+		rows := 0
+		for _, members := range groups {
+			rows += len(members)
+		}
+		if len(groups) == previousGroups && rows == previousRows {
+			continue
+		}
+		previousGroups, previousRows = len(groups), rows
 		pattern := writePattern{depth: depth}
 		var weighted float64
 		largest := 0
+		timeOrders := make(map[string][]int, len(groups))
 		for prefix, members := range groups {
 			pattern.groups = append(pattern.groups, prefix)
 			if len(members) < minCorrelationRows {
 				continue
 			}
-			rho, span := groupPattern(profile.rows, members)
+			rho, span, byTime := groupPattern(profile, members)
+			timeOrders[prefix] = byTime
 			weighted += rho * float64(len(members))
 			pattern.rows += len(members)
 			if len(members) > largest {
@@ -97,31 +128,99 @@ func findWritePattern(profile *keyProfile) (writePattern, bool) {
 		}
 		pattern.correlation = weighted / float64(pattern.rows)
 		if math.Abs(pattern.correlation) >= sequentialMinCorrelation {
+			pattern.descending = pattern.correlation < 0
+			return pattern, true
+		}
+		// Byte order may not be write order (unpadded numbers): look
+		// stretch by stretch of write time.
+		var later, earlier float64
+		for prefix, members := range groups {
+			if len(members) >= minCorrelationRows {
+				up, down := windowTrend(profile.rows, members, timeOrders[prefix])
+				later += up * float64(len(members))
+				earlier += down * float64(len(members))
+			}
+		}
+		pattern.descending = earlier > later
+		pattern.windowShare = max(later, earlier) / float64(pattern.rows)
+		if pattern.windowShare >= sequentialMinWindowShare {
 			return pattern, true
 		}
 	}
 	return writePattern{}, false
 }
 
+// windowTrend cuts a group's rows (members, in key order; byTime, their
+// places in members, oldest write first) into
+// [sequentialWindows] stretches of write time and returns the share of
+// stretches within which key order rises with write time, and the share
+// within which it falls, each by a rank correlation of at least
+// [sequentialMinCorrelation]. Groups too small for stretches of
+// [minCorrelationRows] rows give 0, 0.
+func windowTrend(rows []keyspace.SampledRow, members, byTime []int) (later, earlier float64) {
+	if len(members) < sequentialWindows*minCorrelationRows {
+		return 0, 0
+	}
+	var up, down int
+	for w := range sequentialWindows {
+		window := byTime[w*len(byTime)/sequentialWindows : (w+1)*len(byTime)/sequentialWindows]
+		// The window is in time order: its time ranks need no sort, its
+		// key order ranks one of distinct integers.
+		timeRanks := ranksInOrder(window, func(k int) int64 { return rows[members[k]].FirstWrite })
+		keys := slices.Clone(window)
+		slices.Sort(keys)
+		keyRanks := make([]float64, len(window))
+		for p, k := range window {
+			at, _ := slices.BinarySearch(keys, k)
+			keyRanks[p] = float64(at + 1)
+		}
+		switch rho := pearson(keyRanks, timeRanks); {
+		case rho >= sequentialMinCorrelation:
+			up++
+		case rho <= -sequentialMinCorrelation:
+			down++
+		}
+	}
+	return float64(up) / sequentialWindows, float64(down) / sequentialWindows
+}
+
 // groupPattern returns the rank correlation between key order and first
-// write within one group (members are in key order), and the share of the
-// group's key order its newest rows span.
-func groupPattern(rows []keyspace.SampledRow, members []int) (rho, newestSpan float64) {
-	order := make([]float64, len(members))
-	times := make([]float64, len(members))
-	for k, i := range members {
-		order[k] = float64(k)
-		times[k] = float64(rows[i].FirstWrite)
+// write within one group (members are in key order), the share of the
+// group's key order its newest rows span, and the group's rows by write
+// time (their places in members, oldest first).
+func groupPattern(profile *keyProfile, members []int) (rho, newestSpan float64, byTime []int) {
+	rows := profile.rows
+	order, timeRanks := make([]float64, len(members)), make([]float64, len(members))
+	if len(members) == len(rows) {
+		// The whole sample, members[k] == k: its order is known.
+		byTime, timeRanks = profile.timeOrder()
+	} else {
+		type timed struct{ at, k int64 }
+		sorted := make([]timed, len(members))
+		for k, i := range members {
+			sorted[k] = timed{rows[i].FirstWrite, int64(k)}
+		}
+		// Oldest first; of rows written at once, the later in key order
+		// first, so that the newest rows are the ones latest written and
+		// earliest in key order.
+		slices.SortFunc(sorted, func(a, b timed) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(b.k, a.k)) })
+		byTime = make([]int, len(members))
+		for p, t := range sorted {
+			byTime[p] = int(t.k)
+		}
+		inTime := ranksInOrder(byTime, func(k int) int64 { return rows[members[k]].FirstWrite })
+		for p, k := range byTime {
+			timeRanks[k] = inTime[p]
+		}
 	}
-	rho = spearman(order, times)
-	byTime := make([]int, len(members))
-	for k := range byTime {
-		byTime[k] = k
+	// Spearman's correlation from the order: key order ranks are k+1.
+	for k := range order {
+		order[k] = float64(k + 1)
 	}
-	slices.SortStableFunc(byTime, func(a, b int) int { return cmp.Compare(times[b], times[a]) })
-	newest := byTime[:max(1, int(math.Ceil(float64(len(members))*newestRowsShare)))]
+	rho = pearson(order, timeRanks)
+	newest := byTime[len(byTime)-max(1, int(math.Ceil(float64(len(members))*newestRowsShare))):]
 	lo, hi := slices.Min(newest), slices.Max(newest)
-	return rho, float64(hi-lo+1) / float64(len(members))
+	return rho, float64(hi-lo+1) / float64(len(members)), byTime
 }
 
 // checkSequentialKeys raises sequential-keys when, in at most
@@ -133,7 +232,7 @@ func checkSequentialKeys(d *diagnosis) []Finding {
 	}
 	direction := "ever-later"
 	end := "end"
-	if pattern.correlation < 0 {
+	if pattern.descending {
 		direction, end = "ever-earlier", "start"
 	}
 	evidence := Evidence{}
@@ -143,6 +242,7 @@ func checkSequentialKeys(d *diagnosis) []Finding {
 	evidence.set("write_fronts", float64(len(pattern.groups)))
 	evidence.set("max_write_fronts", maxWriteFronts)
 	evidence.set("newest_rows_key_span", pattern.newestSpan)
+
 	f := Finding{Kind: KindSequentialKeys, Severity: SeverityWarning, Advice: sequentialAdvice, Evidence: evidence}
 	where, target := "new rows land at "+direction+" keys", "the table"
 	if pattern.depth == 0 {
@@ -172,6 +272,15 @@ func checkSequentialKeys(d *diagnosis) []Finding {
 		"and the newest %s of rows sit in %s of the key order, so new rows all go to the %s of %s",
 		where, pattern.correlation, units.Thousands(int64(pattern.rows)), units.Percent(newestRowsShare), units.Percent(pattern.newestSpan),
 		end, target)
+	if math.Abs(pattern.correlation) < sequentialMinCorrelation {
+		evidence.set("window_share", pattern.windowShare)
+		evidence.set("min_window_share", sequentialMinWindowShare)
+		evidence.set("windows", sequentialWindows)
+		f.Summary = fmt.Sprintf("%s: in %s of %d stretches of write time, key order and write time have rank "+
+			"correlation of at least %.2f, so each stretch's new rows go to one narrow range that moves to %s keys "+
+			"(over all of %s, only %.2f: byte order is not the order the keys were written in, as with unpadded numbers)",
+			where, units.Percent(pattern.windowShare), sequentialWindows, sequentialMinCorrelation, direction, target, pattern.correlation)
+	}
 	return []Finding{f}
 }
 

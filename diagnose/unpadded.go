@@ -25,6 +25,11 @@ func checkUnpaddedNumbers(d *diagnosis) []Finding {
 		if pos.class != classInteger || pos.distinct < unpaddedMinDistinct || pos.minWidth == pos.maxWidth {
 			continue
 		}
+		if pos.maxWidth >= decimalHashMinDigits {
+			if form, _, _, _ := hashForm(pos); form == "decimal" {
+				continue // a hash has no numeric order to keep
+			}
+		}
 		var shorter int
 		for _, v := range pos.values {
 			if allDigits(v) && len(v) < pos.maxWidth {
@@ -32,13 +37,13 @@ func checkUnpaddedNumbers(d *diagnosis) []Finding {
 			}
 		}
 		evidence := Evidence{}
-		evidence.set("segment", float64(p))
+		setField(evidence, pos)
 		evidence.set("min_width", float64(pos.minWidth))
 		evidence.set("max_width", float64(pos.maxWidth))
 		evidence.set("shorter_share", share(float64(shorter), float64(len(pos.values))))
 		evidence.set("distinct_sampled", float64(pos.distinct))
-		summary := fmt.Sprintf("the %s key segment holds integers of %d to %d digits (%s of sampled keys shorter "+
-			"than %d), so key order is not numeric order", ordinal(p), pos.minWidth, pos.maxWidth,
+		summary := fmt.Sprintf("%s holds integers of %d to %d digits (%s of sampled keys shorter "+
+			"than %d), so key order is not numeric order", d.fieldName(pos), pos.minWidth, pos.maxWidth,
 			units.Percent(share(float64(shorter), float64(len(pos.values)))), pos.maxWidth)
 		if early, late, ok := d.misorderedPair(pos); ok {
 			summary += fmt.Sprintf(": %s sorts before %s", printable(early), printable(late))

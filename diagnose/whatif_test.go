@@ -3,10 +3,11 @@ package diagnose
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/btviz/btviz/diagnose/diagnosetest"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -40,17 +41,17 @@ func TestWhatIfSaltSpreadsTheCelebrity(t *testing.T) {
 		t.Fatalf("%d hot ranges followed, want 1", len(w.HotRanges))
 	}
 	hot := w.HotRanges[0]
-	if hot.Prefix != keyspace.Key("user#"+diagnosetest.CelebrityHandle+"#") || hot.Pieces != 8 {
+	if hot.Prefix != keyspace.Key("user#mila_rosewood#") || hot.Pieces != 8 {
 		t.Fatalf("followed %q into %d pieces, want the celebrity into 8", hot.Prefix, hot.Pieces)
 	}
-	// An eighth, give or take the hash's unevenness on 1,140 rows.
+	// An eighth, give or take the hash's unevenness on 7,600 rows.
 	if ratio := hot.AfterRowShare / hot.BeforeRowShare; ratio < 0.1 || ratio > 0.16 {
 		t.Errorf("largest piece holds %.3f of rows, %.3f of the %.3f before: want about 1/8", hot.AfterRowShare, ratio, hot.BeforeRowShare)
 	}
 	if ratio := hot.AfterRecentShare / hot.BeforeRecentShare; ratio < 0.1 || ratio > 0.2 {
 		t.Errorf("largest piece holds %.3f of recent writes, %.3f of the %.3f before: want about 1/8", hot.AfterRecentShare, ratio, hot.BeforeRecentShare)
 	}
-	if !strings.HasSuffix(string(hot.AfterPrefix), "#user#"+diagnosetest.CelebrityHandle+"#") {
+	if !strings.HasSuffix(string(hot.AfterPrefix), "#user#mila_rosewood#") {
 		t.Errorf("largest piece %q is not a salted celebrity prefix", hot.AfterPrefix)
 	}
 	change, ok := changeOf(w, KindHotKeyRange)
@@ -129,8 +130,8 @@ func TestWhatIfFixesDesigns(t *testing.T) {
 // rebuilds a snapshot with the same findings, so differences in other
 // what-ifs come from the keys, not from the rebuild.
 func TestWhatIfIdentityKeepsFindings(t *testing.T) {
-	for _, sc := range diagnosetest.Scenarios() {
-		if sc.Source == keyspace.SourceBigtable {
+	for _, sc := range slices.Concat(demo.Scenarios(), demo.TestTables()) {
+		if len(sc.Tablets) > 0 {
 			continue // a rebuilt snapshot has no tablets
 		}
 		t.Run(sc.Name, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/btviz/btviz/demo"
 )
 
 // BenchmarkSeedAll loads every scenario into a fresh embedded emulator and
@@ -12,7 +14,7 @@ import (
 // emulator holds (the whole process's live heap after two collections, so
 // it includes the clients' small share).
 func BenchmarkSeedAll(b *testing.B) {
-	scenarios := Scenarios()
+	scenarios := demo.Scenarios()
 	rows := 0
 	for _, sc := range scenarios {
 		rows += sc.Rows

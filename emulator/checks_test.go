@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -15,6 +16,9 @@ import (
 	"time"
 
 	"cloud.google.com/go/bigtable"
+
+	"github.com/btviz/btviz/demo"
+	"github.com/btviz/btviz/keyspace"
 )
 
 // scenarioChecks holds the defining-feature check of every scenario, by
@@ -38,6 +42,43 @@ var scenarioChecks = map[string]scenarioCheck{
 	"binary-sensor-keys":         checkBinaryKeys,
 	"pii-login-keys":             checkPIIKeys,
 	"too-many-families":          checkTooManyFamilies,
+	"users-no-delimiter":         checkUsersNoDelimiter,
+	"users-hashed-no-delimiter":  checkUsersHashed,
+	"accounts-hot-tenth":         checkAccountsHotTenth,
+	"two-datasets":               checkTwoDatasets,
+}
+
+// firstUserID is the first auto-increment ID of the user scenarios.
+const firstUserID = 10_400_001
+
+// saltBuckets is N of the salted celebrity scenario's hash mod N.
+const saltBuckets = 8
+
+// generatedKeys returns the keys a scenario generates, in write order.
+func generatedKeys(t *testing.T, name string) []string {
+	t.Helper()
+	scenarios, err := demo.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	err = scenarios[0].Generate(func(key string, _ ...keyspace.Cell) error {
+		keys = append(keys, key)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
+
+// TestEveryScenarioHasACheck keeps scenarioChecks in step with the demo.
+func TestEveryScenarioHasACheck(t *testing.T) {
+	for _, name := range demo.ScenarioNames() {
+		if _, ok := scenarioChecks[name]; !ok {
+			t.Errorf("scenario %q has no check in scenarioChecks; add one for its defining feature", name)
+		}
+	}
 }
 
 // requireKeys fails unless every key matches pattern.
@@ -85,7 +126,7 @@ func parseInt(t *testing.T, s string) int64 {
 	return n
 }
 
-func checkTimeseriesReversed(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkTimeseriesReversed(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^machine_\d{7}#\d{19}$`)
 	requireOneCellAtKeyTime(t, scan, func(key string) int64 { return math.MaxInt64 - parseInt(t, lastSegment(key)) })
 	machines := map[string]bool{}
@@ -99,12 +140,12 @@ func checkTimeseriesReversed(t *testing.T, _ context.Context, _ *bigtable.Client
 			t.Fatalf("row %q is newer than the row before it: the newest sample of a machine must come first", row.key)
 		}
 	}
-	if len(machines) != timeseriesMachines {
-		t.Errorf("machines = %d, want %d", len(machines), timeseriesMachines)
+	if len(machines) != 400 {
+		t.Errorf("machines = %d, want 400", len(machines))
 	}
 }
 
-func checkTimestampFirst(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkTimestampFirst(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^\d{13}#machine_\d{7}$`)
 	requireOneCellAtKeyTime(t, scan, func(key string) int64 { return parseInt(t, firstSegment(key)) })
 	if n := timeInversions(scan); n != 0 {
@@ -112,10 +153,10 @@ func checkTimestampFirst(t *testing.T, _ context.Context, _ *bigtable.Client, _ 
 	}
 }
 
-func checkUsersSequential(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkUsersSequential(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^\d{8}$`)
 	for i, row := range scan.rows {
-		if want := fmt.Sprint(usersFirstID + i); row.key != want {
+		if want := fmt.Sprint(firstUserID + i); row.key != want {
 			t.Fatalf("row %d key = %q, want %q: IDs must be dense and increasing", i, row.key, want)
 		}
 	}
@@ -124,7 +165,7 @@ func checkUsersSequential(t *testing.T, _ context.Context, _ *bigtable.Client, _
 	}
 }
 
-func checkUsersReversed(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkUsersReversed(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^\d{8}$`)
 	ids := make([]int, len(scan.rows))
 	for i, row := range scan.rows {
@@ -134,8 +175,8 @@ func checkUsersReversed(t *testing.T, _ context.Context, _ *bigtable.Client, _ S
 	}
 	slices.Sort(ids)
 	for i, id := range ids {
-		if id != usersFirstID+i {
-			t.Fatalf("reversed keys give ID %d at %d, want the dense range from %d", id, i, usersFirstID)
+		if id != firstUserID+i {
+			t.Fatalf("reversed keys give ID %d at %d, want the dense range from %d", id, i, firstUserID)
 		}
 	}
 	if n := timeInversions(scan); n < len(scan.rows)/3 {
@@ -143,7 +184,7 @@ func checkUsersReversed(t *testing.T, _ context.Context, _ *bigtable.Client, _ S
 	}
 }
 
-func checkCelebrity(t *testing.T, _ context.Context, _ *bigtable.Client, sc Scenario, scan *tableScan) {
+func checkCelebrity(t *testing.T, _ context.Context, _ *bigtable.Client, sc demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^user#[a-z]+_[a-z]+\d*#p\d{6}#\d{13}$`)
 	requireOneCellAtKeyTime(t, scan, func(key string) int64 { return parseInt(t, lastSegment(key)) })
 	hot := sc.Locations[0].Key
@@ -152,7 +193,7 @@ func checkCelebrity(t *testing.T, _ context.Context, _ *bigtable.Client, sc Scen
 	if rowShare < 0.35 || rowShare > 0.40 {
 		t.Errorf("%s holds %.1f%% of rows, want 35–40%%", hot, 100*rowShare)
 	}
-	recentStart := sc.TimeEnd.Add(-celebrityRecent)
+	recentStart := sc.TimeEnd.Add(-24 * time.Hour)
 	recent, recentHot := 0, 0
 	perUser := map[string]int{}
 	for _, row := range scan.rows {
@@ -176,7 +217,7 @@ func checkCelebrity(t *testing.T, _ context.Context, _ *bigtable.Client, sc Scen
 	}
 }
 
-func checkCelebritySalted(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkCelebritySalted(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^[0-7]#user#[a-z]+_[a-z]+\d*#p\d{6}#\d{13}$`)
 	var logical []string
 	buckets := map[string]int{}
@@ -190,7 +231,7 @@ func checkCelebritySalted(t *testing.T, _ context.Context, _ *bigtable.Client, _
 		}
 		logical = append(logical, key)
 		buckets[salt]++
-		if strings.HasPrefix(key, "user#"+celebrityHandle+"#") {
+		if strings.HasPrefix(key, "user#mila_rosewood#") {
 			celebrityBuckets[salt]++
 		}
 	}
@@ -207,10 +248,7 @@ func checkCelebritySalted(t *testing.T, _ context.Context, _ *bigtable.Client, _
 	if len(buckets) != saltBuckets || len(celebrityBuckets) != saltBuckets {
 		t.Errorf("rows in %d buckets, the celebrity in %d, want all %d", len(buckets), len(celebrityBuckets), saltBuckets)
 	}
-	var want []string
-	for _, e := range feedEvents() {
-		want = append(want, e.logicalKey)
-	}
+	want := generatedKeys(t, "social-celebrity")
 	slices.Sort(logical)
 	slices.Sort(want)
 	if !slices.Equal(logical, want) {
@@ -218,7 +256,7 @@ func checkCelebritySalted(t *testing.T, _ context.Context, _ *bigtable.Client, _
 	}
 }
 
-func checkPhoneDeviceDay(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkPhoneDeviceDay(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^(phone|tablet|watch)#[0-9a-f]{8}#\d{8}$`)
 	for _, row := range scan.rows {
 		day := lastSegment(row.key)
@@ -232,7 +270,7 @@ func checkPhoneDeviceDay(t *testing.T, _ context.Context, _ *bigtable.Client, _ 
 	}
 }
 
-func checkMultitenant(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkMultitenant(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^[a-z-]+#(thermostat|meter|camera|lock|sensor)#\d{4}#\d{8}$`)
 	perTenant := map[string]int{}
 	for _, row := range scan.rows {
@@ -251,15 +289,15 @@ func checkMultitenant(t *testing.T, _ context.Context, _ *bigtable.Client, _ Sce
 	}
 }
 
-func checkBusLocations(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkBusLocations(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^(STC|MTA|CTA|TTC|KVB)#\d{2}#\d{3}#\d{13}$`)
 	requireOneCellAtKeyTime(t, scan, func(key string) int64 { return parseInt(t, lastSegment(key)) })
 	vehicles := map[string]bool{}
 	for _, row := range scan.rows {
 		vehicles[row.key[:strings.LastIndexByte(row.key, '#')]] = true
 	}
-	if len(vehicles) != busVehicles {
-		t.Errorf("vehicles = %d, want %d", len(vehicles), busVehicles)
+	if len(vehicles) != 400 {
+		t.Errorf("vehicles = %d, want 400", len(vehicles))
 	}
 }
 
@@ -283,16 +321,12 @@ func checkSiteShares(t *testing.T, scan *tableScan, site func(host string) strin
 	}
 }
 
-func checkDomainsForward(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkDomainsForward(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^[a-z0-9-]+(\.[a-z0-9-]+)+/`)
-	want := map[string]bool{}
-	for _, p := range crawledPages() {
-		want[p.forwardKey()] = true
-	}
 	for _, row := range scan.rows {
 		host, _, _ := strings.Cut(row.key, "/")
 		labels := strings.Split(host, ".")
-		if !topLevelDomains[labels[len(labels)-1]] || !want[row.key] {
+		if !topLevelDomains[labels[len(labels)-1]] {
 			t.Fatalf("key %q: want a crawled page's host written forward, ending in its top-level domain", row.key)
 		}
 	}
@@ -305,11 +339,14 @@ func checkDomainsForward(t *testing.T, _ context.Context, _ *bigtable.Client, _ 
 	})
 }
 
-func checkDomainsReversed(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkDomainsReversed(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^[a-z0-9-]+(\.[a-z0-9-]+)+/`)
 	want := map[string]bool{}
-	for _, p := range crawledPages() {
-		want[p.reversedKey()] = true
+	for _, key := range generatedKeys(t, "web-domains-forward") {
+		host, path, _ := strings.Cut(key, "/")
+		labels := strings.Split(host, ".")
+		slices.Reverse(labels)
+		want[strings.Join(labels, ".")+"/"+path] = true
 	}
 	for _, row := range scan.rows {
 		if !topLevelDomains[strings.Split(row.key, ".")[0]] {
@@ -328,7 +365,7 @@ func checkDomainsReversed(t *testing.T, _ context.Context, _ *bigtable.Client, _
 	})
 }
 
-func checkLargeRowAndCell(t *testing.T, ctx context.Context, client *bigtable.Client, sc Scenario, scan *tableScan) {
+func checkLargeRowAndCell(t *testing.T, ctx context.Context, client *bigtable.Client, sc demo.Scenario, scan *tableScan) {
 	largeRow, largeCell := sc.Locations[0].Key, sc.Locations[1].Key
 	rowBytes, cellBytes, largestNormalRow := 0, 0, 0
 	chunks := 0
@@ -360,8 +397,8 @@ func checkLargeRowAndCell(t *testing.T, ctx context.Context, client *bigtable.Cl
 	if rowBytes <= 100_000_000 || rowBytes >= 256<<20 {
 		t.Errorf("row %q holds %d bytes, want over 100 MB and under the 256 MiB limit", largeRow, rowBytes)
 	}
-	if chunks != mediaChunks {
-		t.Errorf("row %q has %d chunk cells, want %d", largeRow, chunks, mediaChunks)
+	if chunks != 120 {
+		t.Errorf("row %q has %d chunk cells, want 120", largeRow, chunks)
 	}
 	if cellBytes <= 10_000_000 {
 		t.Errorf("cell %q blob:data holds %d bytes, want over 10 MB", largeCell, cellBytes)
@@ -372,7 +409,7 @@ func checkLargeRowAndCell(t *testing.T, ctx context.Context, client *bigtable.Cl
 	requireKeys(t, scan, `^media#[a-z_0-9]+#[0-9a-z-]+$`)
 }
 
-func checkMemusageRow(t *testing.T, ctx context.Context, client *bigtable.Client, sc Scenario, scan *tableScan) {
+func checkMemusageRow(t *testing.T, ctx context.Context, client *bigtable.Client, sc demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^[0-9a-f]{8}#memusage(#\d{13})?$`)
 	key := sc.Locations[0].Key
 	row, err := client.Open(sc.Name).ReadRow(ctx, key)
@@ -380,8 +417,8 @@ func checkMemusageRow(t *testing.T, ctx context.Context, client *bigtable.Client
 		t.Fatalf("read row %q: %v", key, err)
 	}
 	versions := row["stats"]
-	if len(versions) != memusageVersions {
-		t.Fatalf("row %q has %d versions, want %d", key, len(versions), memusageVersions)
+	if len(versions) != 5000 {
+		t.Fatalf("row %q has %d versions, want 5000", key, len(versions))
 	}
 	for i := 1; i < len(versions); i++ {
 		gap := versions[i-1].Timestamp.Time().Sub(versions[i].Timestamp.Time())
@@ -396,7 +433,7 @@ func checkMemusageRow(t *testing.T, ctx context.Context, client *bigtable.Client
 	}
 }
 
-func checkUnpaddedIDs(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkUnpaddedIDs(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^user#[1-9]\d*$`)
 	widths := map[int]int{}
 	ids := make([]int64, len(scan.rows))
@@ -416,7 +453,7 @@ func checkUnpaddedIDs(t *testing.T, _ context.Context, _ *bigtable.Client, _ Sce
 	}
 }
 
-func checkHashedKeys(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkHashedKeys(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^[0-9a-f]{16}#(order|invoice|shipment)$`)
 	perFirstHex := map[byte]int{}
 	for _, row := range scan.rows {
@@ -427,7 +464,7 @@ func checkHashedKeys(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scen
 	}
 }
 
-func checkBinaryKeys(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkBinaryKeys(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	found := map[byte]bool{}
 	for _, row := range scan.rows {
 		key := []byte(row.key)
@@ -453,7 +490,7 @@ func checkBinaryKeys(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scen
 	}
 }
 
-func checkPIIKeys(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenario, scan *tableScan) {
+func checkPIIKeys(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
 	requireKeys(t, scan, `^[^#]+#\d{13}$`)
 	requireOneCellAtKeyTime(t, scan, func(key string) int64 { return parseInt(t, lastSegment(key)) })
 	email := regexp.MustCompile(`^[a-z0-9._]+@(mail\.)?example\.(com|org|net)#`)
@@ -463,12 +500,12 @@ func checkPIIKeys(t *testing.T, _ context.Context, _ *bigtable.Client, _ Scenari
 	if emails < 0.7 || phones < 0.1 || emails+phones != 1 {
 		t.Errorf("keys: %.1f%% e-mail, %.1f%% phone; want every key to lead with one, mostly e-mail", 100*emails, 100*phones)
 	}
-	if scan.share(func(row scannedRow) bool { return strings.HasPrefix(row.key, piiNamedUser+"#") }) == 0 {
-		t.Errorf("no sign-in of %s", piiNamedUser)
+	if scan.share(func(row scannedRow) bool { return strings.HasPrefix(row.key, "alice.smith@example.com#") }) == 0 {
+		t.Error("no sign-in of alice.smith@example.com")
 	}
 }
 
-func checkTooManyFamilies(t *testing.T, _ context.Context, _ *bigtable.Client, sc Scenario, scan *tableScan) {
+func checkTooManyFamilies(t *testing.T, _ context.Context, _ *bigtable.Client, sc demo.Scenario, scan *tableScan) {
 	if len(sc.Families) < 100 {
 		t.Errorf("families = %d, want over 100", len(sc.Families))
 	}
@@ -477,8 +514,74 @@ func checkTooManyFamilies(t *testing.T, _ context.Context, _ *bigtable.Client, s
 	}
 	requireKeys(t, scan, `^[a-z]+-\d{2}-[a-z0-9]+#\d{19}$`)
 	for _, row := range scan.rows {
-		if row.columns < familiesMinPerRow || row.columns >= familiesMinPerRow+familiesExtraPerRow {
-			t.Fatalf("row %q has %d columns, want %d–%d", row.key, row.columns, familiesMinPerRow, familiesMinPerRow+familiesExtraPerRow-1)
+		if row.columns < 3 || row.columns > 6 {
+			t.Fatalf("row %q has %d columns, want 3–6", row.key, row.columns)
+		}
+	}
+}
+
+func checkUsersNoDelimiter(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
+	requireKeys(t, scan, `^user[1-9]\d*$`)
+	byID := slices.Clone(scan.rows)
+	slices.SortFunc(byID, func(a, b scannedRow) int {
+		return cmp.Compare(parseInt(t, strings.TrimPrefix(a.key, "user")), parseInt(t, strings.TrimPrefix(b.key, "user")))
+	})
+	for i, row := range byID {
+		if want := fmt.Sprintf("user%d", i+1); row.key != want {
+			t.Fatalf("ID %d is %q, want %q: IDs must be dense from 1", i+1, row.key, want)
+		}
+		if i > 0 && !row.newest.After(byID[i-1].newest) {
+			t.Fatalf("%s is not newer than %s: accounts must sign up in ID order", row.key, byID[i-1].key)
+		}
+	}
+	if timeInversions(scan) == 0 {
+		t.Error("key order equals write order; unpadded IDs must sort differently")
+	}
+}
+
+func checkUsersHashed(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
+	requireKeys(t, scan, `^user\d{1,20}$`)
+	widths := map[int]int{}
+	for _, row := range scan.rows {
+		widths[len(row.key)-len("user")]++
+	}
+	if widths[19]+widths[20] < len(scan.rows)*9/10 {
+		t.Errorf("hash widths %v, want mostly 19 and 20 digits as a 64-bit hash has", widths)
+	}
+	if n := timeInversions(scan); n < len(scan.rows)/3 {
+		t.Errorf("only %d time inversions: hashed keys must scatter write times", n)
+	}
+}
+
+func checkAccountsHotTenth(t *testing.T, _ context.Context, _ *bigtable.Client, sc demo.Scenario, scan *tableScan) {
+	requireKeys(t, scan, `^acct#\d{8}$`)
+	hot := sc.Locations[0].Key
+	var hotRows, hotWrites, writes int
+	for _, row := range scan.rows {
+		writes += row.maxVersions
+		if strings.HasPrefix(row.key, hot) {
+			hotRows++
+			hotWrites += row.maxVersions
+		}
+		if row.columns != 1 {
+			t.Fatalf("row %q has %d columns, want the one balance column", row.key, row.columns)
+		}
+	}
+	rowShare, writeShare := float64(hotRows)/float64(len(scan.rows)), float64(hotWrites)/float64(writes)
+	if rowShare < 0.08 || rowShare > 0.12 || writeShare < 0.6 {
+		t.Errorf("%s holds %.1f%% of rows and %.1f%% of versions, want about 10%% and over 60%%", hot, 100*rowShare, 100*writeShare)
+	}
+}
+
+func checkTwoDatasets(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
+	requireKeys(t, scan, `^(event#[0-9a-f]{8}#\d{19}|profile#[0-9a-f]{8})$`)
+	events := scan.share(func(row scannedRow) bool { return strings.HasPrefix(row.key, "event#") })
+	if events < 0.8 || events > 0.9 {
+		t.Errorf("events are %.1f%% of rows, want about 85%%", 100*events)
+	}
+	for _, row := range scan.rows {
+		if row.maxVersions != 1 {
+			t.Fatalf("row %q has a column with %d versions, want every row written once", row.key, row.maxVersions)
 		}
 	}
 }

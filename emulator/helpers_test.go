@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"cloud.google.com/go/bigtable"
+
+	"github.com/btviz/btviz/demo"
 )
 
 const (
@@ -122,6 +124,27 @@ func scanTable(t testing.TB, ctx context.Context, client *bigtable.Client, table
 	}
 	copy(scan.digest[:], digest.Sum(nil))
 	return scan
+}
+
+// generatedDigest hashes what a scan of sc's table must return, as
+// tableScan.digest does.
+func generatedDigest(t testing.TB, sc demo.Scenario) [sha256.Size]byte {
+	t.Helper()
+	rows, err := sc.ScannedRows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	digest := sha256.New()
+	for _, row := range rows {
+		writeString(digest, row.Key)
+		for _, c := range row.Cells {
+			writeString(digest, c.Family+":"+c.Qualifier)
+			_ = binary.Write(digest, binary.BigEndian, c.Timestamp)
+		}
+	}
+	var sum [sha256.Size]byte
+	copy(sum[:], digest.Sum(nil))
+	return sum
 }
 
 func writeString(h hash.Hash, s string) {

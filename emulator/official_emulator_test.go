@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/internal/cbtemulator"
 )
 
@@ -17,7 +18,7 @@ func TestSeedIntoOfficialEmulator(t *testing.T) {
 	ctx := testContext(t, 3*time.Minute)
 	client, admin := dialForTest(t, addr, testInstance)
 
-	scenarios, err := Lookup("large-row-and-cell,social-celebrity,memusage-single-row,binary-sensor-keys")
+	scenarios, err := demo.Lookup("large-row-and-cell,social-celebrity,memusage-single-row,binary-sensor-keys")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"cloud.google.com/go/bigtable"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/btviz/btviz/demo"
 )
 
 // scenariosInParallel bounds how many tables [Seed] loads at once.
@@ -33,14 +35,14 @@ type SeedProgress struct {
 // on the loading goroutines, so keep it quick. The first failure cancels the
 // rest and Seed returns it; a cancelled ctx makes Seed return an error that
 // wraps ctx.Err(). Seed writes data: point it at an emulator only.
-func Seed(ctx context.Context, admin *bigtable.AdminClient, client *bigtable.Client, scenarios []Scenario, progress func(SeedProgress)) error {
+func Seed(ctx context.Context, admin *bigtable.AdminClient, client *bigtable.Client, scenarios []demo.Scenario, progress func(SeedProgress)) error {
 	if admin == nil || client == nil {
 		return errors.New("seed scenarios: need both a Bigtable admin client and a data client; emulator.Dial returns both")
 	}
 	seen := make(map[string]bool, len(scenarios))
 	for _, sc := range scenarios {
-		if sc.generate == nil {
-			return fmt.Errorf("seed scenario %q: not a known scenario; get scenarios from emulator.Lookup or emulator.Scenarios", sc.Name)
+		if !sc.Known() {
+			return fmt.Errorf("seed scenario %q: not a known scenario; get scenarios from demo.Lookup or demo.Scenarios", sc.Name)
 		}
 		if seen[sc.Name] {
 			return fmt.Errorf("seed scenarios: %q is listed twice; name each scenario once", sc.Name)
@@ -100,7 +102,7 @@ func Seed(ctx context.Context, admin *bigtable.AdminClient, client *bigtable.Cli
 
 // seedOne replaces the scenario's table and loads it, returning the rows
 // written.
-func seedOne(ctx context.Context, admin *bigtable.AdminClient, client *bigtable.Client, sc Scenario, report func(SeedProgress)) (int, error) {
+func seedOne(ctx context.Context, admin *bigtable.AdminClient, client *bigtable.Client, sc demo.Scenario, report func(SeedProgress)) (int, error) {
 	if err := createTable(ctx, admin, sc); err != nil {
 		return 0, err
 	}
@@ -116,7 +118,7 @@ func seedOne(ctx context.Context, admin *bigtable.AdminClient, client *bigtable.
 		report(p)
 	}
 	writer := newBulkWriter(ctx, client.Open(sc.Name), sc.Name, window{sc.TimeStart, sc.TimeEnd}, onWritten)
-	err := sc.generate(writer)
+	err := sc.Generate(writer.put)
 	rows, closeErr := writer.close()
 	if err == nil {
 		err = closeErr
@@ -135,7 +137,7 @@ func seedOne(ctx context.Context, admin *bigtable.AdminClient, client *bigtable.
 
 // createTable drops the scenario's table if it exists and creates it with the
 // scenario's families and no garbage-collection policy.
-func createTable(ctx context.Context, admin *bigtable.AdminClient, sc Scenario) error {
+func createTable(ctx context.Context, admin *bigtable.AdminClient, sc demo.Scenario) error {
 	err := admin.DeleteTable(ctx, sc.Name)
 	if err != nil && status.Code(err) != codes.NotFound {
 		return fmt.Errorf("seed scenario %q: drop existing table: %w; is the emulator reachable?", sc.Name, err)

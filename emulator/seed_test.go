@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"cloud.google.com/go/bigtable"
+
+	"github.com/btviz/btviz/demo"
 )
 
 // raceSubset are the scenarios loaded under the race detector, which slows
@@ -19,14 +21,14 @@ import (
 const raceSubset = "timeseries-timestamp-first,social-celebrity-salted,large-row-and-cell,memusage-single-row,binary-sensor-keys,too-many-families"
 
 // testedScenarios returns every scenario, or raceSubset under -race.
-func testedScenarios(t testing.TB) []Scenario {
+func testedScenarios(t testing.TB) []demo.Scenario {
 	t.Helper()
 	spec := "all"
 	if raceEnabled {
 		spec = raceSubset
 		t.Logf("race detector on: seeding %s; run without -race for all scenarios", spec)
 	}
-	scenarios, err := Lookup(spec)
+	scenarios, err := demo.Lookup(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +78,7 @@ func TestSeedLoadsEveryScenario(t *testing.T) {
 		rows += sc.Rows
 	}
 	t.Logf("seeded %d scenarios, %d rows, in %s", len(scenarios), rows, elapsed.Round(time.Millisecond))
-	if !raceEnabled && len(scenarios) == len(Scenarios()) && elapsed > 15*time.Second {
+	if !raceEnabled && len(scenarios) == len(demo.Scenarios()) && elapsed > 15*time.Second {
 		t.Errorf("loading all scenarios took %s, want under 15 s", elapsed)
 	}
 
@@ -125,7 +127,7 @@ func TestSeedLoadsEveryScenario(t *testing.T) {
 func TestSeedReplacesExistingTable(t *testing.T) {
 	env := startEmulator(t)
 	ctx := testContext(t, time.Minute)
-	scenarios, err := Lookup("hashed-order-keys")
+	scenarios, err := demo.Lookup("hashed-order-keys")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +143,7 @@ func TestSeedReplacesExistingTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	mutation := bigtable.NewMutation()
-	mutation.Set("stale", "x", bigtable.Time(DemoNow().Add(-time.Hour)), []byte("left over"))
+	mutation.Set("stale", "x", bigtable.Time(demo.DemoNow().Add(-time.Hour)), []byte("left over"))
 	if err := env.client.Open(sc.Name).Apply(ctx, "zzz-stale-row", mutation); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +157,7 @@ func TestSeedReplacesExistingTable(t *testing.T) {
 func TestSeedRejectsBadInput(t *testing.T) {
 	env := startEmulator(t)
 	ctx := testContext(t, time.Minute)
-	scenarios, err := Lookup("bus-locations")
+	scenarios, err := demo.Lookup("bus-locations")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,13 +165,13 @@ func TestSeedRejectsBadInput(t *testing.T) {
 		name      string
 		admin     *bigtable.AdminClient
 		client    *bigtable.Client
-		scenarios []Scenario
+		scenarios []demo.Scenario
 		want      string
 	}{
 		{"no admin client", nil, env.client, scenarios, "admin client"},
 		{"no data client", env.admin, nil, scenarios, "data client"},
 		{"listed twice", env.admin, env.client, append(scenarios, scenarios...), "listed twice"},
-		{"not from Lookup", env.admin, env.client, []Scenario{{Name: "home-made", Rows: 1}}, "not a known scenario"},
+		{"not from Lookup", env.admin, env.client, []demo.Scenario{{Name: "home-made", Rows: 1}}, "not a known scenario"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -192,7 +194,7 @@ func TestSeedStopsWhenCancelled(t *testing.T) {
 	env := startEmulator(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	scenarios, err := Lookup("users-sequential-ids,pii-login-keys,bus-locations,hashed-order-keys")
+	scenarios, err := demo.Lookup("users-sequential-ids,pii-login-keys,bus-locations,hashed-order-keys")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +222,7 @@ func TestSeedFailsOnStoppedEmulator(t *testing.T) {
 	if err := env.server.Close(); err != nil {
 		t.Fatal(err)
 	}
-	scenarios, err := Lookup("bus-locations")
+	scenarios, err := demo.Lookup("bus-locations")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"cloud.google.com/go/bigtable"
+
+	"github.com/btviz/btviz/demo"
 )
 
 func TestStartServesOnLoopbackAndClosesIdempotently(t *testing.T) {
@@ -27,7 +29,7 @@ func TestStartServesOnLoopbackAndClosesIdempotently(t *testing.T) {
 		t.Fatal(err)
 	}
 	mutation := bigtable.NewMutation()
-	mutation.Set("f", "c", bigtable.Time(DemoNow().Add(-time.Minute)), []byte("v"))
+	mutation.Set("f", "c", bigtable.Time(demo.DemoNow().Add(-time.Minute)), []byte("v"))
 	if err := client.Open("probe").Apply(ctx, "k", mutation); err != nil {
 		t.Fatalf("write through Dial's data client: %v", err)
 	}
@@ -72,7 +74,7 @@ func TestLargeMessagesRoundTrip(t *testing.T) {
 	value := make([]byte, 40<<20)
 	value[len(value)-1] = 0x42
 	mutation := bigtable.NewMutation()
-	mutation.Set("f", "c", bigtable.Time(DemoNow().Add(-time.Minute)), value)
+	mutation.Set("f", "c", bigtable.Time(demo.DemoNow().Add(-time.Minute)), value)
 	if err := env.client.Open("big").Apply(ctx, "k", mutation); err != nil {
 		t.Fatalf("write a 40 MiB cell: %v", err)
 	}

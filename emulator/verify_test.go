@@ -7,16 +7,18 @@ import (
 	"time"
 
 	"cloud.google.com/go/bigtable"
+
+	"github.com/btviz/btviz/demo"
 )
 
 // scenarioCheck asserts the defining feature of one scenario on its table,
 // read back through the official client.
-type scenarioCheck func(t *testing.T, ctx context.Context, client *bigtable.Client, sc Scenario, scan *tableScan)
+type scenarioCheck func(t *testing.T, ctx context.Context, client *bigtable.Client, sc demo.Scenario, scan *tableScan)
 
 // verifyScenario checks what every scenario promises (the table and its
 // families, the exact row count, the cell-timestamp window) and then the
 // scenario's own feature. It returns the scan.
-func verifyScenario(t *testing.T, ctx context.Context, client *bigtable.Client, admin *bigtable.AdminClient, sc Scenario) *tableScan {
+func verifyScenario(t *testing.T, ctx context.Context, client *bigtable.Client, admin *bigtable.AdminClient, sc demo.Scenario) *tableScan {
 	t.Helper()
 	info, err := admin.TableInfo(ctx, sc.Name)
 	if err != nil {
@@ -55,8 +57,12 @@ func verifyScenario(t *testing.T, ctx context.Context, client *bigtable.Client, 
 	if spread := newest.Sub(oldest); spread < window*3/4 {
 		t.Errorf("cell timestamps span %s (%s to %s), want most of the %s window", spread, oldest, newest, window)
 	}
-	if !sc.TimeEnd.Equal(DemoNow()) {
-		t.Errorf("TimeEnd = %s, want DemoNow() %s", sc.TimeEnd, DemoNow())
+	if !sc.TimeEnd.Equal(demo.DemoNow()) {
+		t.Errorf("TimeEnd = %s, want DemoNow() %s", sc.TimeEnd, demo.DemoNow())
+	}
+
+	if scan.digest != generatedDigest(t, sc) {
+		t.Error("the table's keys, columns and timestamps differ from what the scenario generates")
 	}
 
 	check, ok := scenarioChecks[sc.Name]

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"cloud.google.com/go/bigtable"
+
+	"github.com/btviz/btviz/keyspace"
 )
 
 const (
@@ -16,10 +18,13 @@ const (
 	batchMaxBytes = 16 << 20
 	// batchesInFlight is how many ApplyBulk calls one table has outstanding.
 	batchesInFlight = 2
+	// mutationMaxBytes bounds one mutation of a large row: the 126 MB row
+	// goes out in pieces of about 8 MiB, each within gRPC's message limit.
+	mutationMaxBytes = 8 << 20
 )
 
-// bulkWriter is the [rowSink] that writes a scenario's rows to its table in
-// batches through [bigtable.Table.ApplyBulk], a few batches in flight at a
+// bulkWriter writes a scenario's rows, as its [demo.Put] receives them, to
+// its table in batches through [bigtable.Table.ApplyBulk], a few batches in flight at a
 // time. Call close to flush and wait; it returns the first error.
 type bulkWriter struct {
 	ctx    context.Context
@@ -32,10 +37,10 @@ type bulkWriter struct {
 
 	keys      []string
 	mutations []*bigtable.Mutation
-	newRows   int // distinct rows first seen in the pending batch
+	newRows   int // rows first seen in the pending batch
 	bytes     int
-	lastKey   string
-	rows      int // distinct rows put so far
+	rows      int // rows put so far
+	filler    filler
 
 	slots chan struct{}
 	wg    sync.WaitGroup
@@ -54,7 +59,10 @@ func newBulkWriter(ctx context.Context, table *bigtable.Table, name string, w wi
 	}
 }
 
-func (w *bulkWriter) put(key string, cells ...cell) error {
+// put adds one row, materializing each cell's value at its size. A row
+// larger than [mutationMaxBytes] goes out as several mutations of the
+// same key, which Bigtable applies to the one row.
+func (w *bulkWriter) put(key string, cells ...keyspace.Cell) error {
 	if err := w.failed(); err != nil {
 		return err
 	}
@@ -64,27 +72,37 @@ func (w *bulkWriter) put(key string, cells ...cell) error {
 	if len(cells) == 0 {
 		return fmt.Errorf("table %q row %q: a row needs at least one cell", w.name, key)
 	}
-	mutation := bigtable.NewMutation()
-	size := len(key)
-	for _, c := range cells {
-		if err := w.window.check(key, c); err != nil {
-			return fmt.Errorf("table %q: %w", w.name, err)
+	w.rows++
+	w.newRows++
+	for first := 0; first < len(cells); {
+		mutation := bigtable.NewMutation()
+		size := len(key)
+		next := first
+		for ; next < len(cells) && (next == first || size+cellBytes(cells[next]) <= mutationMaxBytes); next++ {
+			c := cells[next]
+			if err := w.window.check(key, c); err != nil {
+				return fmt.Errorf("table %q: %w", w.name, err)
+			}
+			mutation.Set(c.Family, c.Qualifier, bigtable.Timestamp(c.Timestamp), w.filler.value(c.ValueBytes))
+			size += cellBytes(c)
 		}
-		mutation.Set(c.family, c.column, bigtable.Time(c.ts).TruncateToMilliseconds(), c.value)
-		size += len(c.family) + len(c.column) + len(c.value) + 16
-	}
-	if key != w.lastKey {
-		w.rows++
-		w.newRows++
-		w.lastKey = key
-	}
-	w.keys = append(w.keys, key)
-	w.mutations = append(w.mutations, mutation)
-	w.bytes += size
-	if len(w.keys) >= batchMaxRows || w.bytes >= batchMaxBytes {
-		return w.flush()
+		first = next
+		w.keys = append(w.keys, key)
+		w.mutations = append(w.mutations, mutation)
+		w.bytes += size
+		if len(w.keys) >= batchMaxRows || w.bytes >= batchMaxBytes {
+			if err := w.flush(); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// cellBytes is what one cell adds to a mutation: family, qualifier, value
+// and the timestamp's 8 bytes and some framing.
+func cellBytes(c keyspace.Cell) int {
+	return len(c.Family) + len(c.Qualifier) + int(c.ValueBytes) + 16
 }
 
 // flush hands the pending batch to a goroutine, waiting for a free slot.
@@ -154,7 +172,7 @@ func (w *bulkWriter) failed() error {
 }
 
 // close flushes what is pending, waits for every batch and returns the first
-// error. It returns the number of distinct rows put.
+// error. It returns the number of rows put.
 func (w *bulkWriter) close() (rows int, err error) {
 	flushErr := w.flush()
 	w.wg.Wait()

@@ -13,6 +13,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/keyspace"
@@ -53,9 +54,9 @@ type DiffImageOptions struct {
 // both ([ShareScale]), so that equal brightness is equal load. Each panel
 // is a complete heatmap figure ([heatmap.RenderImage]) titled with its
 // label, table and metric, with its own key labels and time axis. format
-// is [FormatPNG] or [FormatSVG].
-func DiffImage(w io.Writer, format Format, a, b *keyspace.Snapshot, o DiffImageOptions) error {
-	if !format.isImage() {
+// is [artifact.FormatPNG] or [artifact.FormatSVG].
+func DiffImage(w io.Writer, format artifact.Format, a, b *keyspace.Snapshot, o DiffImageOptions) error {
+	if !format.IsImage() {
 		return fmt.Errorf("drawing a side-by-side heatmap: format %q is not an image; use .png or .svg", format)
 	}
 	o, err := o.withDefaults()
@@ -66,7 +67,7 @@ func DiffImage(w io.Writer, format Format, a, b *keyspace.Snapshot, o DiffImageO
 	if err != nil {
 		return err
 	}
-	if format == FormatSVG {
+	if format == artifact.FormatSVG {
 		return writeSVGPair(w, left, right, o)
 	}
 	img, err := rasterPair(left, right, o)
@@ -82,11 +83,11 @@ func DiffImage(w io.Writer, format Format, a, b *keyspace.Snapshot, o DiffImageO
 // WriteDiffImage draws [DiffImage] to path, whose extension (.png or
 // .svg) picks the format, atomically.
 func WriteDiffImage(path string, a, b *keyspace.Snapshot, o DiffImageOptions) error {
-	format, err := FormatOf(path)
+	format, err := artifact.FormatOf(path)
 	if err != nil {
 		return err
 	}
-	if !format.isImage() {
+	if !format.IsImage() {
 		return fmt.Errorf("output file %q: a side-by-side heatmap is an image; end the file name in .png or .svg", path)
 	}
 	return atomicfile.Write(path, func(w io.Writer) error { return DiffImage(w, format, a, b, o) })

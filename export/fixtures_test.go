@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/internal/scantest"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
@@ -97,7 +97,7 @@ func TestSnapshotFixtures(t *testing.T) {
 }
 
 func writeFixtures(t *testing.T) {
-	now := func() time.Time { return emulator.DemoNow().Add(time.Hour) }
+	now := func() time.Time { return demo.DemoNow().Add(time.Hour) }
 	snaps := scantest.Snapshots(t, strings.Join(fixtureScenarios, ","), sampler.Options{Full: true, Concurrency: 1, Now: now})
 	for name, snap := range snaps {
 		if err := keyspace.Save(fixturePath(name), snap); err != nil {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/report"
@@ -105,7 +106,7 @@ func TestDiffImagePNG(t *testing.T) {
 	before, _ := loadFixture(t, "social-celebrity")
 	after, _ := loadFixture(t, "social-celebrity-salted")
 	var buf bytes.Buffer
-	if err := DiffImage(&buf, FormatPNG, before, after, DiffImageOptions{Width: 1600, Height: 600}); err != nil {
+	if err := DiffImage(&buf, artifact.FormatPNG, before, after, DiffImageOptions{Width: 1600, Height: 600}); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&buf)
@@ -134,19 +135,19 @@ func TestDiffImagePNG(t *testing.T) {
 	if left < 50 || right > left/10 {
 		t.Errorf("bright pixels: %d left, %d right; want the celebrity's band bright on the left only, on one scale", left, right)
 	}
-	if err := DiffImage(io.Discard, FormatText, before, after, DiffImageOptions{}); err == nil {
+	if err := DiffImage(io.Discard, artifact.FormatText, before, after, DiffImageOptions{}); err == nil {
 		t.Error("a text side-by-side image was drawn")
 	}
-	if err := DiffImage(io.Discard, FormatPNG, before, after, DiffImageOptions{Width: 800, Height: 600}); err == nil || !strings.Contains(err.Error(), "at least 960x320") {
+	if err := DiffImage(io.Discard, artifact.FormatPNG, before, after, DiffImageOptions{Width: 800, Height: 600}); err == nil || !strings.Contains(err.Error(), "at least 960x320") {
 		t.Errorf("too small an image: %v", err)
 	}
 	small := DiffImageOptions{Bucketing: heatmap.BucketTablets, Width: 1000, Height: 400}
-	if err := DiffImage(io.Discard, FormatPNG, before, after, small); err != nil {
+	if err := DiffImage(io.Discard, artifact.FormatPNG, before, after, small); err != nil {
 		t.Errorf("tablet bucketing of two emulator snapshots (sample ranges): %v", err)
 	}
 	noTablets := before.Clone()
 	noTablets.Ranges = nil
-	if err := DiffImage(io.Discard, FormatPNG, noTablets, after, small); !errors.Is(err, heatmap.ErrNoTablets) || !strings.Contains(err.Error(), "before") {
+	if err := DiffImage(io.Discard, artifact.FormatPNG, noTablets, after, small); !errors.Is(err, heatmap.ErrNoTablets) || !strings.Contains(err.Error(), "before") {
 		t.Errorf("tablet bucketing without a tablet map: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/screenshot"
@@ -24,9 +25,6 @@ const (
 	MaxHeight     = screenshot.MaxRows - 1
 )
 
-// Themes names the --theme values.
-var themes = []string{"dark", "light"}
-
 // Options say what [Write] draws: which view of the snapshot, at what
 // size and in which theme, and the file format. Make them with
 // [ParseOptions] from flags, or fill them in; zero fields take the TUI's
@@ -36,22 +34,27 @@ var themes = []string{"dark", "light"}
 type Options struct {
 	// Format is the output format; [Write] takes it from the file name
 	// when empty.
-	Format Format
+	Format artifact.Format
 	// View is the TUI pane shown (default [tui.PaneHeatmap]).
 	View tui.Pane
 	// Prefix restricts the view to the keys that start with it (raw
 	// bytes; empty is the whole table).
 	Prefix keyspace.Key
 	// Metric and Bucketing pick what the heatmap measures and how it cuts
-	// the key range.
+	// the key range; Scale and Palette how values map to colour (linear,
+	// viridis by default).
 	Metric    heatmap.Metric
 	Bucketing heatmap.Bucketing
+	Scale     heatmap.ScaleKind
+	Palette   heatmap.Palette
 	// Width and Height are the frame's size in cells.
 	Width, Height int
-	// Light draws for a light background instead of a dark one.
+	// Light draws for a light background instead of a dark one (the
+	// default, also for --theme auto: a file has no terminal background
+	// to follow).
 	Light bool
 	// Profile is the colour profile the frame is drawn for; the zero value
-	// picks true colour, and [FormatText] always draws without colour.
+	// picks true colour, and [artifact.FormatText] always draws without colour.
 	Profile colorprofile.Profile
 }
 
@@ -60,9 +63,10 @@ type Options struct {
 type Flags struct {
 	// Out is the output file; its extension gives the format.
 	Out string
-	// View, Prefix, Metric, Bucketing, Size ("200x60") and Theme ("dark"
-	// or "light") are optional. Prefix may hold \xNN escapes.
-	View, Prefix, Metric, Bucketing, Size, Theme string
+	// View, Prefix, Metric, Bucketing, Scale ("linear" or "log"),
+	// Palette, Size ("200x60") and Theme ("auto", "dark" or "light") are
+	// optional. Prefix may hold \xNN escapes.
+	View, Prefix, Metric, Bucketing, Scale, Palette, Size, Theme string
 }
 
 // ParseOptions checks flags and turns them into [Options]. Each error
@@ -71,9 +75,9 @@ func ParseOptions(f Flags) (Options, error) {
 	var o Options
 	var err error
 	if strings.TrimSpace(f.Out) == "" {
-		return o, fmt.Errorf("--out is required: name the file to write, ending in %s", extensionList(Formats()))
+		return o, fmt.Errorf("--out is required: name the file to write, ending in %s", artifact.ExtensionList(artifact.Formats()))
 	}
-	if o.Format, err = FormatOf(f.Out); err != nil {
+	if o.Format, err = artifact.FormatOf(f.Out); err != nil {
 		return o, fmt.Errorf("--out: %w", err)
 	}
 	if f.View != "" {
@@ -91,6 +95,16 @@ func ParseOptions(f Flags) (Options, error) {
 			return o, fmt.Errorf("--bucketing: %w", err)
 		}
 	}
+	if f.Scale != "" {
+		if o.Scale, err = heatmap.ParseScale(f.Scale); err != nil {
+			return o, fmt.Errorf("--scale: %w", err)
+		}
+	}
+	if f.Palette != "" {
+		if o.Palette, err = heatmap.ParsePalette(f.Palette); err != nil {
+			return o, fmt.Errorf("--palette: %w", err)
+		}
+	}
 	if f.Prefix != "" {
 		prefix, err := keyspace.ParseKey(f.Prefix)
 		if err != nil {
@@ -98,13 +112,11 @@ func ParseOptions(f Flags) (Options, error) {
 		}
 		o.Prefix = keyspace.Key(prefix)
 	}
-	switch strings.ToLower(strings.TrimSpace(f.Theme)) {
-	case "", "dark":
-	case "light":
-		o.Light = true
-	default:
-		return o, fmt.Errorf("--theme %q: unknown theme; use one of %s", f.Theme, strings.Join(themes, ", "))
+	theme, err := tui.ParseTheme(strings.ToLower(strings.TrimSpace(f.Theme)))
+	if err != nil {
+		return o, fmt.Errorf("--theme: %w", err)
 	}
+	o.Light = theme == tui.ThemeLight
 	o.Width, o.Height = DefaultWidth, DefaultHeight
 	if f.Size != "" {
 		if o.Width, o.Height, err = ParseSize(f.Size); err != nil {
@@ -156,8 +168,8 @@ func (o Options) check() error {
 	if err := checkSize(o.Width, o.Height); err != nil {
 		return err
 	}
-	if o.Format == FormatPNG {
-		size, err := o.screenshotOptions(nil).Size(o.Width, o.Height)
+	if o.Format == artifact.FormatPNG {
+		size, err := artifact.Frame{Columns: o.Width, Rows: o.Height, Title: "a title bar"}.PixelSize()
 		if err != nil {
 			return err
 		}

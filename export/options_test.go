@@ -1,25 +1,28 @@
 package export
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/tui"
 )
 
 func TestParseOptions(t *testing.T) {
-	o, err := ParseOptions(Flags{Out: "shots/Celebrity.PNG", View: "findings", Prefix: `user#\x00a`, Metric: "bytes", Bucketing: "tablets", Size: " 120 × 40 ", Theme: "Light"})
+	o, err := ParseOptions(Flags{Out: "shots/Celebrity.PNG", View: "findings", Prefix: `user#\x00a`, Metric: "bytes", Bucketing: "tablets",
+		Scale: "log", Palette: "heat", Size: " 120 × 40 ", Theme: "Light"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Options{Format: FormatPNG, View: tui.PaneFindings, Prefix: "user#\x00a", Metric: heatmap.MetricBytes,
-		Bucketing: heatmap.BucketTablets, Width: 120, Height: 40, Light: true}
-	if o != want {
+	want := Options{Format: artifact.FormatPNG, View: tui.PaneFindings, Prefix: "user#\x00a", Metric: heatmap.MetricBytes,
+		Bucketing: heatmap.BucketTablets, Scale: heatmap.ScaleLog, Palette: heatmap.Heat(), Width: 120, Height: 40, Light: true}
+	if !reflect.DeepEqual(o, want) {
 		t.Errorf("ParseOptions = %+v, want %+v", o, want)
 	}
 	o, err = ParseOptions(Flags{Out: "a.txt"})
-	if err != nil || o.Width != DefaultWidth || o.Height != DefaultHeight || o.Format != FormatText || o.Light || o.View != tui.PaneHeatmap {
+	if err != nil || o.Width != DefaultWidth || o.Height != DefaultHeight || o.Format != artifact.FormatText || o.Light || o.View != tui.PaneHeatmap {
 		t.Errorf("defaults: %+v, %v", o, err)
 	}
 }
@@ -32,10 +35,12 @@ func TestParseOptionsErrors(t *testing.T) {
 		{Flags{}, []string{"--out is required", ".png, .svg, .txt or .ansi"}},
 		{Flags{Out: "shot.jpg"}, []string{"--out", `".jpg"`, ".png, .svg, .txt or .ansi"}},
 		{Flags{Out: "shot"}, []string{"no extension", ".png, .svg, .txt or .ansi"}},
-		{Flags{Out: "a.png", View: "graph"}, []string{"--view", `"graph"`, "heatmap, prefixes, findings, rows"}},
-		{Flags{Out: "a.png", Metric: "ops"}, []string{"--metric", `"ops"`, "writes, rows, bytes"}},
-		{Flags{Out: "a.png", Bucketing: "random"}, []string{"--bucketing", "prefix, even, heat, tablets"}},
-		{Flags{Out: "a.png", Theme: "solarized"}, []string{"--theme", "dark, light"}},
+		{Flags{Out: "a.png", View: "graph"}, []string{"--view", `"graph"`, "heatmap, prefixes, findings, rows or hot"}},
+		{Flags{Out: "a.png", Metric: "iops"}, []string{"--metric", `"iops"`, "writes, rows, bytes", "ops, reads"}},
+		{Flags{Out: "a.png", Bucketing: "random"}, []string{"--bucketing", "prefix, even, heat or tablets"}},
+		{Flags{Out: "a.png", Theme: "solarized"}, []string{"--theme", "auto, dark or light"}},
+		{Flags{Out: "a.png", Scale: "sqrt"}, []string{"--scale", "linear or log"}},
+		{Flags{Out: "a.png", Palette: "jet"}, []string{"--palette", "viridis or heat"}},
 		{Flags{Out: "a.png", Prefix: `bad\x4`}, []string{"--prefix", `\xNN`}},
 		{Flags{Out: "a.png", Size: "wide"}, []string{"--size", "WIDTHxHEIGHT", "200x60"}},
 		{Flags{Out: "a.png", Size: "79x24"}, []string{"--size", "at least 80x24"}},

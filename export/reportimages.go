@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/internal/atomicfile"
@@ -126,7 +127,7 @@ func plannedPictures(in *report.Input, o ReportImageOptions) []picture {
 			name:    fmt.Sprintf("what-if-%d.png", i+1),
 			alt:     "Cells written by key prefix now (left) and after " + label + " (right)",
 			draw: func(out io.Writer) error {
-				return DiffImage(out, FormatPNG, snap, w.After, DiffImageOptions{
+				return DiffImage(out, artifact.FormatPNG, snap, w.After, DiffImageOptions{
 					Width: 2 * r.width(), Height: r.height(), Light: o.Light, LabelA: "now", LabelB: label,
 				})
 			},
@@ -202,7 +203,7 @@ func (r pictureRenderer) findingPictures(findings []diagnose.Finding) []picture 
 		if len(pics) >= limit {
 			break
 		}
-		v, ok := findingView(r.snap, f)
+		v, ok := diagnose.Picture(r.snap, f)
 		if !ok || seen[v] {
 			continue
 		}
@@ -213,7 +214,7 @@ func (r pictureRenderer) findingPictures(findings []diagnose.Finding) []picture 
 		}
 		title := fmt.Sprintf("Finding %d (%s): %s %s", i+1, f.Severity, f.Kind, where)
 		alt := fmt.Sprintf("Finding %d: %s %s", i+1, f.Kind, where)
-		pics = append(pics, r.heatmap(report.SectionFindings, fmt.Sprintf("finding-%d-%s.png", i+1, fileSafe(string(f.Kind))), alt, title, v))
+		pics = append(pics, r.heatmap(report.SectionFindings, fmt.Sprintf("finding-%d-%s.png", i+1, artifact.SafeName(string(f.Kind))), alt, title, v))
 	}
 	return pics
 }

@@ -4,12 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/screenshot"
 )
 
 // Write renders the TUI frame of snap and its findings that o describes
@@ -20,7 +19,7 @@ import (
 // rows (the error lists prefixes that do).
 func Write(path string, snap *keyspace.Snapshot, findings []diagnose.Finding, o Options) error {
 	if o.Format == "" {
-		format, err := FormatOf(path)
+		format, err := artifact.FormatOf(path)
 		if err != nil {
 			return err
 		}
@@ -38,28 +37,11 @@ func Render(w io.Writer, snap *keyspace.Snapshot, findings []diagnose.Finding, o
 	if err := checkInput(snap, o); err != nil {
 		return err
 	}
-	frame := Frame(snap, findings, o)
-	var err error
-	switch o.Format {
-	case FormatPNG:
-		err = screenshot.PNG(w, frame, o.screenshotOptions(snap))
-	case FormatSVG:
-		err = screenshot.SVG(w, frame, o.screenshotOptions(snap))
-	case FormatText:
-		_, err = io.WriteString(w, withNewline(screenshot.Text(frame)))
-	case FormatANSI:
-		_, err = io.WriteString(w, withNewline(screenshot.ANSI(frame)))
-	default:
-		return fmt.Errorf("exporting table %s: unknown format %q; use one of %s", quoted(snap.Table), o.Format, extensionList(Formats()))
-	}
-	if err != nil {
+	if err := artifact.Render(w, o.frame(snap, findings), o.Format); err != nil {
 		return fmt.Errorf("exporting the %s view of table %s as %s: %w", o.View, quoted(snap.Table), o.Format, err)
 	}
 	return nil
 }
-
-// withNewline ends text with exactly one "\n".
-func withNewline(text string) string { return strings.TrimRight(text, "\n") + "\n" }
 
 // checkInput refuses what would export an empty or broken picture.
 func checkInput(snap *keyspace.Snapshot, o Options) error {

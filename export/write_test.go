@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"context"
 	"image/color"
 	"image/png"
 	"os"
@@ -9,9 +10,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/screenshot"
@@ -47,7 +52,7 @@ func TestSVGTextMatchesTheFrame(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", o.View, err)
 		}
-		o.Format = FormatSVG
+		o.Format = artifact.FormatSVG
 		want := strings.Split(screenshot.Text(Frame(snap, findings, o)), "\n")
 		if len(want) != o.Height {
 			t.Fatalf("%s: the frame has %d lines, want %d", o.View, len(want), o.Height)
@@ -57,8 +62,8 @@ func TestSVGTextMatchesTheFrame(t *testing.T) {
 				t.Errorf("%s row %d: SVG text %q, want %q", o.View, y, got, line)
 			}
 		}
-		if got := strings.TrimSpace(screenshot.Line(doc.Title)); got != Title(snap, o) {
-			t.Errorf("%s: title %q, want %q", o.View, got, Title(snap, o))
+		if got, want := strings.TrimSpace(screenshot.Line(doc.Title)), o.withDefaults().frame(snap, findings).Title; got != want {
+			t.Errorf("%s: title %q, want %q", o.View, got, want)
 		}
 		if doc.Width != o.Width*screenshot.DefaultCellWidth || doc.Height != (o.Height+1)*screenshot.DefaultCellHeight {
 			t.Errorf("%s: SVG is %d×%d", o.View, doc.Width, doc.Height)
@@ -81,7 +86,7 @@ func TestPNGSizeAndCellColours(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != o.Width*cw || b.Dy() != (o.Height+1)*ch {
 		t.Fatalf("PNG is %v, want %d×%d", b, o.Width*cw, (o.Height+1)*ch)
 	}
-	o.Format = FormatPNG
+	o.Format = artifact.FormatPNG
 	grid, err := screenshot.Parse(Frame(snap, findings, o), o.Width, o.Height)
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +122,7 @@ func rgba(c color.Color) color.RGBA {
 func TestTextExportIsTheFrameWithoutEscapes(t *testing.T) {
 	o := Options{View: tui.PanePrefixes, Width: 100, Height: 30}
 	data, snap, findings := exportTo(t, "frame.txt", o)
-	frame := tui.RenderFrame(snap, findings, tui.ViewState{Pane: tui.PanePrefixes}, 100, 30, true, colorprofile.NoTTY)
+	frame := tui.RenderFrame(snap, findings, tui.ViewState{Main: tui.PanePrefixes}, 100, 30, true, colorprofile.NoTTY)
 	if got, want := string(data), screenshot.Text(frame)+"\n"; got != want {
 		t.Fatalf("txt export differs from the frame:\n%s\nwant:\n%s", got, want)
 	}
@@ -156,9 +161,9 @@ func TestExportDrawsWhatTheTUIShows(t *testing.T) {
 		state tui.ViewState
 	}{
 		{Flags{Out: "a.png"}, tui.ViewState{}},
-		{Flags{Out: "a.svg", View: "prefixes", Metric: "rows", Bucketing: "even", Size: "150x45"}, tui.ViewState{Pane: tui.PanePrefixes, Metric: "rows", Bucketing: "even"}},
-		{Flags{Out: "a.ansi", View: "findings", Theme: "light", Size: "80x24"}, tui.ViewState{Pane: tui.PaneFindings}},
-		{Flags{Out: "a.png", View: "rows", Size: "300x100"}, tui.ViewState{Pane: tui.PaneRows}},
+		{Flags{Out: "a.svg", View: "prefixes", Metric: "rows", Bucketing: "even", Size: "150x45"}, tui.ViewState{Main: tui.PanePrefixes, Metric: "rows", Bucketing: "even"}},
+		{Flags{Out: "a.ansi", View: "findings", Theme: "light", Size: "80x24"}, tui.ViewState{Focus: tui.PaneFindings}},
+		{Flags{Out: "a.png", View: "rows", Size: "300x100"}, tui.ViewState{Main: tui.PaneRows}},
 		{Flags{Out: "a.png", View: "heatmap", Prefix: "17934", Metric: "write-share", Bucketing: "heat"}, tui.ViewState{Prefix: "17934", Metric: "write-share", Bucketing: "heat"}},
 	} {
 		o, err := ParseOptions(tc.flags)
@@ -218,7 +223,7 @@ func TestTitleIsPrintable(t *testing.T) {
 		{View: tui.PaneRows, Prefix: "a\x00"}: `btviz — evil\x1b]0;x\x07 — rows — a\x00`,
 		{View: tui.PanePrefixes, Metric: "bytes"}: `btviz — evil\x1b]0;x\x07 — prefixes/bytes`,
 	} {
-		if got := Title(snap, *o); got != want {
+		if got := o.withDefaults().frame(snap, nil).Title; got != want {
 			t.Errorf("Title = %q, want %q", got, want)
 		}
 	}
@@ -240,7 +245,7 @@ func TestHostileKeysStayEscaped(t *testing.T) {
 	findings := diagnose.Diagnose(snap)
 	dir := t.TempDir()
 	for _, view := range tui.Panes() {
-		for _, format := range Formats() {
+		for _, format := range artifact.Formats() {
 			path := filepath.Join(dir, string(view)+"."+string(format))
 			if err := Write(path, snap, findings, Options{View: view, Width: 120, Height: 30, Prefix: "user#\x1b"}); err != nil {
 				t.Fatal(err)
@@ -249,14 +254,14 @@ func TestHostileKeysStayEscaped(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if format == FormatPNG {
+			if format == artifact.FormatPNG {
 				continue
 			}
 			text := string(data)
-			if format == FormatANSI {
+			if format == artifact.FormatANSI {
 				text = regexp.MustCompile(`\x1b\[[0-9;:]*m`).ReplaceAllString(text, "")
 			}
-			if format == FormatSVG {
+			if format == artifact.FormatSVG {
 				if _, err := screenshot.ReadSVG(strings.NewReader(text)); err != nil {
 					t.Errorf("malformed SVG: %v", err)
 				}
@@ -265,6 +270,43 @@ func TestHostileKeysStayEscaped(t *testing.T) {
 				if r != '\n' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0) {
 					t.Fatalf("%s: control %U at byte %d: %q", path, r, i, text[max(0, i-20):min(len(text), i+20)])
 				}
+			}
+		}
+	}
+}
+
+// TestScreenshotKeyWritesWhatExportWrites: the TUI's s key and btviz
+// export write the same bytes for the same view, size and theme.
+func TestScreenshotKeyWritesWhatExportWrites(t *testing.T) {
+	snap, findings := loadFixture(t, "social-celebrity")
+	const width, height = 120, 40
+	for _, view := range []tui.Pane{tui.PaneHeatmap, tui.PanePrefixes, tui.PaneFindings, tui.PaneRows} {
+		dir := t.TempDir()
+		at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+		m := tui.New(context.Background(), tui.Config{
+			Snapshot: snap, Findings: findings, View: tui.ViewState{Prefix: "user#"}.Showing(view),
+			Theme: tui.ThemeDark, Profile: colorprofile.TrueColor, ScreenshotDir: dir, Now: func() time.Time { return at },
+		})
+		m.Update(tea.ColorProfileMsg{Profile: colorprofile.TrueColor})
+		m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+		_, cmd := m.Update(tea.KeyPressMsg{Code: 's', Text: "s"})
+		if cmd == nil {
+			t.Fatalf("%s: s gave no command", view)
+		}
+		cmd()
+		for _, format := range []artifact.Format{artifact.FormatPNG, artifact.FormatSVG} {
+			shot, err := os.ReadFile(filepath.Join(dir, "btviz-social-celebrity-20261101-120000."+string(format)))
+			if err != nil {
+				t.Fatalf("%s: the s key wrote no %s: %v", view, format, err)
+			}
+			exported := filepath.Join(dir, "export."+string(format))
+			o := Options{View: view, Prefix: "user#", Width: width, Height: height}
+			if err := Write(exported, snap, findings, o); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := os.ReadFile(exported)
+			if !bytes.Equal(shot, want) {
+				t.Errorf("%s %s: the screenshot (%d bytes) differs from the export (%d bytes)", view, format, len(shot), len(want))
 			}
 		}
 	}

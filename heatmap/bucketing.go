@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Bucketing names how a view's key range is cut into rows. The names are
@@ -42,7 +43,7 @@ func ParseBucketing(name string) (Bucketing, error) {
 			return b, nil
 		}
 	}
-	return "", fmt.Errorf("%w: bucketing %q; valid bucketings are %s", ErrUnknownName, name, joinNames(Bucketings()))
+	return "", fmt.Errorf("%w: bucketing %q; valid bucketings are %s", ErrUnknownName, name, units.OrList(Bucketings()))
 }
 
 func (b Bucketing) valid() bool {
@@ -66,15 +67,16 @@ type Bucket struct {
 	Node *keyspace.Node
 	// Units is how many tree nodes or tablets the bucket merges.
 	Units int
-	// Stats aggregate the bucket's rows.
-	Stats keyspace.Stats
+	// Stats aggregate the bucket's rows, Traffic its recorded traffic.
+	Stats   keyspace.Stats
+	Traffic keyspace.OpCounts
 	// Values holds the metric per matrix column.
 	Values []float64
 }
 
 // CanDrill reports whether the bucket can be shown in more detail from the
 // same snapshot: a prefix node with children, or a merge of several units
-// (shown as a range view). Its view is [Bucket.DrillView].
+// (shown as a range view).
 func (b *Bucket) CanDrill() bool {
 	if b.Node != nil {
 		return b.Node.Kind == keyspace.KindPrefix && !b.Node.IsLeaf()
@@ -86,13 +88,3 @@ func (b *Bucket) CanDrill() bool {
 // of its key range: a single row, a range the builder merged, or a leaf
 // the tree's limits stopped at.
 func (b *Bucket) NeedsRescan() bool { return !b.CanDrill() }
-
-// DrillView returns the view one level into the bucket, keeping the rest
-// of v (bucketing, metric, size).
-func (b *Bucket) DrillView(v View) View {
-	v.Node, v.Start, v.End = nil, b.Start, b.End
-	if b.Node != nil {
-		v.Node = b.Node
-	}
-	return v
-}

@@ -21,8 +21,11 @@ func Describe(snap *keyspace.Snapshot, m *Matrix, scale Scale) Caption {
 	if m == nil {
 		return Caption{}
 	}
-	title := m.View.Metric.Description() + " by key"
-	if m.Timed() {
+	title := m.Description() + " by key"
+	switch {
+	case m.Timed() && m.Traffic:
+		title += " and time"
+	case m.Timed():
 		title += " and write time"
 	}
 	if m.Table != "" {
@@ -34,7 +37,10 @@ func Describe(snap *keyspace.Snapshot, m *Matrix, scale Scale) Caption {
 		if m.View.Bucketing == BucketTablets && !snap.RangesAreTablets {
 			parts = append(parts, "emulator: boundaries are samples, not tablets")
 		}
-		if m.View.Metric.Timed() {
+		switch {
+		case m.Traffic:
+			parts = append(parts, "traffic recorded through btviz record: only calls that went through it")
+		case m.View.Metric.Timed():
 			parts = append(parts, "only versions kept by GC are counted")
 		}
 	}

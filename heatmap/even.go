@@ -3,14 +3,24 @@ package heatmap
 import "sort"
 
 // evenUnits lists the units for even bucketing: the finest the tree has,
-// splitting any unit that holds more rows than one bucket should.
+// splitting any unit that holds more rows than one bucket should (more
+// operations, in a traffic recording without stored rows).
 func evenUnits(sc scope, wanted int) []unit {
 	var total float64
 	for _, u := range collectUnits(sc, func(*unit, int) bool { return false }) {
-		total += u.stats.Rows
+		total += evenWeight(&u)
 	}
 	target := total / float64(wanted)
-	return collectUnits(sc, func(u *unit, _ int) bool { return u.stats.Rows > target })
+	return collectUnits(sc, func(u *unit, _ int) bool { return evenWeight(u) > target })
+}
+
+// evenWeight is what even bucketing shares out equally: a unit's rows,
+// or its operations when it holds no stored rows (a traffic recording).
+func evenWeight(u *unit) float64 {
+	if u.stats.Rows > 0 || u.traffic == nil {
+		return u.stats.Rows
+	}
+	return u.traffic.Ops
 }
 
 // evenStarts cuts units into at most wanted groups of about equal rows:
@@ -24,8 +34,8 @@ func evenStarts(units []unit, wanted int) []int {
 	}
 	cumulative := make([]float64, n)
 	var total float64
-	for i, u := range units {
-		total += u.stats.Rows
+	for i := range units {
+		total += evenWeight(&units[i])
 		cumulative[i] = total
 	}
 	if total <= 0 {

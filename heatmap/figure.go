@@ -131,7 +131,7 @@ func (f *figure) draw(c canvas) {
 func (f *figure) drawCaption(c canvas) {
 	title := sanitize(f.o.Caption.Title)
 	if title == "" {
-		title = sanitize(f.m.Table + " — " + f.m.View.Metric.Description())
+		title = sanitize(f.m.Table + " — " + f.m.Description())
 	}
 	c.text(figMargin, figMargin+figTitleSize-4, fitChars(title, f.charsIn(f.width-2*figMargin, figTitleSize)), figTitleSize, true, f.text, anchorStart)
 	subtitle := fitChars(sanitize(f.o.Caption.Subtitle), f.charsIn(f.width-2*figMargin, figSubtitleSize))

@@ -1,9 +1,7 @@
 package heatmap
 
 import (
-	"fmt"
 	"math"
-	"time"
 
 	"github.com/btviz/btviz/units"
 )
@@ -36,36 +34,11 @@ func (u Unit) Format(v float64) string {
 	return units.Short(v)
 }
 
-// formatDuration writes d with at most two units: 7d, 3h20m, 11m15s, 45s,
-// 250ms.
-func formatDuration(d time.Duration) string {
-	if d <= 0 {
-		return "0s"
-	}
-	type unit struct {
-		size time.Duration
-		name string
-	}
-	units := []unit{{24 * time.Hour, "d"}, {time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}, {time.Millisecond, "ms"}, {time.Microsecond, "µs"}}
-	for i, u := range units {
-		if d < u.size && i < len(units)-1 {
-			continue
-		}
-		whole := d / u.size
-		out := fmt.Sprintf("%d%s", whole, u.name)
-		if rest := d - whole*u.size; i+1 < len(units) && rest >= units[i+1].size {
-			out += fmt.Sprintf("%d%s", rest/units[i+1].size, units[i+1].name)
-		}
-		return out
-	}
-	return d.String()
-}
-
 // columnText says how much time a column of the axis covers: "3h20m",
 // "400d", and beyond the 292 years a [time.Duration] holds, "1,142 years".
 func columnText(a TimeAxis) string {
 	if years := a.spanSeconds() / float64(max(a.Columns, 1)) / (12 * monthSeconds); years >= 2 {
 		return units.Thousands(int64(math.Round(years))) + " years"
 	}
-	return formatDuration(a.ColumnDuration())
+	return units.Duration(a.ColumnDuration())
 }

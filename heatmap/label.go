@@ -48,10 +48,10 @@ func rawLabel(units []unit, stats *keyspace.Stats, start string) (raw, suffix st
 	if len(units) > 0 && units[0].kind == unitTablet {
 		return start, "…"
 	}
-	if stats.Rows == 0 {
+	first, last, ok := groupBounds(units)
+	if !ok {
 		return start, ""
 	}
-	first, last := string(stats.FirstKey), string(stats.LastKey)
 	if first == last {
 		return first, ""
 	}
@@ -65,4 +65,23 @@ func nextByte(key string, i int) string {
 		return ""
 	}
 	return keyspace.Printable(key[i : i+1])
+}
+
+// groupBounds returns the smallest and largest key a group of units is
+// known to hold.
+func groupBounds(units []unit) (first, last string, ok bool) {
+	for i := range units {
+		f, l, has := units[i].keyBounds()
+		if !has {
+			continue
+		}
+		if !ok || f < first {
+			first = f
+		}
+		if !ok || l > last {
+			last = l
+		}
+		ok = true
+	}
+	return first, last, ok
 }

@@ -15,7 +15,7 @@ const (
 // legendCaption says what a cell holds: the metric and, on a time axis,
 // the time a column covers.
 func legendCaption(m *Matrix) string {
-	caption := m.View.Metric.Description()
+	caption := m.Description()
 	if m.Timed() {
 		caption += " per " + columnText(m.Time)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Matrix is a heatmap's data: key buckets (rows, in key order, tiling the
@@ -35,7 +36,13 @@ type Matrix struct {
 	// Max is the largest value and MinPositive the smallest value above
 	// zero (both 0 when every value is 0).
 	Max, MinPositive float64
+	// Traffic is set when the metric reads the snapshot's traffic
+	// recording rather than what a scan stored ([Metric.FromTraffic]).
+	Traffic bool
 }
+
+// Description says what a cell holds ([Metric.DescriptionOn]).
+func (m *Matrix) Description() string { return m.View.Metric.DescriptionOn(m.Traffic) }
 
 // Columns returns the number of values per bucket.
 func (m *Matrix) Columns() int { return max(m.Time.Columns, 1) }
@@ -51,6 +58,27 @@ func (m *Matrix) Value(b, c int) float64 {
 	return m.Buckets[b].Values[c]
 }
 
+// BucketTotal returns bucket b's value over the whole time axis: the sum
+// of its columns, or their mean for [MetricWriteShare] (a share of each
+// column's writes); its one value when the matrix has no time axis.
+func (m *Matrix) BucketTotal(b int) float64 {
+	if b < 0 || b >= len(m.Buckets) {
+		return 0
+	}
+	values := m.Buckets[b].Values
+	if !m.Timed() {
+		return m.Value(b, 0)
+	}
+	sum := 0.0
+	for _, v := range values {
+		sum += v
+	}
+	if m.View.Metric == MetricWriteShare {
+		return sum / float64(max(len(values), 1))
+	}
+	return sum
+}
+
 // Build makes the matrix of view v over snap. It fails on a nil or empty
 // snapshot, an invalid view, or [BucketTablets] on a snapshot without a
 // tablet map ([ErrNoTablets]).
@@ -62,51 +90,84 @@ func Build(snap *keyspace.Snapshot, v View) (*Matrix, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building a heatmap of table %q: %w", snap.Table, err)
 	}
+	if v.Metric.Traffic() && !snap.HasTraffic() {
+		return nil, fmt.Errorf("building a heatmap of table %q: metric %s needs a traffic recording (btviz record writes one); this snapshot is a scan, whose metrics are %s",
+			snap.Table, v.Metric, units.OrList(MetricsFor(snap)))
+	}
+	ms := v.Metric.on(snap)
 	sc := resolve(snap.Root, v)
-	grid := newTimeGrid(snap)
-	table := snap.Totals()
+	grid := newTimeGrid(snap, ms.traffic)
+	table := tableAmounts(snap, ms)
 
-	var units []unit
+	var us []unit
 	var starts []int
 	switch v.Bucketing {
 	case BucketPrefix:
-		units = prefixUnits(sc, v.Depth)
-		starts = mergeSmallest(unitValues(units, v.Metric, table), v.Metric.additive(), v.Rows)
+		us = prefixUnits(sc, v.Depth)
+		starts = mergeSmallest(unitValues(us, ms, table), v.Metric.additive(), v.Rows)
 	case BucketEven:
-		units = evenUnits(sc, v.Rows)
-		starts = evenStarts(units, v.Rows)
+		us = evenUnits(sc, v.Rows)
+		starts = evenStarts(us, v.Rows)
 	case BucketHeat:
-		units = prefixUnits(sc, v.Depth)
-		starts = heatStarts(unitValues(units, v.Metric, table), v.Metric.additive(), v.Rows)
+		us = prefixUnits(sc, v.Depth)
+		starts = heatStarts(unitValues(us, ms, table), v.Metric.additive(), v.Rows)
 	case BucketTablets:
-		units, err = tabletUnits(snap, sc, grid)
+		us, err = tabletUnits(snap, sc, grid, ms)
 		if err != nil {
 			return nil, fmt.Errorf("building a heatmap: %w", err)
 		}
-		starts = mergeSmallest(unitValues(units, v.Metric, table), v.Metric.additive(), v.Rows)
+		starts = mergeSmallest(unitValues(us, ms, table), v.Metric.additive(), v.Rows)
 	}
-	if len(units) == 0 {
+	if len(us) == 0 {
 		empty := &keyspace.Stats{}
-		units = []unit{{kind: unitEmpty, start: sc.start, end: sc.end, stats: empty, writes: &keyspace.TimeHist{}}}
+		us = []unit{{kind: unitEmpty, start: sc.start, end: sc.end, stats: empty, writes: &keyspace.TimeHist{}}}
 		starts = []int{0}
 	}
 
-	m := &Matrix{View: v, Table: snap.Table, Anchor: sc.anchor, Start: keyspace.Key(sc.start), End: keyspace.Key(sc.end),
-		SharedPrefix: keyspace.Key(sharedPrefix(sc, units))}
+	m := &Matrix{View: v, Table: snap.Table, Anchor: sc.anchor, Start: keyspace.Key(sc.start), End: keyspace.Key(sc.end), Traffic: ms.traffic,
+		SharedPrefix: keyspace.Key(sharedPrefix(sc, us))}
 	if v.Metric.Timed() && v.Columns > 0 && grid.buckets > 0 {
-		m.Time = grid.axis(v.Columns)
+		columns := v.Columns
+		if ms.traffic {
+			// One column per traffic bucket while they fit: a live
+			// recording gains a column on the right as each bucket of
+			// time starts, as Key Visualizer's live view does.
+			columns = min(columns, grid.buckets)
+		}
+		m.Time = grid.axis(columns)
 	}
-	m.Buckets = makeBuckets(units, starts, sc, string(m.SharedPrefix), m.Columns())
-	fillValues(m, units, starts, grid, snap)
+	m.Buckets = makeBuckets(us, starts, sc, string(m.SharedPrefix), m.Columns())
+	fillValues(m, us, starts, grid, ms, table)
 	return m, nil
+}
+
+// tableAmounts returns the whole table's amounts and the measure's
+// histogram of them, for shares.
+func tableAmounts(snap *keyspace.Snapshot, ms measure) amounts {
+	a := amounts{stats: snap.Totals()}
+	if snap.HasTraffic() {
+		a.traffic = snap.TrafficTotals()
+	}
+	root := nodeUnit(snap.Root)
+	a.hist = ms.hist(&root)
+	return a
+}
+
+// unitAmounts returns what a measure reads of a unit.
+func unitAmounts(u *unit) amounts {
+	a := amounts{stats: u.stats}
+	if u.traffic != nil {
+		a.traffic = &u.traffic.OpCounts
+	}
+	return a
 }
 
 // unitValues returns the metric of each unit, the weights the prefix,
 // heat and tablet bucketings merge by.
-func unitValues(units []unit, metric Metric, table *keyspace.Stats) []float64 {
-	values := make([]float64, len(units))
-	for i := range units {
-		values[i] = metric.scalar(units[i].stats, table)
+func unitValues(us []unit, ms measure, table amounts) []float64 {
+	values := make([]float64, len(us))
+	for i := range us {
+		values[i] = ms.scalar(unitAmounts(&us[i]), table)
 	}
 	return values
 }
@@ -125,11 +186,11 @@ const sharedPrefixContext = 4
 
 // sharedPrefix returns the prefix the view's short labels are written
 // without (see [Matrix.SharedPrefix]).
-func sharedPrefix(sc scope, units []unit) string {
+func sharedPrefix(sc scope, us []unit) string {
 	var first, last string
 	seen := false
-	for i := range units {
-		s := units[i].stats
+	for i := range us {
+		s := us[i].stats
 		if s.Rows <= 0 {
 			continue
 		}
@@ -163,6 +224,9 @@ func makeBuckets(units []unit, starts []int, sc scope, viewPrefix string, column
 		b := &buckets[k]
 		for i := range group {
 			b.Stats.Merge(group[i].stats)
+			if t := group[i].traffic; t != nil {
+				b.Traffic.Add(&t.OpCounts)
+			}
 		}
 		b.Units = len(group)
 		if len(group) == 1 && group[0].kind == unitNode {
@@ -195,21 +259,21 @@ func groupEnd(starts []int, k, units int) int {
 }
 
 // fillValues computes every bucket's values and the matrix's extremes.
-func fillValues(m *Matrix, units []unit, starts []int, grid timeGrid, snap *keyspace.Snapshot) {
+func fillValues(m *Matrix, us []unit, starts []int, grid timeGrid, ms measure, table amounts) {
 	metric := m.View.Metric
 	if m.Timed() {
 		rebin := newRebinner(grid.buckets, m.Time.Columns)
 		dense := make([]float64, grid.buckets)
 		var tableColumns []float64
 		if metric == MetricWriteShare {
-			grid.accumulate(dense, &snap.Root.Writes)
+			grid.accumulate(dense, table.hist)
 			tableColumns = make([]float64, m.Time.Columns)
 			rebin.apply(dense, tableColumns)
 		}
 		for k := range m.Buckets {
 			clear(dense)
-			for _, u := range units[starts[k]:groupEnd(starts, k, len(units))] {
-				grid.accumulate(dense, u.writes)
+			for i := starts[k]; i < groupEnd(starts, k, len(us)); i++ {
+				grid.accumulate(dense, ms.hist(&us[i]))
 			}
 			values := m.Buckets[k].Values
 			rebin.apply(dense, values)
@@ -219,7 +283,8 @@ func fillValues(m *Matrix, units []unit, starts []int, grid timeGrid, snap *keys
 		}
 	} else {
 		for k := range m.Buckets {
-			m.Buckets[k].Values[0] = metric.scalar(&m.Buckets[k].Stats, snap.Totals())
+			b := &m.Buckets[k]
+			m.Buckets[k].Values[0] = ms.scalar(amounts{stats: &b.Stats, traffic: &b.Traffic}, table)
 		}
 	}
 	for k := range m.Buckets {

@@ -3,9 +3,9 @@ package heatmap
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // ErrUnknownName is wrapped by the errors of [ParseMetric],
@@ -15,11 +15,17 @@ var ErrUnknownName = errors.New("unknown name")
 
 // Metric names what a heatmap cell measures. The names are stable: they
 // are the values of btviz's --metric flag.
+//
+// Storage metrics read what a scan found stored; traffic metrics read
+// what a recording saw an application do ([keyspace.Traffic]). writes and
+// write-share read the recording when the snapshot holds one (rows
+// written), and the scan's cell timestamps otherwise (cells written, the
+// offline stand-in): see [Metric.FromTraffic].
 type Metric string
 
 const (
-	// MetricWrites counts cells written (by cell timestamp); the only
-	// metric, with [MetricWriteShare], that has a time axis.
+	// MetricWrites counts writes over time: rows written in a traffic
+	// recording, cells written (by cell timestamp) in a scan.
 	MetricWrites Metric = "writes"
 	// MetricRows counts rows.
 	MetricRows Metric = "rows"
@@ -37,11 +43,46 @@ const (
 	// time axis, of the writes in each time column, which keeps a
 	// diagonal crisp when the write rate changes over time.
 	MetricWriteShare Metric = "write-share"
+	// MetricOps counts recorded operations over time: each row a point
+	// read or mutation named, each key range a scan asked for.
+	MetricOps Metric = "ops"
+	// MetricReads counts recorded rows read over time.
+	MetricReads Metric = "reads"
+	// MetricReadBytes and MetricWriteBytes sum the bytes recorded reads
+	// returned and mutations sent, over time.
+	MetricReadBytes  Metric = "read-bytes"
+	MetricWriteBytes Metric = "write-bytes"
 )
 
 // Metrics returns every metric, in the order help texts list them.
 func Metrics() []Metric {
-	return []Metric{MetricWrites, MetricRows, MetricBytes, MetricVersions, MetricMaxRow, MetricShare, MetricWriteShare}
+	return []Metric{MetricWrites, MetricRows, MetricBytes, MetricVersions, MetricMaxRow, MetricShare, MetricWriteShare,
+		MetricOps, MetricReads, MetricReadBytes, MetricWriteBytes}
+}
+
+// MetricsFor returns the metrics that have data in snap, in the order the
+// metric key cycles them: the storage metrics for a scan, the traffic
+// metrics for a recording (operations first, as Key Visualizer opens),
+// and both for a scan joined with a recording.
+func MetricsFor(snap *keyspace.Snapshot) []Metric {
+	storage := []Metric{MetricWrites, MetricRows, MetricBytes, MetricVersions, MetricMaxRow, MetricShare, MetricWriteShare}
+	if !snap.HasTraffic() {
+		return storage
+	}
+	traffic := []Metric{MetricOps, MetricReads, MetricWrites, MetricReadBytes, MetricWriteBytes, MetricWriteShare}
+	if snap.Root == nil || snap.Root.Rows == 0 {
+		return traffic
+	}
+	return append(traffic, MetricRows, MetricBytes, MetricVersions, MetricMaxRow, MetricShare)
+}
+
+// DefaultMetric is the metric a view of snap opens on: operations for a
+// traffic recording, writes for a scan.
+func DefaultMetric(snap *keyspace.Snapshot) Metric {
+	if snap.HasTraffic() {
+		return MetricOps
+	}
+	return MetricWrites
 }
 
 // ParseMetric returns the metric named name. Its error lists the valid
@@ -52,17 +93,46 @@ func ParseMetric(name string) (Metric, error) {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("%w: metric %q; valid metrics are %s", ErrUnknownName, name, joinNames(Metrics()))
+	return "", fmt.Errorf("%w: metric %q; valid metrics are %s", ErrUnknownName, name, units.OrList(Metrics()))
 }
 
 // Timed reports whether the metric has a value per time column.
-func (m Metric) Timed() bool { return m == MetricWrites || m == MetricWriteShare }
+func (m Metric) Timed() bool {
+	switch m {
+	case MetricWrites, MetricWriteShare, MetricOps, MetricReads, MetricReadBytes, MetricWriteBytes:
+		return true
+	}
+	return false
+}
+
+// Traffic reports whether the metric needs a traffic recording.
+func (m Metric) Traffic() bool {
+	switch m {
+	case MetricOps, MetricReads, MetricReadBytes, MetricWriteBytes:
+		return true
+	}
+	return false
+}
+
+// FromTraffic reports whether, on snap, the metric reads the recording's
+// traffic rather than what a scan stored: the traffic metrics always,
+// writes and write-share when snap holds a recording.
+func (m Metric) FromTraffic(snap *keyspace.Snapshot) bool {
+	return m.Traffic() || ((m == MetricWrites || m == MetricWriteShare) && snap.HasTraffic())
+}
 
 // Description says in a few words what a cell of the metric holds, as
-// legends and titles show it.
-func (m Metric) Description() string {
+// legends and titles show it, for a scan (writes are cells written).
+func (m Metric) Description() string { return m.DescriptionOn(false) }
+
+// DescriptionOn is [Metric.Description] when the metric reads a traffic
+// recording (traffic set: writes are rows written) or a scan.
+func (m Metric) DescriptionOn(traffic bool) string {
 	switch m {
 	case MetricWrites:
+		if traffic {
+			return "rows written"
+		}
 		return "cells written"
 	case MetricRows:
 		return "rows"
@@ -76,6 +146,14 @@ func (m Metric) Description() string {
 		return "share of rows"
 	case MetricWriteShare:
 		return "share of writes"
+	case MetricOps:
+		return "operations"
+	case MetricReads:
+		return "rows read"
+	case MetricReadBytes:
+		return "bytes read"
+	case MetricWriteBytes:
+		return "bytes written"
 	}
 	return string(m)
 }
@@ -83,7 +161,7 @@ func (m Metric) Description() string {
 // Unit returns the unit the metric's values are in.
 func (m Metric) Unit() Unit {
 	switch m {
-	case MetricBytes, MetricMaxRow:
+	case MetricBytes, MetricMaxRow, MetricReadBytes, MetricWriteBytes:
 		return UnitBytes
 	case MetricVersions:
 		return UnitRatio
@@ -103,10 +181,56 @@ func (m Metric) valid() bool {
 	return err == nil
 }
 
-// scalar returns the metric of a key range with the given stats, where
-// table holds the whole table's stats (for shares).
-func (m Metric) scalar(stats, table *keyspace.Stats) float64 {
-	switch m {
+// measure is a metric as it reads one snapshot: from the recording's
+// traffic or from what the scan stored.
+type measure struct {
+	metric  Metric
+	traffic bool
+}
+
+// on resolves the metric for snap.
+func (m Metric) on(snap *keyspace.Snapshot) measure {
+	return measure{metric: m, traffic: m.FromTraffic(snap)}
+}
+
+// amounts is what a measure reads of a key range: its stored rows, its
+// traffic (nil without a recording) and, for the whole table, the
+// measure's histogram (for write shares per column).
+type amounts struct {
+	stats   *keyspace.Stats
+	traffic *keyspace.OpCounts
+	hist    *keyspace.TimeHist
+}
+
+// scalar returns the metric of a key range, where table holds the whole
+// table's amounts (for shares).
+func (ms measure) scalar(a, table amounts) float64 {
+	if ms.traffic {
+		t, all := a.traffic, table.traffic
+		if t == nil {
+			return 0
+		}
+		switch ms.metric {
+		case MetricOps:
+			return t.Ops
+		case MetricReads:
+			return t.RowsRead
+		case MetricReadBytes:
+			return t.BytesRead
+		case MetricWriteBytes:
+			return t.BytesWritten
+		case MetricWrites:
+			return t.RowsWritten
+		case MetricWriteShare:
+			if all == nil {
+				return 0
+			}
+			return share(t.RowsWritten, all.RowsWritten)
+		}
+		return 0
+	}
+	stats := a.stats
+	switch ms.metric {
 	case MetricWrites:
 		return stats.Cells
 	case MetricRows:
@@ -118,11 +242,34 @@ func (m Metric) scalar(stats, table *keyspace.Stats) float64 {
 	case MetricMaxRow:
 		return float64(stats.MaxRowBytes)
 	case MetricShare:
-		return share(stats.Rows, table.Rows)
+		return share(stats.Rows, table.stats.Rows)
 	case MetricWriteShare:
-		return share(stats.Cells, table.Cells)
+		return share(stats.Cells, table.stats.Cells)
 	}
 	return 0
+}
+
+// hist returns the time histogram the measure reads of a unit (nil when
+// the unit has none).
+func (ms measure) hist(u *unit) *keyspace.TimeHist {
+	if !ms.traffic {
+		return u.writes
+	}
+	if u.traffic == nil {
+		return nil
+	}
+	h := &u.traffic.Time
+	switch ms.metric {
+	case MetricOps:
+		return &h.Ops
+	case MetricReads:
+		return &h.RowsRead
+	case MetricReadBytes:
+		return &h.BytesRead
+	case MetricWriteBytes:
+		return &h.BytesWritten
+	}
+	return &h.RowsWritten
 }
 
 func share(part, whole float64) float64 {
@@ -130,12 +277,4 @@ func share(part, whole float64) float64 {
 		return 0
 	}
 	return part / whole
-}
-
-func joinNames[T ~string](names []T) string {
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = string(n)
-	}
-	return strings.Join(parts, ", ")
 }

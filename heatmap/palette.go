@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 
+	"github.com/btviz/btviz/units"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -36,7 +37,7 @@ func ParsePalette(name string) (Palette, error) {
 	case PaletteHeat:
 		return Heat(), nil
 	}
-	return Palette{}, fmt.Errorf("%w: palette %q; valid palettes are %s", ErrUnknownName, name, joinNames(PaletteNames()))
+	return Palette{}, fmt.Errorf("%w: palette %q; valid palettes are %s", ErrUnknownName, name, units.OrList(PaletteNames()))
 }
 
 // Viridis returns the default palette: matplotlib's viridis, perceptually

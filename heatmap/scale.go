@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/btviz/btviz/units"
 )
 
 // ScaleKind names how values map to colour intensity. The names are
@@ -30,7 +32,7 @@ func ParseScale(name string) (ScaleKind, error) {
 			return k, nil
 		}
 	}
-	return "", fmt.Errorf("%w: scale %q; valid scales are %s", ErrUnknownName, name, joinNames(ScaleKinds()))
+	return "", fmt.Errorf("%w: scale %q; valid scales are %s", ErrUnknownName, name, units.OrList(ScaleKinds()))
 }
 
 // Brightness bounds and step: [Scale.Brighter] and [Scale.Dimmer] move by

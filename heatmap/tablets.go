@@ -13,8 +13,9 @@ var ErrNoTablets = errors.New("snapshot has no tablet map")
 
 // tabletUnits lists one unit per SampleRowKeys range that meets the scope.
 // A range wholly inside the scope brings its own statistics; one cut by
-// the scope's bounds is estimated from the tree nodes inside the cut.
-func tabletUnits(snap *keyspace.Snapshot, sc scope, grid timeGrid) ([]unit, error) {
+// the scope's bounds, and any range when the measure reads traffic (which
+// ranges do not keep), is estimated from the tree nodes inside it.
+func tabletUnits(snap *keyspace.Snapshot, sc scope, grid timeGrid, ms measure) ([]unit, error) {
 	if len(snap.Ranges) == 0 {
 		return nil, fmt.Errorf("%w of table %q (no SampleRowKeys ranges were recorded); use prefix, even or heat bucketing", ErrNoTablets, snap.Table)
 	}
@@ -25,18 +26,23 @@ func tabletUnits(snap *keyspace.Snapshot, sc scope, grid timeGrid) ([]unit, erro
 		if !overlaps(start, end, sc.start, sc.end) {
 			continue
 		}
-		if start >= sc.start && !keyspace.EndBefore(sc.end, end) {
+		if start >= sc.start && !keyspace.EndBefore(sc.end, end) && !ms.traffic {
 			units = append(units, unit{kind: unitTablet, start: start, end: end, stats: &r.Stats, writes: &r.Writes})
 			continue
 		}
 		cut := scope{anchor: sc.anchor, start: max(start, sc.start), end: minEnd(end, sc.end), clipped: true}
 		stats := &keyspace.Stats{}
 		writes := grid.empty()
+		var traffic *keyspace.NodeTraffic
 		for _, u := range collectUnits(cut, func(*unit, int) bool { return false }) {
 			stats.Merge(u.stats)
-			grid.accumulate(writes.Counts, u.writes)
+			if ms.traffic {
+				traffic = mergeTraffic(traffic, u.traffic)
+			} else {
+				grid.accumulate(writes.Counts, u.writes)
+			}
 		}
-		units = append(units, unit{kind: unitTablet, start: cut.start, end: cut.end, stats: stats, writes: &writes})
+		units = append(units, unit{kind: unitTablet, start: cut.start, end: cut.end, stats: stats, writes: &writes, traffic: traffic})
 	}
 	return units, nil
 }
@@ -48,4 +54,17 @@ func minEnd(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// mergeTraffic returns sum with t added, starting a fresh sum when sum is
+// nil.
+func mergeTraffic(sum, t *keyspace.NodeTraffic) *keyspace.NodeTraffic {
+	if t == nil {
+		return sum
+	}
+	if sum == nil {
+		sum = &keyspace.NodeTraffic{}
+	}
+	sum.Merge(t)
+	return sum
 }

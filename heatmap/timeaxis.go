@@ -70,12 +70,19 @@ type timeGrid struct {
 	micros  int64
 }
 
-func newTimeGrid(snap *keyspace.Snapshot) timeGrid {
-	first, last := snap.TimeSpan()
-	if snap.TimeBucketMicros <= 0 || last <= first || last-first > keyspace.MaxTimeBuckets {
+// newTimeGrid returns the occupied part of snap's time grid: the
+// traffic recording's (traffic set) or the cell timestamps'. A span
+// beyond the [keyspace.MaxTimeBuckets] every grid keeps to has no time
+// axis, so that no file can make a grid cost more than that.
+func newTimeGrid(snap *keyspace.Snapshot, traffic bool) timeGrid {
+	first, last, micros := snap.TimeSpan()
+	if traffic {
+		first, last, micros = snap.TrafficSpan()
+	}
+	if micros <= 0 || last <= first || last-first > keyspace.MaxTimeBuckets {
 		return timeGrid{}
 	}
-	return timeGrid{first: first, buckets: int(last - first), micros: snap.TimeBucketMicros}
+	return timeGrid{first: first, buckets: int(last - first), micros: micros}
 }
 
 // axis returns the time axis of columns columns over the grid.
@@ -105,8 +112,12 @@ func (g timeGrid) empty() keyspace.TimeHist {
 	return keyspace.TimeHist{First: g.first, Counts: make([]float64, g.buckets)}
 }
 
-// accumulate adds h into dense, a histogram covering the grid.
+// accumulate adds h (none when nil) into dense, a histogram covering the
+// grid.
 func (g timeGrid) accumulate(dense []float64, h *keyspace.TimeHist) {
+	if h == nil {
+		return
+	}
 	for j, count := range h.Counts {
 		if k := h.First + int64(j) - g.first; k >= 0 && k < int64(len(dense)) {
 			dense[k] += count

@@ -58,7 +58,7 @@ func TestTimeAxisColumns(t *testing.T) {
 func TestMatrixTimeAxisCoversTheSnapshotSpan(t *testing.T) {
 	snap := scenarioSnapshot(t, "device-reversed-ts")
 	m := mustBuild(t, snap, View{Rows: 10, Columns: 300})
-	first, last := snap.TimeSpan()
+	first, last, _ := snap.TimeSpan()
 	if !m.Time.Start.Equal(snap.BucketTime(first)) || !m.Time.End.Equal(snap.BucketTime(last)) || m.Time.Columns != 300 {
 		t.Fatalf("axis %+v, snapshot span %v – %v", m.Time, snap.BucketTime(first), snap.BucketTime(last))
 	}

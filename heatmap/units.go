@@ -23,103 +23,44 @@ type unit struct {
 	end    string // the unit's own end ("" for the end of the table)
 	stats  *keyspace.Stats
 	writes *keyspace.TimeHist
+	// traffic is the unit's recorded traffic, nil without a recording.
+	traffic *keyspace.NodeTraffic
+}
+
+// keyBounds returns the smallest and largest key the unit is known to
+// hold, from its rows or its traffic.
+func (u *unit) keyBounds() (first, last string, ok bool) {
+	if u.stats.Rows > 0 {
+		first, last, ok = string(u.stats.FirstKey), string(u.stats.LastKey), true
+	}
+	if t := u.traffic; t != nil && t.LastKey != "" {
+		if !ok || string(t.FirstKey) < first {
+			first = string(t.FirstKey)
+		}
+		if !ok || string(t.LastKey) > last {
+			last = string(t.LastKey)
+		}
+		ok = true
+	}
+	return first, last, ok
 }
 
 func nodeUnit(n *keyspace.Node) unit {
-	return unit{kind: unitNode, node: n, start: string(n.Start), end: string(n.End), stats: &n.Stats, writes: &n.Writes}
+	return unit{kind: unitNode, node: n, start: string(n.Start), end: string(n.End), stats: &n.Stats, writes: &n.Writes, traffic: n.Traffic}
 }
 
-// remainderSlack is the relative row count below which a node's children
-// are taken to hold all its rows (float sums of weighted rows drift).
-const remainderSlack = 1e-9
-
-// remainderRows returns the rows of n that no child holds: rows whose key
-// is the node's prefix itself, or that the tree's depth limit kept there.
-func remainderRows(n *keyspace.Node) float64 {
-	if n.IsLeaf() {
-		return 0
-	}
-	rows := n.Rows
-	for _, c := range n.Children {
-		rows -= c.Rows
-	}
-	if rows <= remainderSlack*max(n.Rows, 1) {
-		return 0
-	}
-	return rows
-}
-
-// remainderUnit builds the unit for the rows of n that no child holds. Its
-// rows are placed before the first child, where a row keyed by the prefix
-// itself sorts.
+// remainderUnit is the unit of the rows of n that none of its children
+// holds ([keyspace.Node.Remainder]), placed before the first child,
+// where a row keyed by the prefix itself sorts.
 func remainderUnit(n *keyspace.Node) unit {
-	stats := keyspace.Stats{
-		Rows: n.Rows, Cells: n.Cells, Bytes: n.Bytes, ValueBytes: n.ValueBytes, KeyBytes: n.KeyBytes, Columns: n.Columns,
-		FirstWrite: n.FirstWrite, LastWrite: n.LastWrite, FamilyMask: append([]uint64(nil), n.FamilyMask...),
-	}
-	var childMax keyspace.Stats
-	for _, c := range n.Children {
-		stats.Rows -= c.Rows
-		stats.Cells -= c.Cells
-		stats.Bytes -= c.Bytes
-		stats.ValueBytes -= c.ValueBytes
-		stats.KeyBytes -= c.KeyBytes
-		stats.Columns -= c.Columns
-		childMax.MaxRowBytes = max(childMax.MaxRowBytes, c.MaxRowBytes)
-		childMax.MaxRowCells = max(childMax.MaxRowCells, c.MaxRowCells)
-		childMax.MaxRowColumns = max(childMax.MaxRowColumns, c.MaxRowColumns)
-		childMax.MaxCellBytes = max(childMax.MaxCellBytes, c.MaxCellBytes)
-		childMax.MaxVersions = max(childMax.MaxVersions, c.MaxVersions)
-		childMax.MaxKeyBytes = max(childMax.MaxKeyBytes, c.MaxKeyBytes)
-	}
-	clampZero(&stats.Cells, &stats.Bytes, &stats.ValueBytes, &stats.KeyBytes, &stats.Columns)
-	// A maximum above every child's must be the remainder's; otherwise it
-	// is unknown but no larger than the children's, so 0 keeps it honest.
-	keepIfAbove := func(parent, child int64) int64 {
-		if parent > child {
-			return parent
-		}
-		return 0
-	}
-	stats.MaxRowBytes = keepIfAbove(n.MaxRowBytes, childMax.MaxRowBytes)
-	stats.MaxRowCells = keepIfAbove(n.MaxRowCells, childMax.MaxRowCells)
-	stats.MaxRowColumns = keepIfAbove(n.MaxRowColumns, childMax.MaxRowColumns)
-	stats.MaxCellBytes = keepIfAbove(n.MaxCellBytes, childMax.MaxCellBytes)
-	stats.MaxVersions = keepIfAbove(n.MaxVersions, childMax.MaxVersions)
-	stats.MaxKeyBytes = keepIfAbove(n.MaxKeyBytes, childMax.MaxKeyBytes)
-	first := n.FirstKey
-	if first >= n.Children[0].Start {
-		first = n.Prefix
-	}
-	stats.FirstKey, stats.LastKey = first, first
-
-	writes := keyspace.TimeHist{First: n.Writes.First, Counts: append([]float64(nil), n.Writes.Counts...)}
-	for _, c := range n.Children {
-		for j, count := range c.Writes.Counts {
-			if k := c.Writes.First + int64(j) - writes.First; k >= 0 && k < int64(len(writes.Counts)) {
-				writes.Counts[k] -= count
-			}
-		}
-	}
-	for j := range writes.Counts {
-		clampZero(&writes.Counts[j])
-	}
-	return unit{kind: unitRemainder, node: n, start: string(n.Start), end: string(n.Children[0].Start), stats: &stats, writes: &writes}
-}
-
-// clampZero sets values that float subtraction left slightly negative to 0.
-func clampZero(values ...*float64) {
-	for _, v := range values {
-		if *v < 0 {
-			*v = 0
-		}
-	}
+	stats, writes, traffic := n.Remainder()
+	return unit{kind: unitRemainder, node: n, start: string(n.Start), end: string(n.Children[0].Start), stats: &stats, writes: &writes, traffic: traffic}
 }
 
 // childUnits returns the units n splits into: the remainder (if any) and
 // the children, in key order.
 func childUnits(n *keyspace.Node, out []unit) []unit {
-	if remainderRows(n) > 0 {
+	if n.HasRemainder() {
 		out = append(out, remainderUnit(n))
 	}
 	for _, c := range n.Children {

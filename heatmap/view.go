@@ -97,7 +97,7 @@ func resolve(root *keyspace.Node, v View) scope {
 // skipChain descends while a node's only content is one child that can
 // itself be split: such a level adds a row that says nothing.
 func skipChain(n *keyspace.Node) *keyspace.Node {
-	for len(n.Children) == 1 && !n.Children[0].IsLeaf() && remainderRows(n) == 0 {
+	for len(n.Children) == 1 && !n.Children[0].IsLeaf() && !n.HasRemainder() {
 		n = n.Children[0]
 	}
 	return n

@@ -115,9 +115,7 @@ func (b *Builder) alignTime(sub *Builder) {
 // appendNode folds src, the same key prefix as dst in a chunk that
 // follows it, into dst.
 func (b *Builder) appendNode(dst, src *Node) {
-	dst.Stats.merge(&src.Stats)
-	dst.Writes.merge(&src.Writes)
-	b.mergeTops(dst, src)
+	b.mergeNodeData(dst, src)
 	if dst.Kind != KindPrefix || dst.Depth >= b.limit() {
 		return // a leaf: the totals are all it keeps
 	}
@@ -137,9 +135,7 @@ func (b *Builder) appendNode(dst, src *Node) {
 		// The chunk's first child starts inside dst's last one without
 		// being the same prefix (a merged range): widen dst's child to
 		// cover it, keeping the totals exact.
-		target.Stats.merge(&child.Stats)
-		target.Writes.merge(&child.Writes)
-		b.mergeTops(target, child)
+		b.mergeNodeData(target, child)
 		if EndBefore(string(target.End), string(child.End)) && target.Kind != KindPrefix {
 			target.End = child.End
 			if i+1 < len(dst.Children) && EndBefore(string(dst.Children[i+1].Start), string(target.End)) {
@@ -168,9 +164,7 @@ func (b *Builder) foldCold(dst *Node, i int, child *Node) bool {
 	if neighbour.Kind == KindPrefix || heat(neighbour, dst)+heat(child, dst) > coldLimit {
 		return false
 	}
-	neighbour.Stats.merge(&child.Stats)
-	neighbour.Writes.merge(&child.Writes)
-	b.mergeTops(neighbour, child)
+	b.mergeNodeData(neighbour, child)
 	neighbour.End = child.End
 	if i < len(dst.Children) && EndBefore(string(dst.Children[i].Start), string(neighbour.End)) {
 		neighbour.End = dst.Children[i].Start

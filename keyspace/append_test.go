@@ -104,7 +104,7 @@ func TestAppendAlignsTimeGrids(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap := a.Snapshot()
-	first, last := snap.TimeSpan()
+	first, last, _ := snap.TimeSpan()
 	if last-first > MaxTimeBuckets {
 		t.Fatalf("time span %d buckets, max %d", last-first, MaxTimeBuckets)
 	}

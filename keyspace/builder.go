@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Builder aggregates rows into a [Snapshot] as they stream in. Its memory
@@ -47,6 +48,11 @@ type Builder struct {
 	summary    rowSummary
 	rowBuckets []timeCount
 	path       []*Node
+
+	// traffic is the state of traffic recording ([Builder.AddOp]).
+	traffic trafficState
+	// addingOp is set while an operation, not a row, descends the tree.
+	addingOp bool
 }
 
 type timeCount struct {
@@ -120,20 +126,25 @@ func (b *Builder) Snapshot() *Snapshot {
 	}
 	snap := b.snap.Clone()
 	snap.Sample = b.sample.rows()
+	if snap.Traffic != nil {
+		b.hotLists(snap.Traffic)
+	}
 	return snap
 }
 
 func (b *Builder) finishDetection() {
-	keys := make([]string, len(b.pending))
+	keys := make([]string, len(b.pending), len(b.pending)+b.traffic.keys)
 	for i := range b.pending {
 		keys[i] = b.pending[i].Key
 	}
+	keys = append(keys, b.traffic.pendingKeys()...)
 	b.setDelimiters(DetectDelimiters(keys))
 	b.detecting = false
 	for i := range b.pending {
 		b.add(&b.pending[i])
 	}
 	b.pending = nil
+	b.replayOps()
 }
 
 func (b *Builder) setDelimiters(delimiters string) {
@@ -170,8 +181,6 @@ func (b *Builder) add(row *Row) {
 	bytes, versions := b.summary.bytes, b.summary.maxVersions
 
 	b.path = b.descend(row.Key, b.path[:0])
-	// After the row is counted: narrowing may give up nodes of its path.
-	defer b.narrowShared(deepestPrefix(b.path[len(b.path)-1]))
 	for _, node := range b.path {
 		node.addRow(&b.summary, weight)
 		b.addWrites(&node.Writes)
@@ -268,6 +277,10 @@ func (b *Builder) rangeOf(key string) (int, bool) {
 // descend returns the nodes a row belongs to, root first, creating and
 // merging nodes as the key needs.
 func (b *Builder) descend(key string, path []*Node) []*Node {
+	// Before the path is built, so that no node of it is given up.
+	if under := b.sharedUnder(key); !b.sharedKnown || under < b.shared {
+		b.narrowShared(under)
+	}
 	node := b.snap.Root
 	path = append(path, node)
 	for offset := 0; offset < len(key) && node.Kind == KindPrefix && node.Depth < b.limit(); {
@@ -348,8 +361,7 @@ func (b *Builder) coldNeighbour(parent *Node, i int) *Node {
 		return nil
 	}
 	coldLimit := heatDimensions / float64(half)
-	r := &b.summary
-	rowHeat := share(1, parent.Rows) + share(float64(r.bytes), parent.Bytes) + share(float64(r.cells), parent.Cells)
+	rowHeat := b.incomingHeat(parent)
 	if rowHeat > coldLimit {
 		return nil
 	}
@@ -363,16 +375,53 @@ func (b *Builder) coldNeighbour(parent *Node, i int) *Node {
 	return nil
 }
 
+// incomingHeat is the [heat] in parent of what is being added: the row
+// being added, or one operation on a key.
+func (b *Builder) incomingHeat(parent *Node) float64 {
+	if b.addingOp {
+		if parent.Traffic == nil {
+			return heatDimensions
+		}
+		t := &parent.Traffic.OpCounts
+		return share(1, t.Ops) + share(1, t.RowsRead) + share(1, t.RowsWritten)
+	}
+	r := &b.summary
+	return share(1, parent.Rows) + share(float64(r.bytes), parent.Bytes) + share(float64(r.cells), parent.Cells)
+}
+
 // heatDimensions is how many shares [heat] adds up.
 const heatDimensions = 3
 
-// heat measures how much of parent a child holds: its share of the
-// parent's rows plus its share of bytes plus its share of cells. A hot
-// entity (many rows), a huge row (bytes) and a row rewritten thousands of
-// times (cells) all score high, so merging the coolest siblings first
-// keeps every kind of outlier a node of its own.
+// heat measures how much of parent a child holds: in a scan, its share of
+// the parent's rows plus its share of bytes plus its share of cells; in a
+// traffic recording, its share of the parent's operations, rows read and
+// rows written. A hot entity (many rows, many calls), a huge row (bytes),
+// a row rewritten thousands of times (cells) and a row every client
+// reads all score high, so merging the coolest siblings first keeps every
+// kind of outlier a node of its own.
 func heat(n, parent *Node) float64 {
+	if parent.Rows == 0 && parent.Traffic != nil {
+		if n.Traffic == nil {
+			return 0
+		}
+		t, p := &n.Traffic.OpCounts, &parent.Traffic.OpCounts
+		return share(t.Ops, p.Ops) + share(t.RowsRead, p.RowsRead) + share(t.RowsWritten, p.RowsWritten)
+	}
 	return share(n.Rows, parent.Rows) + share(n.Bytes, parent.Bytes) + share(n.Cells, parent.Cells)
+}
+
+// mergeNodeData folds src's totals, histograms, top rows and traffic into
+// dst, as when two siblings become one range or two chunks meet.
+func (b *Builder) mergeNodeData(dst, src *Node) {
+	dst.Stats.merge(&src.Stats)
+	dst.Writes.merge(&src.Writes)
+	b.mergeTops(dst, src)
+	if src.Traffic != nil {
+		if dst.Traffic == nil {
+			dst.Traffic = &NodeTraffic{}
+		}
+		dst.Traffic.Merge(src.Traffic)
+	}
 }
 
 func share(part, whole float64) float64 {
@@ -408,7 +457,8 @@ func (b *Builder) foldInto(parent *Node, i int, start, end string) *Node {
 func (b *Builder) toRange(n *Node) {
 	b.dropChildren(n)
 	n.Kind = KindRange
-	n.Prefix = Key(CommonPrefix(string(n.FirstKey), string(n.LastKey)))
+	first, last, _ := n.KeyBounds()
+	n.Prefix = Key(CommonPrefix(string(first), string(last)))
 }
 
 // pruneToShare is the share of the node budget a prune frees the tree
@@ -424,27 +474,46 @@ func (b *Builder) limit() int {
 	return b.shared + b.depth
 }
 
-// deepestPrefix returns the depth of the deepest prefix node on a path
-// that ends at last: last's own, or its parent's for a row or range.
-func deepestPrefix(last *Node) int {
-	if last.Kind != KindPrefix {
-		return last.Depth - 1
+// sharedUnder returns the depth of the deepest node of the shared prefix
+// that key lies under; before the first key, the depth of key's own
+// deepest prefix node (its segments that end in a delimiter).
+func (b *Builder) sharedUnder(key string) int {
+	if !b.sharedKnown {
+		prefixes := 0
+		for offset := 0; offset < len(key); {
+			offset += b.splitter.Next(key, offset)
+			if b.splitter.isDelimiter[key[offset-1]] {
+				prefixes++
+			}
+		}
+		return prefixes
 	}
-	return last.Depth
+	n := b.snap.Root
+	for depth := 0; depth < b.shared; depth++ {
+		if len(n.Children) != 1 || !strings.HasPrefix(key, string(n.Children[0].Prefix)) {
+			return depth
+		}
+		n = n.Children[0]
+	}
+	return b.shared
 }
 
-// narrowShared updates the shared prefix once rows arrived that lie
-// under no prefix node deeper than most (a row's deepest prefix, or an
+// narrowShared updates the shared prefix once keys arrive that lie under
+// no shared node deeper than most (a key's [Builder.sharedUnder], or an
 // appended chunk's shared prefix): it is the deepest prefix node every
-// row lies under, found by walking down from the root while each node
-// has a single prefix child, no deeper than before nor than most. When it
-// moves up, the levels now beyond the depth budget are given up, as if
-// the tree had known the shared prefix from the start.
+// key lies under, found by walking down from the root while each node
+// has a single prefix child, no deeper than before nor than most; the
+// first key sets it to most. When it moves up, the levels now beyond the
+// depth budget are given up, as if the tree had known the shared prefix
+// from the start.
 func (b *Builder) narrowShared(most int) {
 	if b.sharedKnown {
 		most = min(most, b.shared)
 	}
 	shared, n := 0, b.snap.Root
+	if !b.sharedKnown && len(n.Children) == 0 {
+		shared = most // nothing is built yet
+	}
 	for shared < most && len(n.Children) == 1 && n.Children[0].Kind == KindPrefix {
 		n = n.Children[0]
 		shared++
@@ -515,6 +584,7 @@ func (b *Builder) recycle(n *Node) {
 		Top:          n.Top[:0],
 		TopVersioned: n.TopVersioned[:0],
 		Children:     n.Children[:0],
+		Traffic:      nil,
 	}
 	b.free = append(b.free, n)
 }

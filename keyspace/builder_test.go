@@ -148,7 +148,7 @@ func TestBuilderTimeGridCoarsens(t *testing.T) {
 		b.Add(row(fmt.Sprintf("d#%02d", i), 1, cell("cf", "q", base+int64(i)*day, 1)))
 	}
 	snap := b.Snapshot()
-	first, last := snap.TimeSpan()
+	first, last, _ := snap.TimeSpan()
 	if last-first > MaxTimeBuckets {
 		t.Fatalf("time span %d buckets exceeds %d", last-first, MaxTimeBuckets)
 	}

@@ -60,10 +60,9 @@ func (b *Builder) compact(parent *Node) {
 func (b *Builder) mergeSiblings(left, right *Node) {
 	b.toRange(left)
 	left.End = right.End
-	left.Stats.merge(&right.Stats)
-	left.Writes.merge(&right.Writes)
-	b.mergeTops(left, right)
-	left.Prefix = Key(CommonPrefix(string(left.FirstKey), string(left.LastKey)))
+	b.mergeNodeData(left, right)
+	first, last, _ := left.KeyBounds()
+	left.Prefix = Key(CommonPrefix(string(first), string(last)))
 	b.release(right)
 }
 

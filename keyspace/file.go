@@ -23,11 +23,13 @@ const (
 	FileVersion = 1
 )
 
-// fileEnvelope is the top-level JSON object of a snapshot file.
+// fileEnvelope is the top-level JSON object of a snapshot or recording
+// file.
 type fileEnvelope struct {
-	Format   string          `json:"format"`
-	Version  int             `json:"version"`
-	Snapshot json.RawMessage `json:"snapshot"`
+	Format    string          `json:"format"`
+	Version   int             `json:"version"`
+	Snapshot  json.RawMessage `json:"snapshot,omitempty"`
+	Recording json.RawMessage `json:"recording,omitempty"`
 }
 
 // Encode writes snap to w in the snapshot file format.
@@ -36,20 +38,23 @@ func Encode(w io.Writer, snap *Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("encoding snapshot of table %q: %w", snap.Table, err)
 	}
+	return encodeEnvelope(w, fileEnvelope{Format: FileFormat, Version: FileVersion, Snapshot: body})
+}
+
+// encodeEnvelope writes a file's envelope, gzip-compressed.
+func encodeEnvelope(w io.Writer, envelope fileEnvelope) error {
 	zw := gzip.NewWriter(w)
-	envelope := fileEnvelope{Format: FileFormat, Version: FileVersion, Snapshot: body}
 	if err := json.NewEncoder(zw).Encode(envelope); err != nil {
-		return fmt.Errorf("writing snapshot: %w", err)
+		return fmt.Errorf("writing %s: %w", envelope.Format, err)
 	}
 	if err := zw.Close(); err != nil {
-		return fmt.Errorf("writing snapshot: %w", err)
+		return fmt.Errorf("writing %s: %w", envelope.Format, err)
 	}
 	return nil
 }
 
-// Save writes snap to path atomically: to a temporary file in the same
-// directory, renamed over path only once complete, so a failed save never
-// leaves a truncated snapshot behind.
+// Save writes snap to path atomically ([atomicfile.Write]): a failed
+// save never leaves a truncated snapshot behind.
 func Save(path string, snap *Snapshot) error {
 	if err := atomicfile.Write(path, func(w io.Writer) error { return Encode(w, snap) }); err != nil {
 		return fmt.Errorf("saving snapshot: %w", err)
@@ -58,10 +63,11 @@ func Save(path string, snap *Snapshot) error {
 }
 
 // ErrNotSnapshot is returned (wrapped) for a file that is not a btviz
-// snapshot; ErrTruncated for one that ends early; ErrNewerVersion for one
-// written by a newer btviz; ErrDamaged for one whose values break the
-// format's rules (a [*FieldError] names the value); ErrTooLarge for one
-// that decompresses to more than the reader's limit.
+// snapshot or recording; ErrTruncated for one that ends early;
+// ErrNewerVersion for one written by a newer btviz; ErrDamaged for one
+// whose values break the format's rules (a [*FieldError] names the
+// value); ErrTooLarge for one that decompresses to more than the
+// reader's limit.
 var (
 	ErrNotSnapshot  = errors.New("not a btviz snapshot")
 	ErrTruncated    = errors.New("snapshot file is truncated")
@@ -70,13 +76,13 @@ var (
 	ErrTooLarge     = errors.New("snapshot file is too large")
 )
 
-// DefaultMaxFileBytes is how much a snapshot file may decompress to
-// unless a [Reader] says otherwise: far above what a build writes (a few
-// to a few tens of MB), low enough that a crafted file is refused in well
-// under a second without the memory it asks for.
+// DefaultMaxFileBytes is how much a snapshot or recording file may
+// decompress to unless a [Reader] says otherwise: far above what btviz
+// writes (a few to a few tens of MB), low enough that a crafted file is
+// refused in well under a second without the memory it asks for.
 const DefaultMaxFileBytes int64 = 256 << 20
 
-// Reader reads snapshot files within a size limit.
+// Reader reads snapshot and recording files within a size limit.
 type Reader struct {
 	// MaxBytes is the most a file may decompress to (0:
 	// [DefaultMaxFileBytes]).
@@ -99,37 +105,48 @@ func Decode(r io.Reader) (*Snapshot, error) { return Reader{}.Decode(r) }
 // btviz, a damaged one and one too large are told apart (see
 // [ErrNotSnapshot], [ErrTruncated], [ErrNewerVersion], [ErrDamaged],
 // [ErrTooLarge]). A file over the size limit is refused after one pass
-// that keeps none of it in memory.
+// that keeps none of it in memory. A traffic recording is refused:
+// [Reader.ReadFile] reads both.
 func (r Reader) Load(path string) (*Snapshot, error) {
+	var snap *Snapshot
+	err := r.withFile(path, func(f io.Reader) (err error) {
+		snap, err = r.Decode(f)
+		return err
+	})
+	return snap, err
+}
+
+// withFile opens path and hands it to decode once it is known to be a
+// file within the size limit; its errors name path.
+func (r Reader) withFile(path string, decode func(io.Reader) error) error {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("opening snapshot: %w", err)
+		return fmt.Errorf("opening %s: %w", path, err)
 	}
 	if info.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a snapshot file; give the file `btviz scan --out FILE` wrote", path)
+		return fmt.Errorf("%s is a directory, not a snapshot file; give the file `btviz scan --out FILE` or `btviz record --out FILE` wrote", path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("opening snapshot: %w", err)
+		return fmt.Errorf("opening %s: %w", path, err)
 	}
 	defer f.Close()
 	if err := r.checkSize(f); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("reading snapshot %s: %w", path, err)
+		return fmt.Errorf("reading %s: %w", path, err)
 	}
-	snap, err := r.Decode(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err := decode(f); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	return snap, nil
+	return nil
 }
 
 // gzipMagic starts every gzip stream, and so every snapshot file.
 var gzipMagic = []byte{0x1f, 0x8b}
 
-const rescan = "btviz scan --out FILE writes snapshots"
+const rescan = "btviz scan --out FILE writes snapshots, btviz record --out FILE recordings"
 
 // unzip checks that r is gzip-compressed and returns its decompressed
 // stream.
@@ -176,20 +193,33 @@ func (r Reader) tooLarge() error {
 	if hint == "" {
 		hint = "a reader with a higher limit"
 	}
-	return fmt.Errorf("%w: it decompresses to more than %d MB, the limit; snapshots btviz writes are far smaller, so it is probably not one; to read it anyway, %s",
+	return fmt.Errorf("%w: it decompresses to more than %d MB, the limit; files btviz writes are far smaller, so it is probably not one; to read it anyway, %s",
 		ErrTooLarge, r.maxBytes()>>20, hint)
 }
 
 // Decode reads a snapshot in the file format from r, holding at most the
 // size limit of decompressed data, and checks every value the rest of
-// btviz relies on (see [FieldError]).
+// btviz relies on (see [FieldError]). A traffic recording is refused:
+// [Reader.DecodeFile] reads both.
 func (r Reader) Decode(in io.Reader) (*Snapshot, error) {
+	file, err := r.DecodeFile(in)
+	if err != nil {
+		return nil, err
+	}
+	if file.Snapshot == nil {
+		return nil, fmt.Errorf("%w: it is a traffic recording (btviz record --out writes those); btviz open and --snapshot read it", ErrNotSnapshot)
+	}
+	return file.Snapshot, nil
+}
+
+// body reads a file's decompressed JSON, at most the size limit of it;
+// reading to the end verifies the gzip trailer's checksum.
+func (r Reader) body(in io.Reader) ([]byte, error) {
 	zr, err := unzip(in)
 	if err != nil {
 		return nil, err
 	}
 	defer zr.Close()
-	// The gzip trailer carries a checksum; reading to the end verifies it.
 	body, err := io.ReadAll(io.LimitReader(zr, r.maxBytes()+1))
 	if int64(len(body)) > r.maxBytes() {
 		return nil, r.tooLarge()
@@ -197,46 +227,54 @@ func (r Reader) Decode(in io.Reader) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
 	}
-	var envelope struct {
+	return body, nil
+}
+
+// envelope reads a file's format and version and checks them.
+func envelope(body []byte) (format string, err error) {
+	var head struct {
 		Format  string `json:"format"`
 		Version int    `json:"version"`
 	}
-	if err := json.Unmarshal(body, &envelope); err != nil {
+	if err := json.Unmarshal(body, &head); err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) && syntax.Offset >= int64(len(bytes.TrimRight(body, " \t\r\n"))) {
-			return nil, fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
+			return "", fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
 		}
 		if errors.As(err, &syntax) {
-			return nil, fmt.Errorf("%w: its JSON is broken at byte %d (%v); %s", ErrNotSnapshot, syntax.Offset, err, rescan)
+			return "", fmt.Errorf("%w: its JSON is broken at byte %d (%v); %s", ErrNotSnapshot, syntax.Offset, err, rescan)
 		}
-		return nil, fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
+		return "", fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
 	}
-	if envelope.Format != FileFormat {
-		return nil, fmt.Errorf("%w: format %q, want %q; %s", ErrNotSnapshot, envelope.Format, FileFormat, rescan)
+	newest := 0
+	switch head.Format {
+	case FileFormat:
+		newest = FileVersion
+	case RecordingFormat:
+		newest = RecordingVersion
+	default:
+		return "", fmt.Errorf("%w: format %q, want %q or %q; %s", ErrNotSnapshot, head.Format, FileFormat, RecordingFormat, rescan)
 	}
-	if envelope.Version > FileVersion {
-		return nil, fmt.Errorf("%w: format version %d, this btviz reads up to version %d; upgrade btviz to open it", ErrNewerVersion, envelope.Version, FileVersion)
+	if head.Version > newest {
+		return "", fmt.Errorf("%w: %s version %d, this btviz reads up to version %d; upgrade btviz to open it", ErrNewerVersion, head.Format, head.Version, newest)
 	}
-	if envelope.Version < 1 {
-		return nil, fmt.Errorf("%w: format version %d is not valid", ErrNotSnapshot, envelope.Version)
+	if head.Version < 1 {
+		return "", fmt.Errorf("%w: format version %d is not valid", ErrNotSnapshot, head.Version)
 	}
-	var file struct {
-		Snapshot *Snapshot `json:"snapshot"`
-	}
-	if err := json.Unmarshal(body, &file); err != nil {
-		if located := locateDecodeError(body, reflect.TypeOf(file), "file"); located != nil {
+	return head.Format, nil
+}
+
+// unmarshal decodes a file's body into v, a pointer to a struct of the
+// file's top-level fields, naming the value that cannot be decoded.
+func unmarshal(body []byte, v any) error {
+	if err := json.Unmarshal(body, v); err != nil {
+		if located := locateDecodeError(body, reflect.TypeOf(v).Elem(), "file"); located != nil {
 			located.Path = strings.TrimPrefix(located.Path, "file.")
-			return nil, damaged(located)
+			return damaged(located)
 		}
-		return nil, fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
+		return fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
 	}
-	if file.Snapshot == nil {
-		return nil, damaged(&FieldError{Path: "snapshot", Problem: "missing: the file holds no snapshot"})
-	}
-	if err := file.Snapshot.validate(); err != nil {
-		return nil, damaged(err)
-	}
-	return file.Snapshot, nil
+	return nil
 }
 
 // damaged wraps the error naming a wrong value of a file.

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/export"
 	"github.com/btviz/btviz/heatmap"
@@ -105,7 +106,7 @@ func use(t *testing.T, snap *keyspace.Snapshot) {
 			}
 		}
 	}
-	if err := export.Render(io.Discard, snap, findings, export.Options{Format: export.FormatText, View: tui.PaneHeatmap, Width: 100, Height: 30}); err != nil {
+	if err := export.Render(io.Discard, snap, findings, export.Options{Format: artifact.FormatText, View: tui.PaneHeatmap, Width: 100, Height: 30}); err != nil {
 		t.Fatalf("export: %v", err)
 	}
 	for _, format := range []report.Format{report.FormatText, report.FormatJSON} {

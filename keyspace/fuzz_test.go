@@ -175,7 +175,7 @@ func FuzzBuilderAppend(f *testing.F) {
 			if snap.Root.Writes.Total() != 0 && math.Abs(snap.Root.Writes.Total()-want.Cells) > 1e-6 {
 				t.Fatalf("%s: histogram holds %v cells, want %v", name, snap.Root.Writes.Total(), want.Cells)
 			}
-			if err := snap.validate(); err != nil {
+			if err := snap.validate("snapshot"); err != nil {
 				t.Fatalf("%s: its own snapshot fails the reader's checks: %v", name, err)
 			}
 		}

@@ -53,7 +53,8 @@ func (k *NodeKind) UnmarshalText(text []byte) error {
 
 // Node is one vertex of the delimiter-aware prefix tree: the rows in
 // [Start, End), their aggregated [Stats], their cell-write histogram on the
-// snapshot's time grid and their largest rows. Children are sorted by key,
+// snapshot's time grid, their largest rows and, in a traffic recording,
+// the operations that touched them ([NodeTraffic]). Children are sorted by key,
 // disjoint, and lie inside the parent's range; a node's stats include every
 // row under it, whether or not a child still represents that row.
 type Node struct {
@@ -76,7 +77,10 @@ type Node struct {
 	// that a single large or hot row is never hidden in a coarse bucket.
 	Top          []RowStat `json:"top,omitempty"`
 	TopVersioned []RowStat `json:"top_versioned,omitempty"`
-	Children     []*Node   `json:"children,omitempty"`
+	// Traffic is the node's recorded traffic; nil in a snapshot without a
+	// recording.
+	Traffic  *NodeTraffic `json:"traffic,omitempty"`
+	Children []*Node      `json:"children,omitempty"`
 }
 
 // IsLeaf reports whether the node has no children to drill into.
@@ -149,6 +153,7 @@ func (n *Node) clone() *Node {
 	c.Writes = n.Writes.clone()
 	c.Top = append([]RowStat(nil), n.Top...)
 	c.TopVersioned = append([]RowStat(nil), n.TopVersioned...)
+	c.Traffic = n.Traffic.clone()
 	if n.Children != nil {
 		c.Children = make([]*Node, len(n.Children))
 		for i, child := range n.Children {

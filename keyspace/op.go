@@ -17,8 +17,10 @@ const (
 // saw it: the input of the traffic builder, as [Row] is the input of the
 // storage [Builder]. A call that streams many rows back (a ReadRows scan)
 // arrives as several Ops so that no Op holds more than one response's
-// rows: the first carries the request (Keys, Ranges) and counts as the
-// operation; the rest have Part set and only add the rows they returned.
+// rows: Parts (Part set) bring the rows of the responses as they come and
+// only add those rows; the call's own Op comes last, with the request
+// (Keys, Ranges), the last response's rows, the status code and CallRows,
+// and counts as the operation.
 type Op struct {
 	// Time is when the call started (for a Part, when its rows arrived).
 	Time time.Time
@@ -42,6 +44,9 @@ type Op struct {
 	// RowsRead are the rows the call returned, with the bytes returned
 	// for each (key, family, qualifier and value bytes of its cells).
 	RowsRead []RowIO
+	// CallRows is how many rows the whole call returned, its Parts' and
+	// its own, on the call's own Op (0 on a Part).
+	CallRows int64
 	// RowsWritten are the rows the call changed, with the bytes of the
 	// mutations sent for each. A MutateRows entry the server refused is
 	// not in it.

@@ -130,6 +130,10 @@ type Snapshot struct {
 	MostVersioned []RowStat `json:"most_versioned"`
 	// Sample is a uniform reservoir sample of the rows read.
 	Sample []SampledRow `json:"sample"`
+	// Traffic is set when the snapshot holds a traffic recording: what
+	// an application's calls did to the table, beside (or instead of)
+	// what a scan found stored.
+	Traffic *Traffic `json:"traffic,omitempty"`
 }
 
 // Totals returns the aggregate of every row in the snapshot.
@@ -141,12 +145,33 @@ func (s *Snapshot) Totals() *Stats {
 }
 
 // TimeSpan returns the absolute bucket indexes [first, last) that the
-// snapshot's cell timestamps cover on its time grid.
-func (s *Snapshot) TimeSpan() (first, last int64) {
+// snapshot's cell timestamps cover on its time grid, and the grid's
+// bucket width in microseconds.
+func (s *Snapshot) TimeSpan() (first, last, micros int64) {
 	if s.Root == nil || len(s.Root.Writes.Counts) == 0 {
-		return 0, 0
+		return 0, 0, s.TimeBucketMicros
 	}
-	return s.Root.Writes.First, s.Root.Writes.Last()
+	return s.Root.Writes.First, s.Root.Writes.Last(), s.TimeBucketMicros
+}
+
+// TrafficSpan returns the absolute bucket indexes [first, last) that the
+// recorded traffic covers on the traffic time grid, and the grid's bucket
+// width in microseconds (all 0 without a recording).
+func (s *Snapshot) TrafficSpan() (first, last, micros int64) {
+	if s.Traffic == nil || s.Root == nil || s.Root.Traffic == nil {
+		return 0, 0, 0
+	}
+	seen := false
+	for _, h := range s.Root.Traffic.hists() {
+		switch {
+		case len(h.Counts) == 0:
+		case !seen:
+			first, last, seen = h.First, h.Last(), true
+		default:
+			first, last = min(first, h.First), max(last, h.Last())
+		}
+	}
+	return first, last, s.Traffic.BucketMicros
 }
 
 // BucketTime returns the start time of absolute time bucket i.
@@ -181,6 +206,7 @@ func (s *Snapshot) Clone() *Snapshot {
 	c.Largest = append([]RowStat(nil), s.Largest...)
 	c.MostVersioned = append([]RowStat(nil), s.MostVersioned...)
 	c.Sample = append([]SampledRow(nil), s.Sample...)
+	c.Traffic = s.Traffic.clone()
 	return &c
 }
 

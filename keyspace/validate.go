@@ -68,9 +68,9 @@ type validator struct {
 // arithmetic cannot overflow, first ≤ last, bounded lists, no missing
 // nodes, children sorted, disjoint and inside their parent, and children
 // that add up to no more than their parent. It returns a [*FieldError].
-func (s *Snapshot) validate() error {
+func (s *Snapshot) validate(path string) error {
 	v := &validator{snap: s}
-	return v.snapshot("snapshot")
+	return v.snapshot(path)
 }
 
 func problem(path, format string, args ...any) error {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/internal/scantest"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
@@ -27,7 +27,7 @@ func TestEveryDemoSnapshotPassesValidation(t *testing.T) {
 	}
 	defer conn.Close()
 	for _, opts := range []sampler.Options{{}, {Fraction: 0.05}, {MaxRows: 500}} {
-		for _, sc := range emulator.Scenarios() {
+		for _, sc := range demo.Scenarios() {
 			snap, err := sampler.Scan(ctx, conn, sc.Name, opts)
 			if snap == nil {
 				t.Fatalf("scanning %s: %v", sc.Name, err)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/btviz/btviz/demo/demotest"
 	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/diagnose/diagnosetest"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -198,8 +198,7 @@ func TestDiffErrors(t *testing.T) {
 // UTF-8, whatever the keys, names and labels hold.
 func TestDiffHostileKeys(t *testing.T) {
 	hostile := hostileInput(t)
-	sc, _ := diagnosetest.Lookup("social-celebrity")
-	other := sc.Snapshot()
+	other := demotest.Snapshot(t, "social-celebrity")
 	in := DiffInput{A: hostile.Snapshot, B: other, FindingsA: hostile.Findings, FindingsB: diagnose.Diagnose(other),
 		LabelA: "a\x1b[2J.btviz", LabelB: "b|`.btviz", AllowDifferentTables: true,
 		Images: []Image{{Alt: "x](y)\x07", Path: "d>e\x1b.png"}}}

@@ -53,6 +53,8 @@ type Document struct {
 	LargestRows      []RowDoc     `json:"largest_rows"`
 	Findings         []FindingDoc `json:"findings"`
 	WhatIf           []WhatIfDoc  `json:"what_if,omitempty"`
+	// Traffic is what a traffic recording saw, when the report is of one.
+	Traffic *TrafficDoc `json:"traffic,omitempty"`
 }
 
 // ScanDoc is how the snapshot was taken.
@@ -142,6 +144,7 @@ func Build(in Input) Document {
 		Prefixes:         topPrefixes(snap),
 		LargestRows:      []RowDoc{},
 		Findings:         findingDocs(in.Findings),
+		Traffic:          trafficDoc(snap),
 	}
 	if in.FromFile {
 		doc.Source, doc.Origin = SourceSnapshot, sanitize(string(snap.Source))

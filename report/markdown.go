@@ -28,6 +28,10 @@ func Markdown(in Input) []byte {
 	md.prefixes(doc.Prefixes)
 	md.heading("## Largest rows", SectionLargestRows)
 	md.largestRows(doc.LargestRows)
+	if doc.Traffic != nil {
+		md.heading("## Traffic", SectionTraffic)
+		md.traffic(doc.Traffic)
+	}
 	for _, w := range doc.WhatIf {
 		md.heading("## What-if: "+mdCode(w.Transform), SectionWhatIf)
 		md.whatIf(w)
@@ -124,7 +128,7 @@ func scanText(scan ScanDoc) string {
 		parts = append(parts, reason)
 	}
 	if scan.Started != "" {
-		parts = append(parts, "started "+scan.Started+" in "+duration(millis(scan.DurationMillis)))
+		parts = append(parts, "started "+scan.Started+" in "+units.Duration(millis(scan.DurationMillis)))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -77,6 +77,7 @@ const (
 	SectionPrefixes    Section = "prefixes"
 	SectionLargestRows Section = "largest-rows"
 	SectionWhatIf      Section = "what-if"
+	SectionTraffic     Section = "traffic"
 )
 
 // Image is one picture linked from a Markdown section: Path is relative

@@ -8,19 +8,17 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/btviz/btviz/demo"
+	"github.com/btviz/btviz/demo/demotest"
 	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/diagnose/diagnosetest"
 	"github.com/btviz/btviz/keyspace"
 )
 
-// scenarioInput diagnoses a synthetic scenario, with the given what-ifs.
+// scenarioInput diagnoses a demo scenario or test table, with the given
+// what-ifs.
 func scenarioInput(t *testing.T, name string, whatIfs ...string) Input {
 	t.Helper()
-	sc, ok := diagnosetest.Lookup(name)
-	if !ok {
-		t.Fatalf("no scenario %q", name)
-	}
-	snap := sc.Snapshot()
+	snap := demotest.Snapshot(t, name)
 	in := Input{Snapshot: snap, Findings: diagnose.Diagnose(snap)}
 	for _, text := range whatIfs {
 		tr, err := diagnose.ParseTransform(text)
@@ -155,8 +153,8 @@ func TestGate(t *testing.T) {
 		}
 	}
 	// Good designs pass --fail-on warning; bad ones fail it.
-	for _, sc := range diagnosetest.Scenarios() {
-		findings := diagnose.Diagnose(sc.Snapshot())
+	for _, sc := range slices.Concat(demo.Scenarios(), demo.TestTables()) {
+		findings := diagnose.Diagnose(demotest.Snapshot(t, sc.Name))
 		if got := Gate(findings, diagnose.SeverityWarning); got == sc.Good {
 			t.Errorf("%s (good=%v): Gate at warning = %v", sc.Name, sc.Good, got)
 		}

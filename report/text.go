@@ -56,6 +56,9 @@ func Text(in Input) []byte {
 	for _, r := range doc.LargestRows {
 		t.line("  %-*s %10s %8s %8s %6s", keyWidth, printable(string(r.Key)), units.Bytes(float64(r.Bytes)), units.Thousands(r.Cells), units.Thousands(r.Columns), units.Thousands(r.MaxVersions))
 	}
+	if doc.Traffic != nil {
+		t.traffic(doc.Traffic)
+	}
 	for _, w := range doc.WhatIf {
 		t.line("")
 		t.whatIf(w)

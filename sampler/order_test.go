@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
 )
@@ -18,7 +19,7 @@ func TestTreeDoesNotDependOnConcurrency(t *testing.T) {
 	ctx := context.Background()
 	srv := startEmulator(t)
 	conn := openEmulator(t, srv.Addr, "")
-	scenarios, err := emulator.Lookup("social-celebrity-salted")
+	scenarios, err := demo.Lookup("social-celebrity-salted")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
 )
@@ -18,7 +19,7 @@ func TestSampledScanOfASmallTableFindsTheRewrittenRow(t *testing.T) {
 	ctx := context.Background()
 	srv := startEmulator(t)
 	conn := openEmulator(t, srv.Addr, "")
-	scenarios, err := emulator.Lookup("memusage-single-row")
+	scenarios, err := demo.Lookup("memusage-single-row")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
@@ -23,7 +24,7 @@ type DemoBackend struct {
 	*ConnBackend
 	server    *emulator.Server
 	conn      *connect.Conn
-	scenarios []emulator.Scenario
+	scenarios []demo.Scenario
 
 	mu     sync.Mutex
 	status map[string]LoadProgress
@@ -31,16 +32,15 @@ type DemoBackend struct {
 	events chan LoadProgress
 	cancel context.CancelFunc
 	done   chan struct{}
-	err    error // the seeding error, set before done closes
 }
 
 // NewDemoBackend starts the embedded emulator and begins loading
 // scenarios (all of them when nil) into instance "btviz" of project
 // "local". It returns as soon as the emulator answers; loading goes on in
 // the background and is reported on [DemoBackend.Loads].
-func NewDemoBackend(ctx context.Context, scenarios []emulator.Scenario) (*DemoBackend, error) {
+func NewDemoBackend(ctx context.Context, scenarios []demo.Scenario) (*DemoBackend, error) {
 	if scenarios == nil {
-		scenarios = emulator.Scenarios()
+		scenarios = demo.Scenarios()
 	}
 	server, err := emulator.Start("127.0.0.1:0")
 	if err != nil {
@@ -71,7 +71,9 @@ func NewDemoBackend(ctx context.Context, scenarios []emulator.Scenario) (*DemoBa
 func (b *DemoBackend) seed(ctx context.Context) {
 	defer close(b.done)
 	defer close(b.events)
-	err := emulator.Seed(ctx, b.conn.Admin, b.conn.Client, b.scenarios, func(p emulator.SeedProgress) {
+	// A failure reaches the picker with the table it stopped (Err of its
+	// load event); nothing else waits for it.
+	_ = emulator.Seed(ctx, b.conn.Admin, b.conn.Client, b.scenarios, func(p emulator.SeedProgress) {
 		event := LoadProgress{Table: p.Scenario, RowsWritten: p.RowsWritten, RowsTotal: p.RowsTotal, Started: true, Done: p.Done, Err: p.Err}
 		b.mu.Lock()
 		b.status[p.Scenario] = event
@@ -81,9 +83,6 @@ func (b *DemoBackend) seed(ctx context.Context) {
 		case <-ctx.Done():
 		}
 	})
-	b.mu.Lock()
-	b.err = err
-	b.mu.Unlock()
 }
 
 // Where names the embedded emulator.
@@ -137,17 +136,6 @@ func (b *DemoBackend) Scan(ctx context.Context, table string, opts sampler.Optio
 // Loads delivers the seeding progress, one event per scenario batch; it is
 // closed when every scenario is loaded (or loading failed).
 func (b *DemoBackend) Loads() <-chan LoadProgress { return b.events }
-
-// Err returns what stopped loading once [DemoBackend.Loads] is closed:
-// nil when every scenario loaded.
-func (b *DemoBackend) Err() error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.err
-}
-
-// Addr is the embedded emulator's host:port, for `BIGTABLE_EMULATOR_HOST`.
-func (b *DemoBackend) Addr() string { return b.server.Addr }
 
 // Close stops loading, closes the connection and stops the emulator.
 func (b *DemoBackend) Close() error {

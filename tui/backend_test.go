@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
 )
@@ -18,7 +18,7 @@ import (
 // demoBackend starts the embedded emulator loading a few scenarios.
 func demoBackend(t *testing.T, spec string) *DemoBackend {
 	t.Helper()
-	scenarios, err := emulator.Lookup(spec)
+	scenarios, err := demo.Lookup(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	rt.until(2*time.Minute, "every table loaded and sized", func() bool {
 		return !m.picker.listing && m.picker.loadingCount() == 0 && len(m.picker.sizes) == 3
 	})
-	celebrity, _ := emulator.Lookup("social-celebrity")
+	celebrity, _ := demo.Lookup("social-celebrity")
 	if s := screen(m); !strings.Contains(s, "ready") || !strings.Contains(s, celebrity[0].Description[:40]) {
 		t.Fatalf("picker:\n%s", s)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Details pane limits.
@@ -21,19 +22,6 @@ const (
 	detailLabelColumn = 9
 	timeLayout        = "2006-01-02 15:04"
 )
-
-// detailsLines draws the details pane: the selected bucket, or the
-// selected finding when the findings list has the keyboard, or the
-// selected row in the largest-rows view.
-func (f *frame) detailsLines(r rect) []string {
-	switch f.state.Pane {
-	case PaneFindings:
-		return f.findingDetails(r)
-	case PaneRows:
-		return f.rowDetails(r)
-	}
-	return f.bucketDetails(r)
-}
 
 // field writes "label  value" with the label in the muted style.
 func (f *frame) field(label, value string) string {
@@ -61,22 +49,27 @@ func (f *frame) bucketDetails(r rect) []string {
 		f.field("start", keyStart(b.Start, valueWidth)),
 		f.field("end excl", keyEnd(b.End, valueWidth)),
 	)
-	total := f.snap.Totals()
-	share := ""
-	if total.Rows > 0 {
-		share = "  (" + heatmap.UnitShare.Format(b.Stats.Rows/total.Rows) + " of rows)"
+	if f.snap.HasTraffic() {
+		lines = append(lines, f.trafficFields(b)...)
 	}
-	lines = append(lines,
-		f.field("rows", heatmap.UnitCount.Format(b.Stats.Rows)+share),
-		f.field("bytes", heatmap.UnitBytes.Format(b.Stats.Bytes)+"   cells "+heatmap.UnitCount.Format(b.Stats.Cells)),
-		f.field("max row", heatmap.UnitBytes.Format(float64(b.Stats.MaxRowBytes))+"   versions/col "+heatmap.UnitRatio.Format(b.Stats.VersionsPerColumn())),
-	)
+	total := f.snap.Totals()
+	if total.Rows > 0 || !f.snap.HasTraffic() {
+		share := ""
+		if total.Rows > 0 {
+			share = "  (" + heatmap.UnitShare.Format(b.Stats.Rows/total.Rows) + " of rows)"
+		}
+		lines = append(lines,
+			f.field("rows", heatmap.UnitCount.Format(b.Stats.Rows)+share),
+			f.field("bytes", heatmap.UnitBytes.Format(b.Stats.Bytes)+"   cells "+heatmap.UnitCount.Format(b.Stats.Cells)),
+			f.field("max row", heatmap.UnitBytes.Format(float64(b.Stats.MaxRowBytes))+"   versions/col "+heatmap.UnitRatio.Format(b.Stats.VersionsPerColumn())),
+		)
+	}
 	if b.Stats.Cells > 0 {
 		lines = append(lines, f.field("writes", microsTime(b.Stats.FirstWrite)+" → "+microsTime(b.Stats.LastWrite)))
 	}
 	if m, c := f.matrix, f.state.column(); m.Timed() && c >= 0 && c < m.Columns() {
 		at := m.Time.ColumnStart(c)
-		lines = append(lines, f.field("column", fmt.Sprintf("%s +%s: %s", at.Format(timeLayout), shortDuration(m.Time.ColumnDuration()),
+		lines = append(lines, f.field("column", fmt.Sprintf("%s +%s: %s", at.Format(timeLayout), units.Duration(m.Time.ColumnDuration()),
 			m.View.Metric.Unit().Format(m.Value(i, c)))))
 	}
 	rowLine := func(key keyspace.Key, figure string) string {
@@ -95,6 +88,9 @@ func (f *frame) bucketDetails(r rect) []string {
 				lines = append(lines, rowLine(row.Key, heatmap.UnitCount.Format(float64(row.MaxVersions))+" versions"))
 			}
 		}
+	}
+	if f.snap.HasTraffic() {
+		lines = append(lines, f.hotRowsIn(b, r.w)...)
 	}
 	if here, wide := findingsIn(f.findings, b.Start, b.End); len(here)+wide > 0 {
 		lines = append(lines, " "+st.Strong.Render("Findings here"))
@@ -140,21 +136,6 @@ func keyEnd(k keyspace.Key, width int) string {
 
 // microsTime writes a cell timestamp.
 func microsTime(us int64) string { return time.UnixMicro(us).UTC().Format(timeLayout) }
-
-// shortDuration writes d compactly: 45s, 12m, 3h, 2d.
-func shortDuration(d time.Duration) string {
-	switch {
-	case d >= 48*time.Hour:
-		return fmt.Sprintf("%.0fd", d.Hours()/24)
-	case d >= 2*time.Hour:
-		return fmt.Sprintf("%.0fh", d.Hours())
-	case d >= 2*time.Minute:
-		return fmt.Sprintf("%.0fm", d.Minutes())
-	case d >= time.Second:
-		return fmt.Sprintf("%.0fs", d.Seconds())
-	}
-	return d.String()
-}
 
 // topRowsIn returns the rows of the lists that lie in [start, end),
 // without repeats, ordered by measure, at most detailTopRows of them.
@@ -214,7 +195,7 @@ func (f *frame) findingDetails(r rect) []string {
 	if len(f.findings) == 0 {
 		return []string{paneTitle(st, "Finding", "", r.w, false), "", " " + st.Muted.Render("no findings")}
 	}
-	i := clampIndex(f.state.Finding, len(f.findings))
+	i := clampIndex(f.state.Line(PaneFindings), len(f.findings))
 	fi := f.findings[i]
 	lines := []string{paneTitle(st, fmt.Sprintf("Finding %d of %d", i+1, len(f.findings)), fi.Severity.String(), r.w, false)}
 	head := " " + f.severityMark(fi.Severity) + " " + st.Strong.Render(safeText(string(fi.Kind)))

@@ -28,7 +28,7 @@ func TestHostileFindingTextIsEscaped(t *testing.T) {
 	snap := scenarioSnapshot(t, "social-celebrity")
 	findings := []diagnose.Finding{{Kind: "hot-key-range", Severity: diagnose.SeverityWarning, Prefix: "user#\x1b]0;pwned\a",
 		Start: "user#\x1b", End: "user#\x1c", Summary: "summary with \x1b[2J a clear screen", Advice: "advice\r\nwith a carriage return"}}
-	frame := RenderFrame(snap, findings, ViewState{Pane: PaneFindings}, 200, 60, true, colorprofile.NoTTY)
+	frame := RenderFrame(snap, findings, ViewState{Focus: PaneFindings}, 200, 60, true, colorprofile.NoTTY)
 	requireFrame(t, frame, 200, 60)
 	if strings.ContainsAny(ansi.Strip(frame), "\x1b\a\r") || strings.Contains(frame, "\x1b") {
 		t.Fatal("hostile finding text reached the frame raw")

@@ -32,8 +32,8 @@ var (
 	colorThemes = []goldenTheme{{"truecolor-dark", true, colorprofile.TrueColor}, {"truecolor-light", false, colorprofile.TrueColor}, {"ansi256-dark", true, colorprofile.ANSI256}}
 )
 
-// TestGoldenFrames draws the headless frame of snapshots shaped like the
-// demo scenarios, in several views, sizes, themes and profiles.
+// TestGoldenFrames draws the headless frame of the demo scenarios'
+// snapshots, in several views, sizes, themes and profiles.
 func TestGoldenFrames(t *testing.T) {
 	type view struct {
 		name   string
@@ -48,18 +48,18 @@ func TestGoldenFrames(t *testing.T) {
 			{"heatmap", ViewState{}, append([]goldenTheme{plainTheme}, colorThemes...)},
 			{"user-prefix", ViewState{Prefix: "user#"}, []goldenTheme{plainTheme}},
 			{"celebrity", ViewState{Prefix: "user#mila_rosewood#", Metric: heatmap.MetricWriteShare}, []goldenTheme{plainTheme}},
-			{"findings", ViewState{Pane: PaneFindings}, []goldenTheme{plainTheme}},
-			{"prefixes", ViewState{Pane: PanePrefixes, Prefix: "user#", Metric: heatmap.MetricRows}, []goldenTheme{plainTheme}},
+			{"findings", ViewState{Focus: PaneFindings}, []goldenTheme{plainTheme}},
+			{"prefixes", ViewState{Main: PanePrefixes, Prefix: "user#", Metric: heatmap.MetricRows}, []goldenTheme{plainTheme}},
 			{"help", ViewState{FullHelp: true, Scale: heatmap.Scale{Kind: heatmap.ScaleLog, Brightness: 2}}, []goldenTheme{plainTheme}},
 		}},
 		{"timeseries-timestamp-first", []view{{"heatmap", ViewState{Bucketing: heatmap.BucketEven}, []goldenTheme{plainTheme}}}},
 		{"users-sequential-ids", []view{{"heatmap", ViewState{}, []goldenTheme{plainTheme}}}},
 		{"large-row-and-cell", []view{
 			{"max-row", ViewState{Metric: heatmap.MetricMaxRow}, []goldenTheme{plainTheme}},
-			{"rows", ViewState{Pane: PaneRows}, []goldenTheme{plainTheme}},
-			{"row-columns", ViewState{Pane: PaneRows, RowColumns: true}, []goldenTheme{plainTheme}},
+			{"rows", ViewState{Main: PaneRows}, []goldenTheme{plainTheme}},
+			{"row-columns", ViewState{Main: PaneRows, RowColumns: true}, []goldenTheme{plainTheme}},
 		}},
-		{"memusage-single-row", []view{{"versions", ViewState{Metric: heatmap.MetricVersions, Pane: PaneFindings}, []goldenTheme{plainTheme}}}},
+		{"memusage-single-row", []view{{"versions", ViewState{Metric: heatmap.MetricVersions, Focus: PaneFindings}, []goldenTheme{plainTheme}}}},
 		{"binary-sensor-keys", []view{{"heatmap", ViewState{}, []goldenTheme{plainTheme, colorThemes[0]}}}},
 		{"web-domains-forward", []view{{"heatmap", ViewState{}, []goldenTheme{plainTheme}}}},
 	}

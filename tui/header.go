@@ -3,17 +3,20 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Header notes, stable strings an end-to-end test may wait for.
 const (
 	noteEmulator = "emulator: boundaries are samples, not tablets"
 	noteGC       = "only versions kept by GC are visible"
+	noteTraffic  = "traffic: only calls made through btviz record"
 )
 
 // headerLines draws the three header lines: table, source and scan;
@@ -24,7 +27,12 @@ func (f *frame) headerLines() []string {
 	table := f.tableName()
 	left := st.AppName.Render(" btviz ") + " " + st.Table.Render(safeText(table)) + "  " + st.Text.Render(safeText(f.scanText()))
 	right := ""
-	if f.snap != nil {
+	switch {
+	case f.snap != nil && f.state.Metric.FromTraffic(f.snap):
+		t := f.snap.TrafficTotals()
+		right = st.Muted.Render(fmt.Sprintf("%s ops · %s rows read · %s rows written ",
+			heatmap.UnitCount.Format(t.Ops), heatmap.UnitCount.Format(t.RowsRead), heatmap.UnitCount.Format(t.RowsWritten)))
+	case f.snap != nil:
 		t := f.snap.Totals()
 		right = st.Muted.Render(fmt.Sprintf("%s rows · %s · %s cells ",
 			heatmap.UnitCount.Format(t.Rows), heatmap.UnitBytes.Format(t.Bytes), heatmap.UnitCount.Format(t.Cells)))
@@ -82,9 +90,18 @@ func (f *frame) scanText() string {
 	return text
 }
 
-// scanSummary describes a snapshot's scan in a few words.
+// scanSummary describes a snapshot's scan, or its traffic recording, in
+// a few words.
 func scanSummary(s *keyspace.Snapshot) string {
 	mode := s.Scan.ModeText()
+	if s.Traffic != nil {
+		recorded := "traffic recorded for " + units.Duration(s.Traffic.Duration.Round(time.Second))
+		if s.Root == nil || s.Root.Rows == 0 {
+			mode = recorded
+		} else {
+			mode += " + " + recorded
+		}
+	}
 	if s.Scan.Start != "" || s.Scan.End != "" || s.Scan.Prefix != "" {
 		mode += " of a key range"
 	}
@@ -108,7 +125,10 @@ func (f *frame) notes() []string {
 	if f.snap != nil && f.snap.Source == keyspace.SourceEmulator && !f.snap.RangesAreTablets {
 		notes = append(notes, noteEmulator)
 	}
-	if f.state.Metric.Timed() || f.state.Metric == heatmap.MetricVersions {
+	switch {
+	case f.snap != nil && f.state.Metric.FromTraffic(f.snap):
+		notes = append(notes, noteTraffic)
+	case f.state.Metric.Timed() || f.state.Metric == heatmap.MetricVersions:
 		notes = append(notes, noteGC)
 	}
 	if f.snap != nil && f.snap.Scan.Mode == keyspace.ModeSample {

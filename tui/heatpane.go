@@ -3,8 +3,44 @@ package tui
 import (
 	"fmt"
 
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/btviz/btviz/heatmap"
 )
+
+// heatPane is the heatmap: key buckets against write time (or one metric
+// column), with drill-down.
+type heatPane struct{}
+
+func (heatPane) id() Pane                  { return PaneHeatmap }
+func (heatPane) place() placement          { return placeMain }
+func (heatPane) open() key.Binding         { return key.Binding{} }
+func (heatPane) tabStop() bool             { return true }
+func (heatPane) showsBuckets() bool        { return true }
+func (heatPane) help(k KeyMap) help.KeyMap { return heatHelp{k} }
+
+func (heatPane) lines(f *frame, r rect, focused bool) []string { return f.heatLines(r, focused) }
+func (heatPane) details(f *frame, r rect) []string             { return f.bucketDetails(r) }
+func (heatPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd     { return m.heatKey(msg) }
+func (heatPane) wheel(m *Model, delta int)                     { m.moveBucket(delta) }
+
+// click selects the bucket (and time column) under the pointer.
+func (heatPane) click(m *Model, _ rect, x, y int) tea.Cmd {
+	hit, ok := m.frame().hitHeat(x, y)
+	if !ok {
+		return nil
+	}
+	cur := m.current()
+	if hit.Bucket >= 0 {
+		cur.state.Selected = hit.Bucket
+	}
+	if hit.Column >= 0 && (hit.Area == heatmap.HitHeat || hit.Area == heatmap.HitAxis) {
+		cur.state.TimeColumn = hit.Column + 1
+	}
+	return nil
+}
 
 // heatTitleLines is the pane title above the heatmap.
 const heatTitleLines = 1
@@ -16,7 +52,7 @@ func (f *frame) heatOptions(m *heatmap.Matrix) heatmap.TextOptions {
 	r := f.layout.main
 	o := heatmap.TextOptions{
 		Width: r.w, Height: max(r.h-heatTitleLines, 0),
-		Profile: f.profile, Theme: f.styles.Heat, Scale: f.state.Scale,
+		Profile: f.profile, Theme: f.styles.Heat, Scale: f.state.Scale, Palette: f.state.Palette,
 	}
 	if m != nil {
 		o.Selected = &heatmap.Cell{Bucket: f.state.Selected, Column: f.state.column()}
@@ -34,16 +70,19 @@ func (f *frame) heatRect() rect {
 }
 
 // heatLines draws the heatmap pane: its title and the heatmap.
-func (f *frame) heatLines(r rect) []string {
-	title := "Heatmap · " + f.state.Metric.Description() + " by key"
-	if f.state.Metric.Timed() {
+func (f *frame) heatLines(r rect, focused bool) []string {
+	title := "Heatmap · " + f.metricDescription() + " by key"
+	switch {
+	case f.state.Metric.Timed() && f.state.Metric.FromTraffic(f.snap):
+		title += " and time"
+	case f.state.Metric.Timed():
 		title += " and write time"
 	}
 	right := ""
 	if f.matrix != nil {
 		right = fmt.Sprintf("%d buckets", len(f.matrix.Buckets))
 	}
-	lines := []string{paneTitle(&f.styles, title, right, r.w, f.state.Pane == PaneHeatmap)}
+	lines := []string{paneTitle(&f.styles, title, right, r.w, focused)}
 	switch {
 	case f.buildErr != nil:
 		lines = append(lines, "", " "+f.styles.Error.Render("cannot draw this view: ")+f.styles.Text.Render(f.buildErr.Error()))
@@ -80,4 +119,23 @@ func (f *frame) hitHeat(x, y int) (heatmap.Hit, bool) {
 		return heatmap.Hit{}, false
 	}
 	return heatmap.HitTest(f.matrix, f.heatOptions(f.matrix), x-r.x, y-r.y)
+}
+
+// heatHelp is the key help of the heatmap and prefix-table panes.
+type heatHelp struct{ k KeyMap }
+
+// ShortHelp lists the keys a first-time user needs.
+func (h heatHelp) ShortHelp() []key.Binding {
+	return []key.Binding{h.k.Drill, h.k.Back, h.k.Search, h.k.Metric, h.k.Bucketing, h.k.Scale, findingsPane{}.open(), rowsPane{}.open(), h.k.Screenshot, h.k.Help, h.k.Quit}
+}
+
+// FullHelp lists every key, by theme.
+func (h heatHelp) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{h.k.Up, h.k.Down, h.k.Left, h.k.Right, h.k.Top, h.k.Bottom},
+		append([]key.Binding{h.k.Drill, h.k.Back, h.k.Search, h.k.Focus}, openKeys(true)...),
+		{h.k.Metric, h.k.Bucketing, h.k.Brighter, h.k.Dimmer, h.k.Scale},
+		append(openKeys(false), h.k.Tables, h.k.Rescan, h.k.Stop),
+		{h.k.Screenshot, h.k.Help, h.k.Quit},
+	}
 }

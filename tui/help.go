@@ -2,21 +2,13 @@ package tui
 
 import (
 	"fmt"
-	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/progress"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
-)
-
-// Progress bar sizes in the status line.
-const (
-	minProgressBar = 10
-	maxProgressBar = 40
+	"github.com/btviz/btviz/units"
 )
 
 // scanStatus is a scan the program runs or ran: its latest progress and
@@ -42,12 +34,8 @@ func (f *frame) keyHelp() help.KeyMap {
 		return searchHelp{f.keys}
 	case f.picker != nil:
 		return pickerHelp{f.keys}
-	case f.state.Pane == PaneFindings:
-		return findingsHelp{f.keys}
-	case f.state.Pane == PaneRows:
-		return rowsHelp{f.keys}
 	}
-	return heatHelp{f.keys}
+	return f.state.focused().help(f.keys)
 }
 
 // helpLines draws the help: one line, or every key when the full help is
@@ -82,6 +70,8 @@ func (f *frame) statusLine(width int) string {
 		return " " + st.Info.Render("• ") + st.Text.Render(cut(safeText(f.message.text), width-4))
 	case f.scan != nil && f.scan.running:
 		return f.progressLine(width)
+	case f.recording:
+		return f.liveLine(width)
 	case f.scan != nil && f.scan.err != nil:
 		return " " + st.Error.Render("✗ ") + st.Text.Render(cut(safeText(f.scan.err.Error()), width-4))
 	case f.picker != nil:
@@ -96,7 +86,7 @@ func (f *frame) statusLine(width int) string {
 func readSummary(f *frame) string {
 	s := f.snap.Scan
 	text := fmt.Sprintf("read %s rows, %s cells in %s", heatmap.UnitCount.Format(float64(s.RowsRead)),
-		heatmap.UnitCount.Format(float64(s.CellsRead)), shortDuration(s.Duration.Round(100*time.Millisecond)))
+		heatmap.UnitCount.Format(float64(s.CellsRead)), units.Duration(s.Duration))
 	if s.Mode == "sample" && s.RowsEstimated > 0 {
 		text += fmt.Sprintf(" · about %s rows in all", heatmap.UnitCount.Format(float64(s.RowsEstimated)))
 	}
@@ -106,61 +96,25 @@ func readSummary(f *frame) string {
 	return text
 }
 
-// progressLine draws a running scan: what, a bar, rows, rate and time
-// left.
+// progressLine draws a running scan, or the demo's load of the table
+// it waits for, as btviz's one progress line ([progressText]) in the
+// theme's colours.
 func (f *frame) progressLine(width int) string {
 	st := &f.styles
+	style := progressStyle{label: st.Strong.Render, bar: st.Bar.Render, rest: st.Muted.Render}
+	width-- // the status line's left margin
 	if f.scan.loading {
 		l := f.scan.load
-		head := " " + st.Strong.Render(f.scan.what) + " "
-		tail := fmt.Sprintf(" %s of %s rows", heatmap.UnitCount.Format(float64(l.RowsWritten)), heatmap.UnitCount.Format(float64(l.RowsTotal)))
+		stats := []string{fmt.Sprintf("%s of %s rows", units.Count(float64(l.RowsWritten)), units.Count(float64(l.RowsTotal)))}
 		if !l.Started {
-			tail = " waiting for its turn"
+			stats = []string{"waiting for its turn"}
 		}
-		bar := min(width-ansi.StringWidth(head)-ansi.StringWidth(tail), maxProgressBar)
-		if bar < minProgressBar {
-			return fitLine(head+st.Muted.Render(tail), width)
-		}
-		return head + f.progressBar(bar).ViewAs(l.Share()) + st.Muted.Render(tail)
+		return " " + progressText(f.scan.what, l.Share(), stats, width, style)
 	}
 	p := f.scan.progress
 	label := f.scan.what
-	if p.Mode == "sample" && p.Fraction > 0 && p.Fraction < 1 {
-		label += " (sample " + heatmap.UnitShare.Format(p.Fraction) + ")"
+	if p.Mode == keyspace.ModeSample && p.Fraction > 0 && p.Fraction < 1 {
+		label += " (sample " + units.Percent(p.Fraction) + ")"
 	}
-	stats := []string{
-		fmt.Sprintf("%d/%d ranges", p.RangesDone, p.RangesTotal),
-		heatmap.UnitCount.Format(float64(p.RowsRead)) + " rows",
-		heatmap.UnitCount.Format(p.RowsPerSecond) + " rows/s",
-	}
-	if p.ETA > 0 {
-		stats = append(stats, shortDuration(p.ETA.Round(time.Second))+" left")
-	}
-	stats = append(stats, "x stops")
-	tail := " " + strings.Join(stats, " · ")
-	head := " " + st.Strong.Render(safeText(label)) + " "
-	room := width - ansi.StringWidth(head) - ansi.StringWidth(tail)
-	bar := min(room, maxProgressBar)
-	if bar < minProgressBar {
-		return fitLine(head+st.Muted.Render(fmt.Sprintf("%.0f%%", p.Done*100)+tail), width)
-	}
-	return head + f.progressBar(bar).ViewAs(p.Done) + st.Muted.Render(tail)
-}
-
-// progressBar returns a bubbles progress bar of width cells in the
-// theme's colours (plain characters without colour).
-func (f *frame) progressBar(width int) progress.Model {
-	opts := []progress.Option{progress.WithWidth(width), progress.WithFillCharacters('█', '░')}
-	if f.styles.BarFull != nil {
-		opts = append(opts, progress.WithColors(f.styles.BarFull))
-	}
-	bar := progress.New(opts...)
-	bar.PercentageStyle = f.styles.Text
-	if f.styles.BarEmpty != nil {
-		bar.EmptyColor = f.styles.BarEmpty
-	} else {
-		bar.EmptyColor = nil
-		bar.FullColor = nil
-	}
-	return bar
+	return " " + progressText(label, p.Done, append(scanStats(p), "x stops"), width, style)
 }

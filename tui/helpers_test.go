@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,28 +12,16 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/btviz/btviz/demo/demotest"
 	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/diagnose/diagnosetest"
 	"github.com/btviz/btviz/keyspace"
 )
 
-// snapshots caches the scenario snapshots the tests share.
-var snapshots sync.Map
-
-// scenarioSnapshot returns the snapshot of a diagnosetest scenario, a
-// table shaped like the demo scenario of the same name.
+// scenarioSnapshot returns a copy of the snapshot of a demo scenario or
+// test table, as `btviz scan` would save it from the demo's emulator.
 func scenarioSnapshot(t testing.TB, name string) *keyspace.Snapshot {
 	t.Helper()
-	if snap, ok := snapshots.Load(name); ok {
-		return snap.(*keyspace.Snapshot)
-	}
-	sc, ok := diagnosetest.Lookup(name)
-	if !ok {
-		t.Fatalf("no scenario %q", name)
-	}
-	snap := sc.Snapshot()
-	snapshots.Store(name, snap)
-	return snap
+	return demotest.Snapshot(t, name)
 }
 
 // newSnapshotModel returns a model showing snap at width×height, as

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
 )
@@ -47,23 +48,15 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.rescan()
 	case key.Matches(msg, k.Search):
 		return m.openPrompt(searchPrompt, searchPlaceholder, "")
-	case key.Matches(msg, k.Largest):
-		cur.state.Pane, cur.state.RowColumns = PaneRows, false
-		return nil
-	case key.Matches(msg, k.Findings):
-		cur.state.Pane = PaneFindings
-		return nil
-	case key.Matches(msg, k.Prefixes):
-		cur.state.Pane = togglePane(cur.state.Pane, PanePrefixes)
-		return nil
 	case key.Matches(msg, k.Focus):
-		cur.state.Pane = cycle([]Pane{PaneHeatmap, PanePrefixes, PaneFindings}, cur.state.Pane)
+		m.focus(cycle(tabOrder(false), cur.state.Shown()))
 		return nil
 	case key.Matches(msg, k.FocusBack):
-		cur.state.Pane = cycle([]Pane{PaneFindings, PanePrefixes, PaneHeatmap}, cur.state.Pane)
+		m.focus(cycle(tabOrder(true), cur.state.Shown()))
 		return nil
 	case key.Matches(msg, k.Metric):
-		cur.state.Metric = cycle(heatmap.Metrics(), cur.state.Metric)
+		snap := m.snapOf(len(m.levels) - 1)
+		cur.state.Metric = cycle(heatmap.MetricsFor(snap), cur.state.normalized(snap).Metric)
 		m.rebuild()
 		return nil
 	case key.Matches(msg, k.Bucketing):
@@ -83,21 +76,42 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	switch cur.state.Pane {
-	case PaneFindings:
-		return m.findingsKey(msg)
-	case PaneRows:
-		return m.rowsKey(msg)
+	for _, p := range panes() {
+		if b := p.open(); len(b.Keys()) > 0 && key.Matches(msg, b) {
+			m.toggle(p.id())
+			return nil
+		}
 	}
-	return m.heatKey(msg)
+	return cur.state.focused().key(m, msg)
 }
 
-// togglePane switches to p, or back to the heatmap when p is shown.
-func togglePane(current, p Pane) Pane {
-	if current == p {
-		return PaneHeatmap
+// focus shows pane p and gives it the keyboard.
+func (m *Model) focus(p Pane) {
+	cur := m.current()
+	cur.state = cur.state.Showing(p)
+}
+
+// toggle shows pane p with the keyboard, or, when p has it already, gives
+// the keyboard back to the heatmap (a main-area pane) or to the main area
+// (a side pane).
+func (m *Model) toggle(p Pane) {
+	cur := m.current()
+	switch {
+	case cur.state.Shown() != p:
+		m.focus(p)
+	case paneOf(p).place() == placeMain:
+		m.focus(PaneHeatmap)
+	default:
+		cur.state.Focus = ""
 	}
-	return p
+}
+
+// moveBucket moves the bucket selection by delta.
+func (m *Model) moveBucket(delta int) {
+	if m.matrix != nil {
+		cur := m.current()
+		cur.state.Selected = clampIndex(cur.state.Selected+delta, len(m.matrix.Buckets))
+	}
 }
 
 // quit stops every scan and ends the program.
@@ -112,13 +126,22 @@ func (m *Model) toggleHelp() {
 	m.resize()
 }
 
-// screenshot writes the frame on screen as PNG and SVG.
+// screenshot writes the frame on screen as PNG and SVG, titled as
+// `btviz export` titles the same view.
 func (m *Model) screenshot() tea.Cmd {
+	frame := artifact.Frame{Text: m.render(), Columns: m.width, Rows: m.height, Dark: m.sh.isDark}
 	table := m.table
 	if m.pickerOpen {
 		table = "tables"
+		frame.Title = artifact.Title(m.picker.where, "tables", "")
+	} else {
+		snap := m.snapOf(len(m.levels) - 1)
+		if snap == nil {
+			snap = &keyspace.Snapshot{Table: table} // still scanning
+		}
+		frame.Title = ScreenshotTitle(snap, m.ViewState())
 	}
-	return screenshotCmd(m.cfg.ScreenshotDir, table, m.render(), m.width, m.height, m.sh.isDark, m.cfg.Now)
+	return screenshotCmd(m.cfg.ScreenshotDir, table, frame, m.cfg.Now)
 }
 
 // showPicker opens the table picker (refreshing its list).
@@ -245,51 +268,6 @@ func (m *Model) cycleBucketing() {
 	}
 	cur.state.Bucketing = next
 	m.rebuild()
-}
-
-// findingsKey handles a key in the findings pane.
-func (m *Model) findingsKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.sh.keys
-	cur := m.current()
-	n := len(m.findings)
-	if i, ok := listMove(k, msg, cur.state.Finding, n, 0); ok {
-		cur.state.Finding = i
-		return nil
-	}
-	switch {
-	case key.Matches(msg, k.Drill):
-		if n > 0 {
-			m.showFinding(m.findings[clampIndex(cur.state.Finding, n)])
-		}
-	case key.Matches(msg, k.Back):
-		cur.state.Pane = PaneHeatmap
-	}
-	return nil
-}
-
-// rowsKey handles a key in the largest-rows view.
-func (m *Model) rowsKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.sh.keys
-	cur := m.current()
-	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
-	n := len(rows)
-	if i, ok := listMove(k, msg, cur.state.Row, n, 0); ok {
-		cur.state.Row = i
-		return nil
-	}
-	switch {
-	case key.Matches(msg, k.Drill):
-		if n > 0 {
-			cur.state.RowColumns = !cur.state.RowColumns
-		}
-	case key.Matches(msg, k.Back):
-		if cur.state.RowColumns {
-			cur.state.RowColumns = false
-		} else {
-			cur.state.Pane = PaneHeatmap
-		}
-	}
-	return nil
 }
 
 // searchKey handles a key while the search prompt is open.

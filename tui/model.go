@@ -60,14 +60,22 @@ type Model struct {
 	searching bool
 	fullHelp  bool
 	message   statusMessage
+
+	// traffic is the latest look at the recording's traffic of the table
+	// shown, and liveStatus the recording's status (live view only).
+	traffic    *keyspace.Snapshot
+	liveStatus RecordingStatus
 }
 
 // level is one drill-down step: a snapshot (the table's, or a re-read of
-// one key range) and the view state on it.
+// one key range) and the view state on it. In the live view snap is the
+// scan's stored snapshot joined with the recording's traffic.
 type level struct {
-	id    int
-	snap  *keyspace.Snapshot
-	state ViewState
+	id   int
+	snap *keyspace.Snapshot
+	// stored is what the level's scan read, before traffic is joined.
+	stored *keyspace.Snapshot
+	state  ViewState
 	// rescan is the options that re-read this level's key range; nil for
 	// a level that shows its parent's snapshot.
 	rescan *rescanRange
@@ -97,7 +105,7 @@ func New(ctx context.Context, cfg Config) *Model {
 	m.search = newSearchInput(&m.sh.styles)
 	if cfg.Snapshot != nil {
 		m.table = cfg.Snapshot.Table
-		m.levels = []level{{id: m.newID(), snap: cfg.Snapshot, state: cfg.View.normalized()}}
+		m.levels = []level{{id: m.newID(), snap: cfg.Snapshot, stored: cfg.Snapshot, state: cfg.View.normalized(nil)}}
 		m.findings = cfg.Findings
 	} else if cfg.Table == "" {
 		m.pickerOpen = true
@@ -123,6 +131,9 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	cmds = append(cmds, waitLoadCmd(m.loads))
+	if m.cfg.Recording != nil {
+		cmds = append(cmds, liveTickCmd(m.cfg.Recording, m.table))
+	}
 	switch {
 	case m.cfg.Snapshot != nil:
 		if m.findings == nil {
@@ -165,11 +176,12 @@ func (m *Model) levelByID(id int) *level {
 // frame assembles what View draws from the model's state.
 func (m *Model) frame() *frame {
 	f := &frame{shared: m.sh, table: m.table, findings: m.findings, scan: m.scan, message: m.message,
-		matrix: m.matrix, path: m.path, buildErr: m.buildErr}
+		matrix: m.matrix, path: m.path, buildErr: m.buildErr, recording: m.cfg.Recording != nil, live: m.liveStatus}
 	if cur := m.current(); cur != nil {
-		f.snap, f.state, f.depth = m.snapOf(len(m.levels)-1), cur.state, len(m.levels)-1
+		f.snap, f.depth = m.snapOf(len(m.levels)-1), len(m.levels)-1
+		f.state = cur.state.normalized(f.snap)
 	} else {
-		f.state = m.cfg.View.normalized()
+		f.state = m.cfg.View.normalized(nil)
 	}
 	f.state.FullHelp = m.fullHelp
 	if m.searching {

@@ -113,8 +113,8 @@ func TestDrillIntoARowOfASnapshotShowsItsColumns(t *testing.T) {
 	m.jump("media#studio_ingest#raw-cam04-20261030", false)
 	press(m, "L")
 	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
-	if m.current().state.Pane != PaneRows || len(rows) == 0 {
-		t.Fatalf("L: pane %q with %d rows", m.current().state.Pane, len(rows))
+	if m.current().state.Shown() != PaneRows || len(rows) == 0 {
+		t.Fatalf("L: pane %q with %d rows", m.current().state.Shown(), len(rows))
 	}
 	press(m, "enter")
 	s := screen(m)
@@ -122,11 +122,11 @@ func TestDrillIntoARowOfASnapshotShowsItsColumns(t *testing.T) {
 		t.Fatalf("enter on the largest row does not show its columns:\n%s", s)
 	}
 	press(m, "esc")
-	if m.current().state.RowColumns || m.current().state.Pane != PaneRows {
+	if m.current().state.RowColumns || m.current().state.Shown() != PaneRows {
 		t.Fatal("esc does not go back from the columns to the row list")
 	}
 	press(m, "esc")
-	if m.current().state.Pane != PaneHeatmap {
+	if m.current().state.Shown() != PaneHeatmap {
 		t.Fatal("esc does not leave the row list")
 	}
 }
@@ -195,7 +195,7 @@ func TestSearchAcceptsEscapesAndRejectsBadOnes(t *testing.T) {
 func TestFindingJumpsToItsRange(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 200, 60, colorprofile.NoTTY)
 	press(m, "f")
-	if m.current().state.Pane != PaneFindings {
+	if m.current().state.Shown() != PaneFindings {
 		t.Fatal("f does not focus the findings")
 	}
 	s := screen(m)
@@ -204,8 +204,8 @@ func TestFindingJumpsToItsRange(t *testing.T) {
 	}
 	press(m, "enter")
 	cur := m.current()
-	if cur.state.Pane != PaneHeatmap || cur.state.Prefix != "user#" {
-		t.Fatalf("enter on the hot-key-range finding: pane %q, prefix %q; want the heatmap of user#", cur.state.Pane, cur.state.Prefix)
+	if cur.state.Shown() != PaneHeatmap || cur.state.Prefix != "user#" {
+		t.Fatalf("enter on the hot-key-range finding: pane %q, prefix %q; want the heatmap of user#", cur.state.Shown(), cur.state.Prefix)
 	}
 	if got := m.matrix.Buckets[cur.state.Selected].ShortLabel; got != "mila_rosewood#" {
 		t.Fatalf("selected %q, want mila_rosewood#", got)
@@ -249,7 +249,7 @@ func TestTabMovesFocusBetweenPanes(t *testing.T) {
 	var panes []Pane
 	for range 3 {
 		press(m, "tab")
-		panes = append(panes, m.current().state.Pane)
+		panes = append(panes, m.current().state.Shown())
 	}
 	want := []Pane{PanePrefixes, PaneFindings, PaneHeatmap}
 	for i := range want {
@@ -266,8 +266,8 @@ func TestTabMovesFocusBetweenPanes(t *testing.T) {
 		t.Fatal("j does not move the selection in the prefix table")
 	}
 	press(m, "shift+tab")
-	if m.current().state.Pane != PaneHeatmap {
-		t.Fatalf("shift+tab goes to %q", m.current().state.Pane)
+	if m.current().state.Shown() != PaneHeatmap {
+		t.Fatalf("shift+tab goes to %q", m.current().state.Shown())
 	}
 }
 
@@ -298,11 +298,11 @@ func TestMouseSelectsBucketsFindingsAndBreadcrumbs(t *testing.T) {
 	// A finding.
 	fr := m.sh.layout.findings
 	update(m, tea.MouseClickMsg{X: fr.x + 3, Y: fr.y + 2, Button: tea.MouseLeft})
-	if m.current().state.Pane != PaneFindings || m.current().state.Finding != 1 {
-		t.Fatalf("clicking the second finding: pane %q finding %d", m.current().state.Pane, m.current().state.Finding)
+	if m.current().state.Shown() != PaneFindings || m.current().state.Line(PaneFindings) != 1 {
+		t.Fatalf("clicking the second finding: pane %q finding %d", m.current().state.Shown(), m.current().state.Line(PaneFindings))
 	}
 	// Breadcrumbs: drill in twice, click the first segment.
-	m.current().state.Pane = PaneHeatmap
+	m.focus(PaneHeatmap)
 	m.current().state.Selected = target
 	press(m, "enter")
 	crumbs := m.frame().crumbs()
@@ -444,11 +444,13 @@ func TestScreenshotKeyWritesPNGAndSVG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := img.Bounds(); b.Dx() != 100*9 || b.Dy() != 30*18 {
-		t.Fatalf("PNG is %v, want 900×540", b)
+	// 100×30 cells of 9×18 pixels, and the title bar's row.
+	if b := img.Bounds(); b.Dx() != 100*9 || b.Dy() != 31*18 {
+		t.Fatalf("PNG is %v, want 900×558", b)
 	}
-	if svg, err := os.ReadFile(base + ".svg"); err != nil || !strings.Contains(string(svg), "<svg") {
-		t.Fatalf("SVG: %v", err)
+	svg, err := os.ReadFile(base + ".svg")
+	if err != nil || !strings.Contains(string(svg), "<svg") || !strings.Contains(string(svg), "btviz — social-celebrity — heatmap/writes") {
+		t.Fatalf("SVG without its title bar: %v", err)
 	}
 	if !strings.Contains(m.message.text, "screenshot saved: "+base+".png") || !strings.Contains(screen(m), "screenshot saved: ") {
 		t.Fatalf("status line: %q", m.message.text)
@@ -500,8 +502,8 @@ func TestFindingsShowWhereTheyPoint(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "memusage-single-row"), 200, 60, colorprofile.NoTTY)
 	press(m, "f", "enter")
 	cur := m.current()
-	if cur.state.Pane != PaneRows || !cur.state.RowColumns {
-		t.Fatalf("the frequently-updated-row finding shows pane %q (columns %v), want the row's columns", cur.state.Pane, cur.state.RowColumns)
+	if cur.state.Shown() != PaneRows || !cur.state.RowColumns {
+		t.Fatalf("the frequently-updated-row finding shows pane %q (columns %v), want the row's columns", cur.state.Shown(), cur.state.RowColumns)
 	}
 	if s := screen(m); !strings.Contains(s, "Columns of 4c410523#memusage") || !strings.Contains(s, "5000") {
 		t.Fatalf("the row's columns do not show its versions:\n%s", s)
@@ -515,7 +517,7 @@ func TestFindingsShowWhereTheyPoint(t *testing.T) {
 	// A table-wide finding: the table, and a word about it.
 	m = newSnapshotModel(t, scenarioSnapshot(t, "timeseries-timestamp-first"), 200, 60, colorprofile.NoTTY)
 	press(m, "f", "enter")
-	if m.current().state.Pane != PaneHeatmap || !strings.Contains(screen(m), "table-wide finding") {
+	if m.current().state.Shown() != PaneHeatmap || !strings.Contains(screen(m), "table-wide finding") {
 		t.Fatal("a table-wide finding does not say so")
 	}
 }

@@ -2,8 +2,6 @@ package tui
 
 import (
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/btviz/btviz/heatmap"
 )
 
 // handleClick handles a left click: a table in the picker (a second
@@ -23,53 +21,33 @@ func (m *Model) handleClick(mouse tea.Mouse) tea.Cmd {
 	if cur == nil {
 		return nil
 	}
-	f := m.frame()
-	switch {
-	case y == l.header.y+1:
-		for _, c := range f.crumbs() {
+	if y == l.header.y+1 {
+		for _, c := range m.frame().crumbs() {
 			if x >= c.x0 && x < c.x1 && !c.isRange {
 				m.goToPrefix(c.prefix)
 				return nil
 			}
 		}
-	case l.main.contains(x, y) && cur.state.Pane == PanePrefixes:
-		if i, ok := m.prefixLineAt(y); ok {
-			cur.state.Selected = i
-		}
-	case l.main.contains(x, y) && cur.state.Pane != PaneRows:
-		hit, ok := f.hitHeat(x, y)
-		if !ok {
-			return nil
-		}
-		cur.state.Pane = PaneHeatmap
-		if hit.Bucket >= 0 {
-			cur.state.Selected = hit.Bucket
-		}
-		if hit.Column >= 0 && (hit.Area == heatmap.HitHeat || hit.Area == heatmap.HitAxis) {
-			cur.state.TimeColumn = hit.Column + 1
-		}
-	case l.findings.contains(x, y) && y > l.findings.y && len(m.findings) > 0:
-		visible := max(l.findings.h-1, 1)
-		first := scrollStart(clampIndex(cur.state.Finding, len(m.findings)), len(m.findings), visible)
-		if i := first + y - l.findings.y - 1; i < len(m.findings) {
-			cur.state.Finding = i
-			cur.state.Pane = PaneFindings
-		}
+		return nil
 	}
-	return nil
+	p, r, ok := m.paneAt(x, y)
+	if !ok {
+		return nil
+	}
+	m.focus(p.id())
+	return p.click(m, r, x, y)
 }
 
-// prefixLineAt returns the bucket on line y of the prefix table.
-func (m *Model) prefixLineAt(y int) (int, bool) {
-	cur := m.current()
-	if m.matrix == nil {
-		return 0, false
+// paneAt returns the pane drawn at screen cell (x, y) and its rectangle.
+func (m *Model) paneAt(x, y int) (pane, rect, bool) {
+	l := m.sh.layout
+	switch {
+	case l.main.contains(x, y):
+		return paneOf(m.current().state.Main), l.main, true
+	case l.findings.contains(x, y):
+		return sidePane(), l.findings, true
 	}
-	r := m.sh.layout.main
-	visible := max(r.h-2, 1)
-	first := scrollStart(cur.state.Selected, len(m.matrix.Buckets), visible)
-	i := first + y - r.y - 2
-	return i, y >= r.y+2 && i < len(m.matrix.Buckets)
+	return nil, rect{}, false
 }
 
 // clickPicker selects the table under the pointer, or opens it when it
@@ -113,18 +91,11 @@ func (m *Model) handleWheel(mouse tea.Mouse) tea.Cmd {
 		m.picker.selected = clampIndex(m.picker.selected+delta, len(m.picker.shown()))
 		return nil
 	}
-	cur := m.current()
-	if cur == nil {
+	if m.current() == nil {
 		return nil
 	}
-	switch {
-	case l.findings.contains(mouse.X, mouse.Y):
-		cur.state.Finding = clampIndex(cur.state.Finding+delta, len(m.findings))
-	case cur.state.Pane == PaneRows:
-		rows, _ := topRows(m.snapOf(len(m.levels) - 1))
-		cur.state.Row = clampIndex(cur.state.Row+delta, len(rows))
-	case m.matrix != nil:
-		cur.state.Selected = clampIndex(cur.state.Selected+delta, len(m.matrix.Buckets))
+	if p, _, ok := m.paneAt(mouse.X, mouse.Y); ok {
+		p.wheel(m, delta)
 	}
 	return nil
 }

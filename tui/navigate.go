@@ -27,13 +27,15 @@ func (m *Model) ownerOf(i int) int {
 }
 
 // childState returns the state of a level below cur: cur's view settings
-// and pane, nothing selected, at the given place.
+// and main pane when it shows buckets (else the heatmap), with the
+// keyboard, nothing selected, at the given place.
 func childState(cur ViewState, prefix, start, end keyspace.Key) ViewState {
 	next := cur
 	next.Prefix, next.Start, next.End = prefix, start, end
 	next.Selected, next.TimeColumn, next.RowColumns = 0, 0, false
-	if next.Pane != PanePrefixes {
-		next.Pane = PaneHeatmap
+	next.Focus = ""
+	if !paneOf(next.Main).showsBuckets() {
+		next.Main = PaneHeatmap
 	}
 	return next
 }
@@ -84,7 +86,8 @@ func (m *Model) drill() tea.Cmd {
 		next = childState(cur.state, b.Node.Prefix, "", "")
 	}
 	if isRow {
-		next.Pane, next.RowColumns = PaneRows, true
+		next = next.Showing(PaneRows)
+		next.RowColumns = true
 	}
 	lv := level{state: next}
 	if rescan {
@@ -128,7 +131,9 @@ func (m *Model) showRow(key keyspace.Key) bool {
 	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
 	for i, r := range rows {
 		if r.Key == key {
-			cur.state.Pane, cur.state.Row, cur.state.RowColumns = PaneRows, i, true
+			cur.state = cur.state.Showing(PaneRows)
+			cur.state.SetLine(PaneRows, i)
+			cur.state.RowColumns = true
 			return true
 		}
 	}
@@ -148,8 +153,8 @@ func (m *Model) back() {
 	m.levels = m.levels[:len(m.levels)-1]
 	cur := m.current()
 	cur.state.Metric, cur.state.Bucketing, cur.state.Scale = popped.state.Metric, popped.state.Bucketing, popped.state.Scale
-	if cur.state.Pane == PaneRows {
-		cur.state.Pane = PaneHeatmap
+	if !paneOf(cur.state.Main).showsBuckets() {
+		cur.state = cur.state.Showing(PaneHeatmap)
 	}
 	m.rebuild()
 }
@@ -164,10 +169,9 @@ func (m *Model) jump(key string, into bool) {
 	}
 	cur := m.current()
 	prefix, selectKey := jumpTarget(m.levels[0].snap.Root, key, into)
-	next := childState(cur.state, prefix, "", "")
-	next.Pane = PaneHeatmap
+	next := childState(cur.state, prefix, "", "").Showing(PaneHeatmap)
 	if cur.state.Prefix == prefix && !cur.state.isRange() && m.ownerOf(len(m.levels)-1) == 0 {
-		cur.state.Pane = PaneHeatmap
+		cur.state = cur.state.Showing(PaneHeatmap)
 	} else {
 		m.push(level{state: next})
 	}

@@ -5,9 +5,11 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/units"
 )
 
 // Picker strings an end-to-end test may wait for.
@@ -189,5 +191,18 @@ func loadText(load *LoadProgress) string {
 	case !load.Started:
 		return "waiting"
 	}
-	return meter(load.Share(), 1, pickerLoadBar) + fmt.Sprintf(" %3.0f%%", load.Share()*100)
+	return units.Bar(load.Share(), pickerLoadBar) + fmt.Sprintf(" %3.0f%%", load.Share()*100)
+}
+
+// pickerHelp is the key help of the table picker.
+type pickerHelp struct{ k KeyMap }
+
+// ShortHelp lists the picker's keys.
+func (h pickerHelp) ShortHelp() []key.Binding {
+	return []key.Binding{h.k.Up, h.k.Down, h.k.OpenTable, relabel(h.k.Search, "filter"), h.k.Back, h.k.Help, h.k.Quit}
+}
+
+// FullHelp lists the picker's keys by theme.
+func (h pickerHelp) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom}, {h.k.OpenTable, relabel(h.k.Search, "filter"), h.k.Back}, {h.k.Screenshot, h.k.Help, h.k.Quit}}
 }

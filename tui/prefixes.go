@@ -2,9 +2,13 @@ package tui
 
 import (
 	"fmt"
-	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/units"
 )
 
 // Column widths of the prefix table.
@@ -16,59 +20,94 @@ const (
 	minBarColumn   = 6
 )
 
+// prefixPane is the prefix table: the heatmap's buckets as lines of
+// numbers, with a bar of the metric.
+type prefixPane struct{}
+
+func (prefixPane) id() Pane           { return PanePrefixes }
+func (prefixPane) place() placement   { return placeMain }
+func (prefixPane) tabStop() bool      { return true }
+func (prefixPane) showsBuckets() bool { return true }
+func (prefixPane) open() key.Binding {
+	return key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prefix table"))
+}
+func (prefixPane) help(k KeyMap) help.KeyMap { return heatHelp{k} }
+
+func (prefixPane) lines(f *frame, r rect, focused bool) []string { return f.prefixLines(r, focused) }
+func (prefixPane) details(f *frame, r rect) []string             { return f.bucketDetails(r) }
+func (prefixPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd     { return m.heatKey(msg) }
+func (prefixPane) wheel(m *Model, delta int)                     { m.moveBucket(delta) }
+
+// click selects the bucket on the clicked line.
+func (prefixPane) click(m *Model, r rect, _, y int) tea.Cmd {
+	if m.matrix == nil {
+		return nil
+	}
+	cur := m.current()
+	first := scrollStart(cur.state.Selected, len(m.matrix.Buckets), listLines(r))
+	if i := first + y - r.y - listHeadLines; y >= r.y+listHeadLines && i < len(m.matrix.Buckets) {
+		cur.state.Selected = i
+	}
+	return nil
+}
+
+// listHeadLines are a list pane's title and column heads.
+const listHeadLines = 2
+
+// listLines is how many list lines a list pane in r shows.
+func listLines(r rect) int { return max(r.h-listHeadLines, 1) }
+
 // prefixLines draws the prefix table: the heatmap's buckets as lines of
 // numbers with a bar of the metric.
-func (f *frame) prefixLines(r rect) []string {
+func (f *frame) prefixLines(r rect, focused bool) []string {
 	st := &f.styles
 	right := ""
 	if f.matrix != nil {
 		right = fmt.Sprintf("%d buckets", len(f.matrix.Buckets))
 	}
-	lines := []string{paneTitle(st, "Prefixes · "+f.state.Metric.Description(), right, r.w, f.state.Pane == PanePrefixes)}
+	lines := []string{paneTitle(st, "Prefixes · "+f.metricDescription(), right, r.w, focused)}
 	if f.matrix == nil {
 		return append(lines, "", " "+st.Muted.Render(f.emptyText()))
 	}
-	numbers := 5*numberColumn + shareColumn
+	columns := f.prefixColumns()
+	numbers := 0
+	for _, c := range columns {
+		numbers += c.width
+	}
 	bar := min(max(r.w-2-minLabelColumn-numbers-2, 0), maxBarColumn)
 	if bar < minBarColumn {
 		bar = 0
 	}
 	labelWidth := r.w - 2 - numbers - bar - 1
-	head := "  " + padRight("key bucket", labelWidth) + padLeft("rows", numberColumn) + padLeft("share", shareColumn) +
-		padLeft("bytes", numberColumn) + padLeft("cells", numberColumn) + padLeft("max row", numberColumn) + padLeft("versions", numberColumn)
+	head := "  " + padRight("key bucket", labelWidth)
+	for _, c := range columns {
+		head += padLeft(c.head, c.width)
+	}
 	lines = append(lines, st.Muted.Render(fitLine(head, r.w)))
 
 	values := make([]float64, len(f.matrix.Buckets))
 	top := 0.0
 	for i := range f.matrix.Buckets {
-		values[i] = bucketScalar(f.matrix, i)
+		values[i] = f.matrix.BucketTotal(i)
 		top = max(top, values[i])
 	}
-	total := f.snap.Totals()
-	visible := max(r.h-2, 1)
+	visible := listLines(r)
 	first := scrollStart(f.state.Selected, len(f.matrix.Buckets), visible)
 	for i := first; i < len(f.matrix.Buckets) && i < first+visible; i++ {
 		b := &f.matrix.Buckets[i]
-		share := 0.0
-		if total.Rows > 0 {
-			share = b.Stats.Rows / total.Rows
-		}
 		label := b.ShortLabel
 		if label == "" {
 			label = b.Label
 		}
-		text := padRight(fitLine(label, labelWidth), labelWidth) +
-			padLeft(heatmap.UnitCount.Format(b.Stats.Rows), numberColumn) +
-			padLeft(heatmap.UnitShare.Format(share), shareColumn) +
-			padLeft(heatmap.UnitBytes.Format(b.Stats.Bytes), numberColumn) +
-			padLeft(heatmap.UnitCount.Format(b.Stats.Cells), numberColumn) +
-			padLeft(heatmap.UnitBytes.Format(float64(b.Stats.MaxRowBytes)), numberColumn) +
-			padLeft(heatmap.UnitRatio.Format(b.Stats.VersionsPerColumn()), numberColumn)
+		text := padRight(fitLine(label, labelWidth), labelWidth)
+		for _, c := range columns {
+			text += padLeft(c.value(b), c.width)
+		}
 		barText := ""
 		if bar > 0 {
-			barText = " " + meter(values[i], top, bar)
+			barText = " " + units.Bar(values[i]/top, bar) // 0/0 (an empty view) is NaN: an empty bar
 		}
-		lines = append(lines, f.listLine(i == f.state.Selected, f.state.Pane == PanePrefixes, text, barText, r.w))
+		lines = append(lines, f.listLine(i == f.state.Selected, focused, text, barText, r.w))
 	}
 	return lines
 }
@@ -87,46 +126,6 @@ func (f *frame) listLine(selected, focused bool, text, extra string, width int) 
 	return fitLine(marker+st.Selected.Render(fitLine(text+extra, width-2)), width)
 }
 
-// bucketScalar is a bucket's value summed over its time columns (or its
-// single value).
-func bucketScalar(m *heatmap.Matrix, i int) float64 {
-	if !m.Timed() {
-		return m.Value(i, 0)
-	}
-	sum := 0.0
-	for _, v := range m.Buckets[i].Values {
-		sum += v
-	}
-	if m.View.Metric == heatmap.MetricWriteShare {
-		return sum / float64(max(len(m.Buckets[i].Values), 1))
-	}
-	return sum
-}
-
-// meter draws value/top as a bar of width cells with eighth blocks.
-func meter(value, top float64, width int) string {
-	if width <= 0 {
-		return ""
-	}
-	share := 0.0
-	if top > 0 {
-		share = min(max(value/top, 0), 1)
-	}
-	eighths := int(share*float64(width*8) + 0.5)
-	if value > 0 && eighths == 0 {
-		eighths = 1
-	}
-	full, part := eighths/8, eighths%8
-	parts := []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
-	s := strings.Repeat("█", full)
-	used := full
-	if part > 0 && used < width {
-		s += parts[part]
-		used++
-	}
-	return s + strings.Repeat(" ", width-used)
-}
-
 // scrollStart returns the first visible item of a list of n items shown
 // visible at a time, keeping selected in view and roughly centred.
 func scrollStart(selected, n, visible int) int {
@@ -134,4 +133,50 @@ func scrollStart(selected, n, visible int) int {
 		return 0
 	}
 	return min(max(selected-visible/2, 0), n-visible)
+}
+
+// prefixColumn is one number column of the prefix table.
+type prefixColumn struct {
+	head  string
+	width int
+	value func(b *heatmap.Bucket) string
+}
+
+// prefixColumns returns the prefix table's number columns: what a scan
+// stored (rows, share, bytes, cells, largest row, versions), or, for a
+// metric that reads a traffic recording, what the traffic did
+// (operations, share, rows and bytes read and written).
+func (f *frame) prefixColumns() []prefixColumn {
+	count := func(head string, v func(b *heatmap.Bucket) float64) prefixColumn {
+		return prefixColumn{head, numberColumn, func(b *heatmap.Bucket) string { return heatmap.UnitCount.Format(v(b)) }}
+	}
+	size := func(head string, v func(b *heatmap.Bucket) float64) prefixColumn {
+		return prefixColumn{head, numberColumn, func(b *heatmap.Bucket) string { return heatmap.UnitBytes.Format(v(b)) }}
+	}
+	shareOf := func(v func(b *heatmap.Bucket) float64, total float64) prefixColumn {
+		return prefixColumn{"share", shareColumn, func(b *heatmap.Bucket) string {
+			if total <= 0 {
+				return heatmap.UnitShare.Format(0)
+			}
+			return heatmap.UnitShare.Format(v(b) / total)
+		}}
+	}
+	if f.snap != nil && f.state.Metric.FromTraffic(f.snap) {
+		ops := func(b *heatmap.Bucket) float64 { return b.Traffic.Ops }
+		return []prefixColumn{
+			count("ops", ops), shareOf(ops, f.snap.TrafficTotals().Ops),
+			count("reads", func(b *heatmap.Bucket) float64 { return b.Traffic.RowsRead }),
+			size("read", func(b *heatmap.Bucket) float64 { return b.Traffic.BytesRead }),
+			count("writes", func(b *heatmap.Bucket) float64 { return b.Traffic.RowsWritten }),
+			size("written", func(b *heatmap.Bucket) float64 { return b.Traffic.BytesWritten }),
+		}
+	}
+	rows := func(b *heatmap.Bucket) float64 { return b.Stats.Rows }
+	return []prefixColumn{
+		count("rows", rows), shareOf(rows, f.snap.Totals().Rows),
+		size("bytes", func(b *heatmap.Bucket) float64 { return b.Stats.Bytes }),
+		count("cells", func(b *heatmap.Bucket) float64 { return b.Stats.Cells }),
+		size("max row", func(b *heatmap.Bucket) float64 { return float64(b.Stats.MaxRowBytes) }),
+		{"versions", numberColumn, func(b *heatmap.Bucket) string { return heatmap.UnitRatio.Format(b.Stats.VersionsPerColumn()) }},
+	}
 }

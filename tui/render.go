@@ -23,7 +23,7 @@ import (
 // "terminal too small" message.
 func RenderFrame(snap *keyspace.Snapshot, findings []diagnose.Finding, state ViewState, width, height int, isDark bool, profile colorprofile.Profile) string {
 	shared := newShared(isDark, profile, width, height, state.FullHelp)
-	f := &frame{shared: shared, snap: snap, findings: findings, state: state.normalized()}
+	f := &frame{shared: shared, snap: snap, findings: findings, state: state.normalized(snap)}
 	f.buildMatrix()
 	return f.render()
 }
@@ -101,6 +101,9 @@ type frame struct {
 	search  string // the rendered search prompt, when open
 	depth   int    // drill levels below the first (for the back hint)
 	picker  *picker
+	// recording is set in the live view, live is its latest status.
+	recording bool
+	live      RecordingStatus
 }
 
 // statusMessage is a line the program shows until the next key.
@@ -137,6 +140,13 @@ func buildMatrix(snap *keyspace.Snapshot, state ViewState, o heatmap.TextOptions
 	return m, path, nil
 }
 
+// metricDescription says what the view's metric measures on its
+// snapshot: "cells written" for a scan's writes, "rows written" for a
+// recording's.
+func (f *frame) metricDescription() string {
+	return f.state.Metric.DescriptionOn(f.snap != nil && f.state.Metric.FromTraffic(f.snap))
+}
+
 // clampIndex keeps i within [0, n).
 func clampIndex(i, n int) int { return max(0, min(i, n-1)) }
 
@@ -153,20 +163,13 @@ func (f *frame) render() string {
 	if f.picker != nil {
 		f.picker.render(f, c)
 	} else {
+		focused := f.state.focused()
 		c.paint(l.header, f.headerLines())
-		switch {
-		case f.state.Pane == PaneRows && f.state.RowColumns:
-			c.paint(l.main, f.rowColumnsLines(l.main))
-		case f.state.Pane == PaneRows:
-			c.paint(l.main, f.rowsLines(l.main))
-		case f.state.Pane == PanePrefixes:
-			c.paint(l.main, f.prefixLines(l.main))
-		default:
-			c.paint(l.main, f.heatLines(l.main))
-		}
+		c.paint(l.main, paneOf(f.state.Main).lines(f, l.main, f.state.Focus == ""))
 		c.paint(f.separator(), vrule(f.styles.Rule, f.separator().h))
-		c.paint(l.details, f.detailsLines(l.details))
-		c.paint(l.findings, f.findingsLines(l.findings))
+		c.paint(l.details, focused.details(f, l.details))
+		side := sidePane()
+		c.paint(l.findings, side.lines(f, l.findings, focused.id() == side.id()))
 	}
 	c.paint(l.status, []string{f.statusLine(l.status.w)})
 	c.paint(l.help, f.helpLines(l.help.w))

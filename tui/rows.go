@@ -4,8 +4,13 @@ import (
 	"fmt"
 	"strconv"
 
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // Column widths of the largest-rows view.
@@ -31,8 +36,111 @@ func (f *frame) selectedRow() (keyspace.RowStat, bool) {
 	if len(rows) == 0 {
 		return keyspace.RowStat{}, false
 	}
-	return rows[clampIndex(f.state.Row, len(rows))], true
+	return rows[clampIndex(f.state.Line(PaneRows), len(rows))], true
 }
+
+// rowsPane is the largest-rows view: the top rows by size and by versions
+// of one column; enter shows the selected row's columns.
+type rowsPane struct{}
+
+func (rowsPane) id() Pane           { return PaneRows }
+func (rowsPane) place() placement   { return placeMain }
+func (rowsPane) tabStop() bool      { return false }
+func (rowsPane) showsBuckets() bool { return false }
+func (rowsPane) open() key.Binding {
+	return key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "largest rows"))
+}
+func (rowsPane) help(k KeyMap) help.KeyMap { return rowsHelp{k} }
+
+func (rowsPane) details(f *frame, r rect) []string { return f.rowDetails(r) }
+
+func (rowsPane) lines(f *frame, r rect, _ bool) []string {
+	if f.state.RowColumns {
+		return f.rowColumnsLines(r)
+	}
+	return f.rowsLines(r)
+}
+
+// key moves through the rows; enter shows the selected row's columns, esc
+// goes back to the list and then to the heatmap.
+func (rowsPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
+	k := m.sh.keys
+	cur := m.current()
+	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
+	n := len(rows)
+	if i, ok := listMove(k, msg, cur.state.Line(PaneRows), n, 0); ok {
+		cur.state.SetLine(PaneRows, i)
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Drill):
+		if n > 0 {
+			cur.state.RowColumns = !cur.state.RowColumns
+		}
+	case key.Matches(msg, k.Back):
+		if cur.state.RowColumns {
+			cur.state.RowColumns = false
+		} else {
+			cur.state = cur.state.Showing(PaneHeatmap)
+		}
+	}
+	return nil
+}
+
+// click selects the row on the clicked line of the list.
+func (rowsPane) click(m *Model, r rect, _, y int) tea.Cmd {
+	cur := m.current()
+	if cur.state.RowColumns {
+		return nil
+	}
+	items, selectedLine := rowItems(m.frame())
+	first := scrollStart(selectedLine, len(items), listLines(r))
+	if i := first + y - r.y - listHeadLines; y >= r.y+listHeadLines && i < len(items) && items[i].index >= 0 {
+		cur.state.SetLine(PaneRows, items[i].index)
+	}
+	return nil
+}
+
+func (rowsPane) wheel(m *Model, delta int) {
+	cur := m.current()
+	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
+	cur.state.SetLine(PaneRows, clampIndex(cur.state.Line(PaneRows)+delta, len(rows)))
+}
+
+// rowItem is one line of the largest-rows list: a row (index into
+// [topRows]) or a section heading (index −1).
+type rowItem struct {
+	text  string
+	index int
+}
+
+// rowItems lists the largest-rows list's lines, sized for the main area,
+// and which line holds the selected row.
+func rowItems(f *frame) (items []rowItem, selectedLine int) {
+	st := &f.styles
+	rows, bySize := topRows(f.snap)
+	keyWidth := rowKeyWidth(f.layout.main)
+	items = []rowItem{{st.Strong.Render(" By size"), -1}}
+	for i, row := range rows {
+		if i == bySize {
+			items = append(items, rowItem{st.Strong.Render(" By versions of one column"), -1})
+		}
+		text := padRight(keyText(row.Key, keyWidth-1), keyWidth) + padLeft(heatmap.UnitBytes.Format(float64(row.Bytes)), rowNumberColumn) +
+			padLeft(units.Thousands(row.Cells), rowSmallColumn) + padLeft(units.Thousands(row.Columns), rowSmallColumn) +
+			padLeft(strconv.Itoa(row.Families), rowSmallColumn) + padLeft(units.Thousands(row.MaxVersions), rowSmallColumn)
+		items = append(items, rowItem{text, i})
+	}
+	selected := clampIndex(f.state.Line(PaneRows), len(rows))
+	for i, it := range items {
+		if it.index == selected {
+			selectedLine = i
+		}
+	}
+	return items, selectedLine
+}
+
+// rowKeyWidth is the key column's width in a list r wide.
+func rowKeyWidth(r rect) int { return max(r.w-2-rowNumberColumn-4*rowSmallColumn, 12) }
 
 // rowsLines draws the largest-rows view: the top rows by size and by
 // versions with their key, size, cells, columns, families and versions.
@@ -43,35 +151,14 @@ func (f *frame) rowsLines(r rect) []string {
 	if len(rows) == 0 {
 		return append(lines, "", " "+st.Muted.Render("no rows read yet"))
 	}
-	numbers := rowNumberColumn + 4*rowSmallColumn
-	keyWidth := max(r.w-2-numbers, 12)
+	keyWidth := rowKeyWidth(r)
 	head := "  " + padRight("row key", keyWidth) + padLeft("size", rowNumberColumn) + padLeft("cells", rowSmallColumn) +
 		padLeft("columns", rowSmallColumn) + padLeft("families", rowSmallColumn) + padLeft("versions", rowSmallColumn)
-	type item struct {
-		text  string
-		index int // −1 for a section heading
-	}
-	items := []item{{st.Strong.Render(" By size"), -1}}
-	for i, row := range rows {
-		if i == bySize {
-			items = append(items, item{st.Strong.Render(" By versions of one column"), -1})
-		}
-		text := padRight(keyText(row.Key, keyWidth-1), keyWidth) + padLeft(heatmap.UnitBytes.Format(float64(row.Bytes)), rowNumberColumn) +
-			padLeft(strconv.FormatInt(row.Cells, 10), rowSmallColumn) + padLeft(strconv.FormatInt(row.Columns, 10), rowSmallColumn) +
-			padLeft(strconv.Itoa(row.Families), rowSmallColumn) + padLeft(strconv.FormatInt(row.MaxVersions, 10), rowSmallColumn)
-		items = append(items, item{text, i})
-	}
-	selected := clampIndex(f.state.Row, len(rows))
-	selectedLine := 0
-	for i, it := range items {
-		if it.index == selected {
-			selectedLine = i
-		}
-	}
 	lines = append(lines, st.Muted.Render(fitLine(head, r.w)))
-	visible := max(r.h-2, 1)
-	first := scrollStart(selectedLine, len(items), visible)
-	for _, it := range items[first:min(len(items), first+visible)] {
+	items, selectedLine := rowItems(f)
+	selected := clampIndex(f.state.Line(PaneRows), len(rows))
+	first := scrollStart(selectedLine, len(items), listLines(r))
+	for _, it := range items[first:min(len(items), first+listLines(r))] {
 		if it.index < 0 {
 			lines = append(lines, it.text)
 			continue
@@ -107,7 +194,7 @@ func (f *frame) rowDetails(r rect) []string {
 	if len(row.TopColumns) > 0 && !f.state.RowColumns {
 		lines = append(lines, " "+st.Strong.Render("Largest columns"))
 		for _, c := range row.TopColumns {
-			lines = append(lines, "   "+st.Text.Render(columnName(c, r.w/2))+st.Muted.Render("  "+plural(c.Versions, "version")+"  "+heatmap.UnitBytes.Format(float64(c.Bytes))))
+			lines = append(lines, "   "+st.Text.Render(columnName(c, r.w/2))+st.Muted.Render("  "+units.Plural(c.Versions, "version")+"  "+heatmap.UnitBytes.Format(float64(c.Bytes))))
 		}
 	}
 	return lines
@@ -150,10 +237,19 @@ func columnName(c keyspace.ColumnStat, width int) string {
 	return cut(keyspace.Printable(c.Family)+":"+c.Qualifier.String(), width)
 }
 
-// plural writes n and a noun, with an s unless n is 1.
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// rowsHelp is the key help of the largest-rows view.
+type rowsHelp struct{ k KeyMap }
+
+// ShortHelp lists the largest-rows view's keys.
+func (h rowsHelp) ShortHelp() []key.Binding {
+	return []key.Binding{h.k.Up, h.k.Down, relabel(h.k.Drill, "columns"), h.k.Back, findingsPane{}.open(), h.k.Screenshot, h.k.Help, h.k.Quit}
+}
+
+// FullHelp lists the largest-rows view's keys by theme.
+func (h rowsHelp) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom},
+		{relabel(h.k.Drill, "columns"), h.k.Back, h.k.Focus},
+		{findingsPane{}.open(), h.k.Tables, h.k.Screenshot, h.k.Help, h.k.Quit},
 	}
-	return strconv.FormatInt(n, 10) + " " + noun + "s"
 }

@@ -69,6 +69,10 @@ type Config struct {
 	Environ []string
 	// Now is the clock for screenshot names (default time.Now).
 	Now func() time.Time
+	// Recording, when set, is a traffic recording in progress: the view
+	// is live, joining each table's scan with the traffic recorded so far
+	// and taking in more every second.
+	Recording Recording
 }
 
 // Run runs the TUI on in and out until the user quits or ctx is

@@ -1,18 +1,16 @@
 package tui
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/btviz/btviz/internal/atomicfile"
-	"github.com/btviz/btviz/screenshot"
+	"github.com/btviz/btviz/artifact"
+	"github.com/btviz/btviz/keyspace"
 )
 
 // screenshotMsg reports the files the screenshot key wrote.
@@ -21,47 +19,37 @@ type screenshotMsg struct {
 	err   error
 }
 
-// screenshotName returns the file name stem of a screenshot of table
-// taken at t: btviz-<table>-<yyyymmdd-hhmmss>, with characters that do
-// not belong in a file name replaced.
-func screenshotName(table string, t time.Time) string {
-	clean := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		}
-		return '_'
-	}, table)
-	if clean == "" {
-		clean = "tables"
+// ScreenshotTitle is the title bar of a screenshot of state on snap:
+// "btviz — table — view/metric — prefix" ([artifact.Title]), the view
+// named as `btviz export --view` names it and the metric left out for a
+// main area that shows no buckets (the largest rows).
+func ScreenshotTitle(snap *keyspace.Snapshot, state ViewState) string {
+	state = state.normalized(snap)
+	table := ""
+	if snap != nil {
+		table = snap.Table
 	}
-	return "btviz-" + clean + "-" + t.Format("20060102-150405")
+	what := string(state.Shown())
+	if paneOf(state.Main).showsBuckets() {
+		what += "/" + string(state.Metric)
+	}
+	return artifact.Title(table, what, string(state.Prefix))
 }
 
-// screenshotCmd writes frame, the exact string View rendered, as PNG and
-// SVG files into dir, named after table and the time now returns.
-func screenshotCmd(dir, table, frame string, width, height int, isDark bool, now func() time.Time) tea.Cmd {
+// screenshotFormats are the files the screenshot key writes.
+var screenshotFormats = []artifact.Format{artifact.FormatPNG, artifact.FormatSVG}
+
+// screenshotCmd writes frame as PNG and SVG into dir, named after table
+// and the time now returns: the same files `btviz export` writes for the
+// same view and size.
+func screenshotCmd(dir, table string, frame artifact.Frame, now func() time.Time) tea.Cmd {
 	return func() tea.Msg {
-		opts := screenshot.Options{Theme: screenshot.LightTheme(), Columns: width, Rows: height}
-		if isDark {
-			opts.Theme = screenshot.DarkTheme()
-		}
-		stem := filepath.Join(dir, screenshotName(table, now()))
+		stem := filepath.Join(dir, artifact.Stem(table, now()))
 		var paths []string
-		for _, format := range []struct {
-			ext   string
-			write func(*bytes.Buffer) error
-		}{
-			{".png", func(b *bytes.Buffer) error { return screenshot.PNG(b, frame, opts) }},
-			{".svg", func(b *bytes.Buffer) error { return screenshot.SVG(b, frame, opts) }},
-		} {
-			var buf bytes.Buffer
-			if err := format.write(&buf); err != nil {
-				return screenshotMsg{paths: paths, err: fmt.Errorf("drawing the screenshot as %s: %w", format.ext, err)}
-			}
-			path := stem + format.ext
-			if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
-				return screenshotMsg{paths: paths, err: fmt.Errorf("saving the screenshot: %w; start btviz with --screenshot-dir naming a writable directory", err)}
+		for _, format := range screenshotFormats {
+			path := stem + "." + string(format)
+			if err := artifact.Write(path, frame, format); err != nil {
+				return screenshotMsg{paths: paths, err: fmt.Errorf("saving the screenshot: %w; start btviz with --screenshot-dir DIR to save elsewhere", err)}
 			}
 			paths = append(paths, path)
 		}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -62,3 +63,14 @@ func jumpTarget(root *keyspace.Node, key string, into bool) (prefix keyspace.Key
 	}
 	return "", key
 }
+
+// searchHelp is the key help of the search prompt.
+type searchHelp struct{ k KeyMap }
+
+// ShortHelp lists the prompt's keys.
+func (h searchHelp) ShortHelp() []key.Binding {
+	return []key.Binding{h.k.Accept, h.k.Cancel, h.k.ForceQuit}
+}
+
+// FullHelp lists the prompt's keys.
+func (h searchHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }

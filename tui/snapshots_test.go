@@ -7,8 +7,8 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -34,15 +34,15 @@ func TestSavedScenarioSnapshots(t *testing.T) {
 			}
 			findings := diagnose.Diagnose(snap)
 			var expect []string
-			if sc, err := emulator.Lookup(snap.Table); err == nil {
+			if sc, err := demo.Lookup(snap.Table); err == nil {
 				expect = sc[0].Expect
 			}
 			for _, size := range goldenSizes {
 				for _, pane := range Panes() {
-					frame := RenderFrame(snap, findings, ViewState{Pane: pane}, size.width, size.height, true, colorprofile.TrueColor)
+					frame := RenderFrame(snap, findings, ViewState{}.Showing(pane), size.width, size.height, true, colorprofile.TrueColor)
 					requireFrame(t, frame, size.width, size.height)
 				}
-				frame := RenderFrame(snap, findings, ViewState{Pane: PaneFindings}, size.width, size.height, true, colorprofile.NoTTY)
+				frame := RenderFrame(snap, findings, ViewState{Focus: PaneFindings}, size.width, size.height, true, colorprofile.NoTTY)
 				if !strings.Contains(frame, snap.Table) {
 					t.Errorf("%dx%d: the frame does not name table %q", size.width, size.height, snap.Table)
 				}

@@ -1,56 +1,23 @@
 package tui
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
+	"maps"
 )
-
-// Pane names the part of the screen that has the keyboard, and with it
-// what the main area shows. The names are stable: they are the values of
-// `btviz export --view`.
-type Pane string
-
-const (
-	// PaneHeatmap shows the heatmap; the arrows move the bucket selection.
-	PaneHeatmap Pane = "heatmap"
-	// PanePrefixes shows the same buckets as a table of numbers.
-	PanePrefixes Pane = "prefixes"
-	// PaneFindings gives the keyboard to the findings list and shows the
-	// selected finding in the details pane.
-	PaneFindings Pane = "findings"
-	// PaneRows shows the largest and most versioned rows.
-	PaneRows Pane = "rows"
-)
-
-// Panes returns every pane in the order tab visits them (rows is reached
-// with its own key).
-func Panes() []Pane { return []Pane{PaneHeatmap, PanePrefixes, PaneFindings, PaneRows} }
-
-// ParsePane returns the pane named name; the error lists the valid names.
-func ParsePane(name string) (Pane, error) {
-	for _, p := range Panes() {
-		if string(p) == name {
-			return p, nil
-		}
-	}
-	names := make([]string, len(Panes()))
-	for i, p := range Panes() {
-		names[i] = string(p)
-	}
-	return "", fmt.Errorf("unknown view %q: use one of %s", name, strings.Join(names, ", "))
-}
 
 // ViewState is everything about what the TUI shows that is not data: where
-// in the key space, how, what is selected and which pane has the
-// keyboard. Its zero value is the whole table's writes over time in the
-// heatmap pane, first bucket selected. [RenderFrame] draws a snapshot in
-// a ViewState; the interactive program keeps one per drill level.
+// in the key space, how, what is selected, what the main area shows and
+// which pane has the keyboard. Its zero value is the whole table's writes
+// over time in the heatmap pane, first bucket selected. [RenderFrame]
+// draws a snapshot in a ViewState; the interactive program keeps one per
+// drill level.
 type ViewState struct {
-	// Pane has the keyboard (default [PaneHeatmap]).
-	Pane Pane
+	// Main is the pane the main area shows (default [PaneHeatmap]).
+	Main Pane
+	// Focus is the pane that has the keyboard when it is not Main: a
+	// side pane such as [PaneFindings]. Empty: Main has it.
+	Focus Pane
 	// Prefix is the key prefix whose rows the view shows: the tree node
 	// with that prefix when the snapshot has one, else the key range of
 	// all keys starting with it. Empty (with Start and End empty) is the
@@ -65,16 +32,20 @@ type ViewState struct {
 	Metric    heatmap.Metric
 	Bucketing heatmap.Bucketing
 	Scale     heatmap.Scale
+	// Palette is the heatmap's colour ramp (default viridis).
+	Palette heatmap.Palette
 	// Selected is the selected key bucket.
 	Selected int
 	// TimeColumn is the selected time column counted from 1; 0 (or out
 	// of range) selects none.
 	TimeColumn int
-	// Finding is the selected finding of the findings list.
-	Finding int
-	// Row is the selected row of the largest-rows view; RowColumns shows
-	// its columns instead of the list.
-	Row        int
+	// Lines holds the selected line of each list pane (the findings, the
+	// largest rows, the hot rows), by pane; a pane without an entry has
+	// its first line selected. Read and set it with [ViewState.Line] and
+	// [ViewState.SetLine], which never change a map another state shares.
+	Lines map[Pane]int
+	// RowColumns shows the selected row's columns instead of the list of
+	// the largest rows.
 	RowColumns bool
 	// FullHelp shows every key instead of the one-line help.
 	FullHelp bool
@@ -84,13 +55,18 @@ type ViewState struct {
 // prefix, hot children kept apart, which reads best while drilling down.
 const DefaultBucketing = heatmap.BucketPrefix
 
-// normalized fills the defaults of the zero fields.
-func (s ViewState) normalized() ViewState {
-	if s.Pane == "" {
-		s.Pane = PaneHeatmap
+// normalized fills the defaults of the zero fields; the metric's depends
+// on the snapshot shown (operations for a traffic recording, writes for a
+// scan), so a state without a snapshot keeps it empty until one comes.
+func (s ViewState) normalized(snap *keyspace.Snapshot) ViewState {
+	if s.Main == "" || paneOf(s.Main).place() != placeMain {
+		s.Main = PaneHeatmap
 	}
-	if s.Metric == "" {
-		s.Metric = heatmap.MetricWrites
+	if s.Focus == s.Main {
+		s.Focus = ""
+	}
+	if s.Metric == "" && snap != nil {
+		s.Metric = heatmap.DefaultMetric(snap)
 	}
 	if s.Bucketing == "" {
 		s.Bucketing = DefaultBucketing
@@ -100,6 +76,47 @@ func (s ViewState) normalized() ViewState {
 	}
 	return s
 }
+
+// Line returns the selected line of list pane p.
+func (s ViewState) Line(p Pane) int { return s.Lines[p] }
+
+// SetLine selects line i of list pane p. The map is copied first, so a
+// state copied from this one (a drill level's parent) keeps its lines.
+func (s *ViewState) SetLine(p Pane, i int) {
+	lines := maps.Clone(s.Lines)
+	if lines == nil {
+		lines = map[Pane]int{}
+	}
+	lines[p] = i
+	s.Lines = lines
+}
+
+// Shown returns the pane the state is named after: the one with the
+// keyboard (as `btviz export --view` names a view).
+func (s ViewState) Shown() Pane {
+	if s.Focus != "" {
+		return s.Focus
+	}
+	if s.Main == "" {
+		return PaneHeatmap
+	}
+	return s.Main
+}
+
+// Showing returns s with pane p shown and given the keyboard: a main-area
+// pane replaces what the main area shows, a side pane takes the keyboard
+// beside it.
+func (s ViewState) Showing(p Pane) ViewState {
+	if paneOf(p).place() == placeMain {
+		s.Main, s.Focus, s.RowColumns = p, "", false
+	} else {
+		s.Focus = p
+	}
+	return s
+}
+
+// focused returns the pane that has the keyboard.
+func (s ViewState) focused() pane { return paneOf(s.Shown()) }
 
 // column returns the selected time column counted from 0, or −1.
 func (s ViewState) column() int { return s.TimeColumn - 1 }

@@ -35,8 +35,9 @@ type Styles struct {
 	Error, Warning, Info, Good lipgloss.Style
 	// Key is a key name in hints.
 	Key lipgloss.Style
-	// BarFull and BarEmpty colour progress bars.
-	BarFull, BarEmpty color.Color
+	// Bar draws progress and meter bars: full blocks in the accent, the
+	// empty rest on a dim background.
+	Bar lipgloss.Style
 	// Heat is the heatmap renderer's theme.
 	Heat heatmap.Theme
 	// Help styles the bubbles help line.
@@ -113,7 +114,7 @@ func NewStyles(isDark bool, profile colorprofile.Profile) Styles {
 	s.Cursor = fg(p.accent).Bold(true)
 	s.Error, s.Warning, s.Info, s.Good = fg(p.errorC).Bold(true), fg(p.warning).Bold(true), fg(p.info), fg(p.good)
 	s.Key = fg(p.keyC).Bold(true)
-	s.BarFull, s.BarEmpty = profile.Convert(p.accent), profile.Convert(p.barEmpty)
+	s.Bar = plain.Foreground(profile.Convert(p.accent)).Background(profile.Convert(p.barEmpty))
 	s.Help = help.Styles{
 		ShortKey: fg(p.keyC).Bold(true), ShortDesc: fg(p.muted), ShortSeparator: fg(p.rule), Ellipsis: fg(p.rule),
 		FullKey: fg(p.keyC).Bold(true), FullDesc: fg(p.muted), FullSeparator: fg(p.rule),
@@ -132,7 +133,7 @@ func (s *Styles) setAll(style lipgloss.Style) {
 	for _, role := range []*lipgloss.Style{
 		&s.Text, &s.Muted, &s.Strong, &s.AppName, &s.Table, &s.Note, &s.Crumb, &s.CrumbCurrent,
 		&s.PaneTitle, &s.PaneTitleFocused, &s.Rule, &s.Selected, &s.Cursor,
-		&s.Error, &s.Warning, &s.Info, &s.Good, &s.Key,
+		&s.Error, &s.Warning, &s.Info, &s.Good, &s.Key, &s.Bar,
 	} {
 		*role = style
 	}

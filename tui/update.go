@@ -80,6 +80,8 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return m.gotScan(msg)
+	case liveMsg:
+		return m.gotLive(msg)
 	case findingsMsg:
 		m.diagnosing = false
 		if msg.gen == m.diagGen {
@@ -186,11 +188,12 @@ func (m *Model) gotLoad(msg loadMsg) tea.Cmd {
 func (m *Model) openTable(table string) tea.Cmd {
 	m.pickerOpen = false
 	m.table = table
-	state := m.cfg.View.normalized()
-	state.Selected, state.Finding, state.Row = 0, 0, 0
+	state := m.cfg.View.normalized(nil)
+	state.Selected, state.Lines = 0, nil
 	m.levels = []level{{id: m.newID(), state: state}}
 	m.findings = nil
-	m.diagGen++ // results of the previous table's diagnosis are stale
+	m.traffic = nil // the next look at the recording brings this table's
+	m.diagGen++     // results of the previous table's diagnosis are stale
 	m.diagnosing, m.diagPending = false, false
 	m.matrix, m.path, m.buildErr = nil, nil, nil
 	if m.backend == nil {
@@ -232,7 +235,8 @@ func (m *Model) gotProgress(p sampler.Progress) tea.Cmd {
 		return nil
 	}
 	if lv := m.levelByID(m.scanLevel); lv != nil {
-		lv.snap = p.Snapshot
+		lv.stored = p.Snapshot
+		lv.snap = m.compose(lv.stored)
 		m.rebuild()
 		if lv == &m.levels[0] && !m.diagnosing {
 			return m.diagnose()
@@ -261,7 +265,8 @@ func (m *Model) gotScan(msg scanDoneMsg) tea.Cmd {
 	if msg.snapshot == nil {
 		return nil
 	}
-	lv.snap = msg.snapshot
+	lv.stored = msg.snapshot
+	lv.snap = m.compose(lv.stored)
 	m.rebuild()
 	if lv == &m.levels[0] {
 		return m.diagnose()

@@ -1,15 +1,17 @@
-// Package units writes numbers for people — counts, sizes, shares — the
-// same way in every btviz output, so that a report, a screenshot and the
-// terminal never disagree about a table. Sizes use decimal SI units
+// Package units writes numbers for people — counts, sizes, shares,
+// durations and bars — the same way in every btviz output, so that a
+// report, a screenshot and the terminal never disagree about a table. Sizes use decimal SI units
 // (kB = 1000 bytes), as the Bigtable limits btviz checks are stated
 // (100 MB rows, 10 MB cells). Everything is plain ASCII but the SI
 // prefixes, safe in a terminal, JSON and Markdown alike.
 package units
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Count writes an estimated count rounded to an integer, with thousands
@@ -122,4 +124,102 @@ func trimZeros(s string) string {
 	}
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
+}
+
+// Duration writes d with at most two units, the larger first: "250ms",
+// "1.5s", "45s", "11m15s", "3h20m", "7d", "2y30d". Below ten seconds it
+// keeps one decimal of a second, so a short scan reads the same in every
+// output.
+func Duration(d time.Duration) string {
+	if d < 0 {
+		return "-" + Duration(-d)
+	}
+	switch {
+	case d == 0:
+		return "0s"
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d/time.Microsecond)
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d/time.Millisecond)
+	case d < 10*time.Second:
+		return trimZeros(strconv.FormatFloat(math.Round(d.Seconds()*10)/10, 'f', 1, 64)) + "s"
+	}
+	type unit struct {
+		size time.Duration
+		name string
+	}
+	steps := []unit{{year, "y"}, {day, "d"}, {time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}}
+	for i, u := range steps {
+		if d < u.size {
+			continue
+		}
+		whole := d / u.size
+		out := strconv.FormatInt(int64(whole), 10) + u.name
+		if next := i + 1; next < len(steps) {
+			if rest := (d - whole*u.size) / steps[next].size; rest > 0 {
+				out += strconv.FormatInt(int64(rest), 10) + steps[next].name
+			}
+		}
+		return out
+	}
+	return d.String()
+}
+
+// day and year are the calendar-free units [Duration] writes.
+const (
+	day  = 24 * time.Hour
+	year = 365 * day
+)
+
+// barEighths are the partial blocks that give a [Bar] 1/8-cell
+// resolution.
+var barEighths = []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
+
+// Bar draws share (clamped to 0–1) as a bar of exactly cells cells of
+// full and eighth blocks, padded with spaces. A share above zero shows at
+// least an eighth, so a small value never looks like none.
+func Bar(share float64, cells int) string {
+	if cells <= 0 {
+		return ""
+	}
+	if math.IsNaN(share) {
+		share = 0
+	}
+	share = min(max(share, 0), 1)
+	eighths := int(math.Round(share * float64(cells*8)))
+	if share > 0 && eighths == 0 {
+		eighths = 1
+	}
+	full, part := eighths/8, eighths%8
+	var b strings.Builder
+	b.WriteString(strings.Repeat("█", full))
+	used := full
+	if part > 0 && used < cells {
+		b.WriteString(barEighths[part])
+		used++
+	}
+	b.WriteString(strings.Repeat(" ", cells-used))
+	return b.String()
+}
+
+// OrList writes names as a list for help texts and errors: "a", "a or
+// b", "a, b or c".
+func OrList[T ~string](names []T) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = string(n)
+	}
+	if len(parts) <= 1 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
+// Plural writes a count and a noun, with an s unless the count is 1:
+// "1 scan", "12,345 scans".
+func Plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return Thousands(n) + " " + noun + "s"
 }

@@ -3,6 +3,8 @@ package units
 import (
 	"math"
 	"testing"
+	"time"
+	"unicode/utf8"
 )
 
 func TestFormats(t *testing.T) {
@@ -36,6 +38,57 @@ func TestFormats(t *testing.T) {
 	for i, tc := range cases {
 		if tc.got != tc.want {
 			t.Errorf("case %d: got %q, want %q", i, tc.got, tc.want)
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0s"},
+		{250 * time.Microsecond, "250µs"},
+		{250 * time.Millisecond, "250ms"},
+		{1500 * time.Millisecond, "1.5s"},
+		{2 * time.Second, "2s"},
+		{9960 * time.Millisecond, "10s"},
+		{45 * time.Second, "45s"},
+		{7 * time.Minute, "7m"},
+		{11*time.Minute + 15*time.Second, "11m15s"},
+		{2*time.Hour + 52*time.Minute + 10*time.Second, "2h52m"},
+		{7 * 24 * time.Hour, "7d"},
+		{50 * time.Hour, "2d2h"},
+		{200*365*24*time.Hour + 5*24*time.Hour, "200y5d"},
+		{-3 * time.Second, "-3s"},
+	} {
+		if got := Duration(tc.d); got != tc.want {
+			t.Errorf("Duration(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestBar(t *testing.T) {
+	for _, tc := range []struct {
+		share float64
+		cells int
+		want  string
+	}{
+		{0, 4, "    "},
+		{1, 4, "████"},
+		{0.5, 4, "██  "},
+		{0.001, 4, "▏   "},
+		{2, 3, "███"},
+		{-1, 3, "   "},
+		{0.53, 2, "█ "},
+		{0.3, 0, ""},
+	} {
+		got := Bar(tc.share, tc.cells)
+		if got != tc.want {
+			t.Errorf("Bar(%v, %d) = %q, want %q", tc.share, tc.cells, got, tc.want)
+		}
+		if w := utf8.RuneCountInString(got); w != tc.cells {
+			t.Errorf("Bar(%v, %d) is %d cells", tc.share, tc.cells, w)
 		}
 	}
 }

@@ -15,9 +15,9 @@ import (
 // snapshotFlags select where a command's snapshot comes from: a live scan
 // of the target, or a snapshot file.
 type snapshotFlags struct {
-	target   targetFlags
-	scan     scanFlags
-	snapshot string
+	target    targetFlags
+	scan      scanFlags
+	snapshots []string
 	// prefixIsView says that --prefix also places the view (export), so
 	// it goes with --snapshot too: there it only places the view.
 	prefixIsView bool
@@ -26,7 +26,7 @@ type snapshotFlags struct {
 func (f *snapshotFlags) register(cmd *cobra.Command) {
 	f.target.register(cmd.Flags())
 	f.scan.register(cmd.Flags())
-	cmd.Flags().StringVar(&f.snapshot, "snapshot", "", "read a snapshot file written by `btviz scan` instead of scanning a table")
+	cmd.Flags().StringArrayVar(&f.snapshots, "snapshot", nil, "read a snapshot (`btviz scan --out`) or a traffic recording (`btviz record --out`) instead of scanning; give both to join a table's scan with its traffic")
 }
 
 // acquired is a snapshot and how it was obtained. partial holds the
@@ -44,13 +44,17 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 	if err != nil {
 		return acquired{}, err
 	}
-	if f.snapshot != "" {
-		for _, name := range []string{"project", "instance", "table", "emulator", "emulator-host", "prefix", "start", "end", "full", "sample", "max-rows"} {
+	if len(f.snapshots) > 0 {
+		for _, name := range []string{"project", "instance", "emulator", "emulator-host", "prefix", "start", "end", "full", "sample", "max-rows"} {
 			if cmd.Flags().Changed(name) && !(name == "prefix" && f.prefixIsView) {
 				return acquired{}, usageErrorf("--snapshot reads a saved scan; --%s would need a new one: give one or the other", name)
 			}
 		}
-		snap, err := a.loadSnapshot(f.snapshot)
+		snaps, err := a.readSnapshots(f.snapshots)
+		if err != nil {
+			return acquired{}, err
+		}
+		snap, err := pickTable(snaps, f.target.Table)
 		if err != nil {
 			return acquired{}, err
 		}
@@ -88,7 +92,7 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 func (a *app) samplerOptions(req scanFlags) sampler.Options {
 	opts := req.options()
 	if f, ok := a.stderr.(*os.File); ok {
-		opts.Progress = sampler.NewBar(f).Update
+		opts.Progress = newProgressBar(f).update
 	}
 	return opts
 }

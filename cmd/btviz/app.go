@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
 )
 
@@ -20,14 +22,17 @@ type app struct {
 	// terminal holds the terminal's state while the interactive view
 	// runs, for [app.stopNow] and [app.recoverPanic] to put back.
 	terminal terminalGuard
+	// windDown is how long (ns) the command may take to stop after a
+	// signal, when it asked for more than [stopGrace].
+	windDown atomic.Int64
 }
 
 // resolve turns the target flags into a [connect.Target], reading
-// ~/.cbtrc and the environment. demo is set when --emulator names no
+// ~/.cbtrc and the environment. scenarios is set when --emulator names no
 // emulator, so that the caller starts the embedded one: then it lists the
 // demo scenarios to load, only the table's when a table is named (which
 // must be a demo table: the embedded emulator holds nothing else).
-func (a *app) resolve(flags connect.Flags) (t connect.Target, demo []emulator.Scenario, err error) {
+func (a *app) resolve(flags connect.Flags) (t connect.Target, scenarios []demo.Scenario, err error) {
 	rc, err := connect.LoadCbtrc(connect.CbtrcPath(a.getenv))
 	if err != nil {
 		return t, nil, usageError(err)
@@ -35,14 +40,14 @@ func (a *app) resolve(flags connect.Flags) (t connect.Target, demo []emulator.Sc
 	t, err = connect.Resolve(flags, a.getenv, rc)
 	switch {
 	case errors.Is(err, connect.ErrNoEmulatorHost) && t.Table == "":
-		return t, emulator.Scenarios(), nil
+		return t, demo.Scenarios(), nil
 	case errors.Is(err, connect.ErrNoEmulatorHost):
-		demo, err := emulator.Lookup(t.Table)
+		scenarios, err := demo.Lookup(t.Table)
 		if err != nil {
 			return t, nil, usageErrorf("table %q is not a demo table, and the embedded emulator holds only those: %s; to look at your own tables, point %s at your emulator",
-				t.Table, strings.Join(emulator.ScenarioNames(), ", "), connect.EmulatorHostEnv)
+				t.Table, strings.Join(demo.ScenarioNames(), ", "), connect.EmulatorHostEnv)
 		}
-		return t, demo, nil
+		return t, scenarios, nil
 	case err != nil:
 		return t, nil, usageError(err)
 	}
@@ -53,19 +58,19 @@ func (a *app) resolve(flags connect.Flags) (t connect.Target, demo []emulator.Sc
 // address it starts the embedded emulator and seeds the demo into it
 // (stop closes it).
 func (a *app) target(ctx context.Context, flags connect.Flags) (t connect.Target, stop func(), err error) {
-	t, demo, err := a.resolve(flags)
+	t, scenarios, err := a.resolve(flags)
 	switch {
 	case err != nil:
 		return t, nil, err
-	case demo != nil:
-		return a.embeddedDemo(ctx, t, demo)
+	case scenarios != nil:
+		return a.embeddedDemo(ctx, t, scenarios)
 	}
 	return t, func() {}, nil
 }
 
 // embeddedDemo starts the in-process emulator and loads scenarios into
 // t's project and instance.
-func (a *app) embeddedDemo(ctx context.Context, t connect.Target, scenarios []emulator.Scenario) (connect.Target, func(), error) {
+func (a *app) embeddedDemo(ctx context.Context, t connect.Target, scenarios []demo.Scenario) (connect.Target, func(), error) {
 	srv, err := emulator.Start("127.0.0.1:0")
 	if err != nil {
 		return t, nil, fmt.Errorf("starting the embedded emulator: %w", err)

@@ -16,7 +16,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/internal/scantest"
 	"github.com/btviz/btviz/keyspace"
 )
@@ -64,7 +64,7 @@ func TestSeedRefusesATargetThatIsNotAnEmulator(t *testing.T) {
 func TestSeedListsScenarios(t *testing.T) {
 	r := runBtviz(t, nil, "seed", "--list")
 	r.requireExit(t, exitOK)
-	for _, sc := range emulator.Scenarios() {
+	for _, sc := range demo.Scenarios() {
 		if !strings.Contains(r.stdout, sc.Name) || !strings.Contains(r.stdout, sc.Description) {
 			t.Errorf("--list lacks %s and its description", sc.Name)
 		}
@@ -84,7 +84,8 @@ func TestBadFlagsExitTwoWithAClearMessage(t *testing.T) {
 		{[]string{"report", "--table", "t", "--format", "yaml"}, "yaml"},
 		{[]string{"report", "--table", "t", "--fail-on", "fatal"}, "fatal"},
 		{[]string{"report", "--table", "t", "--what-if", "salt(eight)"}, "--what-if"},
-		{[]string{"report", "--snapshot", "x.btviz", "--table", "t"}, "--snapshot reads a saved scan"},
+		{[]string{"report", "--snapshot", "x.btviz", "--instance", "i"}, "--snapshot reads a saved scan"},
+		{[]string{"report", "--snapshot", "x.btviz", "--table", "t"}, "opening x.btviz"},
 		{[]string{"report"}, "--table"},
 		{[]string{"scan", "--table", "t"}, "--out FILE"},
 		{[]string{"--bogus"}, "unknown flag: --bogus"},

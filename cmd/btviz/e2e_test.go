@@ -19,6 +19,7 @@ import (
 	"cloud.google.com/go/bigtable"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/internal/cbtemulator"
 	"github.com/btviz/btviz/keyspace"
@@ -123,7 +124,7 @@ func seededOfficial(t *testing.T) string {
 
 // checkScenarioTables reads every scenario's table back with the official
 // client and checks families, exact row counts and the timestamp window.
-func checkScenarioTables(t *testing.T, host string, scenarios []emulator.Scenario) {
+func checkScenarioTables(t *testing.T, host string, scenarios []demo.Scenario) {
 	t.Helper()
 	ctx := context.Background()
 	client, admin, err := emulator.Dial(ctx, host, connect.EmulatorProject, connect.EmulatorInstance)
@@ -178,7 +179,7 @@ func checkScenarioTables(t *testing.T, host string, scenarios []emulator.Scenari
 func TestE2ESeedIntoTheOfficialEmulator(t *testing.T) {
 	host := seededOfficial(t)
 	t.Logf("btviz seed --scenario all into cbtemulator took %v", seeded.took)
-	checkScenarioTables(t, host, emulator.Scenarios())
+	checkScenarioTables(t, host, demo.Scenarios())
 }
 
 func TestE2EEmulatorCommandServesTheScenarios(t *testing.T) {
@@ -210,7 +211,7 @@ func TestE2EEmulatorCommandServesTheScenarios(t *testing.T) {
 		for lines.Scan() {
 		}
 	}()
-	checkScenarioTables(t, fmt.Sprintf("127.0.0.1:%d", port), emulator.Scenarios())
+	checkScenarioTables(t, fmt.Sprintf("127.0.0.1:%d", port), demo.Scenarios())
 	cmd.Process.Signal(syscall.SIGINT)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("btviz emulator did not stop cleanly on Ctrl+C: %v\n%s", err, stderr.String())
@@ -238,7 +239,7 @@ type reportJSON struct {
 
 func TestE2EReportFindsEachScenarioDesign(t *testing.T) {
 	host := seededOfficial(t)
-	for _, sc := range emulator.Scenarios() {
+	for _, sc := range demo.Scenarios() {
 		t.Run(sc.Name, func(t *testing.T) {
 			out, err := btvizCommand(t, host, "report", "--table", sc.Name, "--format", "json").Output()
 			if err != nil {

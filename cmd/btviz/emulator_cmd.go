@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
 )
 
@@ -30,10 +31,10 @@ func (a *app) emulatorCommand() *cobra.Command {
 			if port < 0 || port > 65535 {
 				return usageErrorf("--port %d: give a port from 0 to 65535 (0 picks a free one)", port)
 			}
-			var scenarios []emulator.Scenario
+			var scenarios []demo.Scenario
 			if seedNames != "" {
 				var err error
-				if scenarios, err = emulator.Lookup(seedNames); err != nil {
+				if scenarios, err = demo.Lookup(seedNames); err != nil {
 					return usageError(err)
 				}
 			}

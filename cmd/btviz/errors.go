@@ -35,10 +35,6 @@ func printError(w io.Writer, _ fang.Styles, err error) {
 	}
 }
 
-// quoted writes a name btviz did not choose (a table's, say) in double
-// quotes, escaped by btviz's one rule for such text.
-func quoted(name string) string { return `"` + escape.Text(name) + `"` }
-
 // safeMessage escapes every line of an error message by btviz's one rule
 // for text it did not write, keeping the line breaks between them.
 func safeMessage(message string) string {

@@ -8,6 +8,9 @@ import (
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/export"
+	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/tui"
+	"github.com/btviz/btviz/units"
 )
 
 func (a *app) exportCommand() *cobra.Command {
@@ -37,16 +40,18 @@ func (a *app) exportCommand() *cobra.Command {
 			if err := export.Write(flags.Out, got.snap, diagnose.Diagnose(got.snap), opts); err != nil {
 				return usageError(err)
 			}
-			fmt.Fprintf(a.stderr, "wrote %s (%s view of table %s)\n", escape.Text(flags.Out), opts.View, quoted(got.snap.Table))
+			fmt.Fprintf(a.stderr, "wrote %s (%s view of table %s)\n", escape.Text(flags.Out), opts.View, quote(got.snap.Table))
 			return got.partial
 		},
 	}
 	f.register(cmd)
 	cmd.Flags().StringVar(&flags.Out, "out", "", "file to write: .png, .svg, .txt or .ansi")
-	cmd.Flags().StringVar(&flags.View, "view", "", "what to show: heatmap, prefixes, findings or rows (default heatmap)")
-	cmd.Flags().StringVar(&flags.Metric, "metric", "", "heatmap metric: writes, rows, bytes, versions, max-row, share or write-share")
-	cmd.Flags().StringVar(&flags.Bucketing, "bucketing", "", "key buckets: prefix, even, heat or tablets")
-	cmd.Flags().StringVar(&flags.Size, "size", "", "terminal size to draw, columns x rows (default 200x60, at least 80x24)")
-	cmd.Flags().StringVar(&flags.Theme, "theme", "", "dark or light (default dark)")
+	cmd.Flags().StringVar(&flags.View, "view", "", "what to show: "+tui.PaneNames()+" (default heatmap)")
+	cmd.Flags().StringVar(&flags.Metric, "metric", "", "heatmap metric: "+units.OrList(heatmap.Metrics()))
+	cmd.Flags().StringVar(&flags.Bucketing, "bucketing", "", "key buckets: "+units.OrList(heatmap.Bucketings()))
+	cmd.Flags().StringVar(&flags.Scale, "scale", "", "colour scale: "+units.OrList(heatmap.ScaleKinds())+" (default linear)")
+	cmd.Flags().StringVar(&flags.Palette, "palette", "", "colours of the heat: "+units.OrList(heatmap.PaletteNames())+" (default viridis)")
+	cmd.Flags().StringVar(&flags.Size, "size", "", fmt.Sprintf("terminal size to draw, columns x rows (default %dx%d, at least %dx%d)", export.DefaultWidth, export.DefaultHeight, export.MinWidth, export.MinHeight))
+	cmd.Flags().StringVar(&flags.Theme, "theme", "", "auto, dark or light (default dark: a file has no terminal background to follow)")
 	return cmd
 }

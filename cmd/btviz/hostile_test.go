@@ -15,6 +15,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/export"
@@ -192,7 +193,7 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 	}
 
 	for _, view := range []tui.Pane{tui.PaneHeatmap, tui.PanePrefixes, tui.PaneFindings, tui.PaneRows} {
-		for _, format := range []export.Format{export.FormatText, export.FormatANSI, export.FormatSVG, export.FormatPNG} {
+		for _, format := range []artifact.Format{artifact.FormatText, artifact.FormatANSI, artifact.FormatSVG, artifact.FormatPNG} {
 			var out bytes.Buffer
 			o := export.Options{Format: format, View: view, Width: 160, Height: 48}
 			if err := export.Render(&out, a, findingsA, o); err != nil {
@@ -201,7 +202,7 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 			checkExport(t, fmt.Sprintf("the %s export of the %s view", format, view), format, out.Bytes())
 		}
 	}
-	for _, format := range []export.Format{export.FormatSVG, export.FormatPNG} {
+	for _, format := range []artifact.Format{artifact.FormatSVG, artifact.FormatPNG} {
 		var out bytes.Buffer
 		if err := export.DiffImage(&out, format, a, b, export.DiffImageOptions{}); err != nil {
 			t.Fatal(err)
@@ -210,7 +211,7 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 	}
 	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor, colorprofile.ANSI} {
 		for _, state := range []tui.ViewState{
-			{}, {Pane: tui.PanePrefixes}, {Pane: tui.PaneFindings}, {Pane: tui.PaneRows}, {Pane: tui.PaneRows, RowColumns: true},
+			{}, {Main: tui.PanePrefixes}, {Focus: tui.PaneFindings}, {Main: tui.PaneRows}, {Main: tui.PaneRows, RowColumns: true},
 			{Prefix: "user0#"}, {Bucketing: heatmap.BucketTablets, TimeColumn: 3}, {FullHelp: true},
 		} {
 			frame := tui.RenderFrame(a, findingsA, state, 160, 48, true, profile)
@@ -253,21 +254,21 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		format, _ := export.FormatOf(name)
+		format, _ := artifact.FormatOf(name)
 		checkExport(t, name, format, out)
 	}
 }
 
 // checkExport checks one export: images decode, text is clean.
-func checkExport(t *testing.T, what string, format export.Format, out []byte) {
+func checkExport(t *testing.T, what string, format artifact.Format, out []byte) {
 	t.Helper()
-	if format == export.FormatPNG {
+	if format == artifact.FormatPNG {
 		if _, err := png.Decode(bytes.NewReader(out)); err != nil {
 			t.Errorf("%s does not decode: %v", what, err)
 		}
 		return
 	}
-	checkClean(t, what, out, format == export.FormatANSI)
+	checkClean(t, what, out, format == artifact.FormatANSI)
 }
 
 // TestHostileEnumerationsInAFileAreRefusedCleanly: a file whose scan

@@ -30,9 +30,10 @@ const issuesURL = "https://github.com/btviz/btviz/issues"
 
 // run executes btviz with args and returns the process exit code; tests
 // call it in-process. SIGINT and SIGTERM cancel the command's context;
-// a command still busy [stopGrace] later (or at a second signal) is
-// abandoned: its temporary files are removed, the terminal is restored
-// and run returns 128 + the signal's number, for main to exit with.
+// a command still busy [stopGrace] later (or as long as it asked for with
+// [app.allowWindDown]), or at a second signal, is abandoned: its
+// temporary files are removed, the terminal is restored and run returns
+// 128 + the signal's number, for main to exit with.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -48,15 +49,25 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return code
 	case sig := <-signals:
 		cancel()
+		grace := stopGrace
+		if asked := time.Duration(a.windDown.Load()); asked > grace {
+			grace = asked
+		}
 		select {
 		case code := <-done:
 			return code
 		case <-signals:
-		case <-time.After(stopGrace):
+		case <-time.After(grace):
 		}
 		return a.stopNow(sig)
 	}
 }
+
+// allowWindDown gives the running command up to d to stop by itself
+// after SIGINT or SIGTERM instead of [stopGrace]: for a command that
+// Ctrl+C ends normally and that has work to finish then (a recording
+// writes its file).
+func (a *app) allowWindDown(d time.Duration) { a.windDown.Store(int64(d)) }
 
 // stopNow abandons a command that did not stop when asked: it removes
 // the temporary files of writes in progress, puts the terminal back and

@@ -4,18 +4,22 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/escape"
+	"github.com/btviz/btviz/record/loadgen"
 	"github.com/btviz/btviz/tui"
 )
 
 func (a *app) rootCommand() *cobra.Command {
 	var target targetFlags
 	var scan scanFlags
-	var theme, screenshots string
+	var theme, traffic, screenshots string
+	var listTraffic bool
 	cmd := &cobra.Command{
 		Use:   "btviz [--project P --instance I] [--table T] [scan flags]",
 		Short: "An offline Key Visualizer for Cloud Bigtable, in the terminal",
@@ -25,10 +29,14 @@ func (a *app) rootCommand() *cobra.Command {
 			"and sequential keys, oversized rows and more. No Key Visualizer, no hour of traffic needed.\n\n" +
 			"Without --table it starts on a list of the instance's tables. Press ? inside for the keys.",
 		Example: "  btviz --emulator                       # embedded emulator with demo tables\n" +
+			"  btviz --emulator --traffic read-hotspot # live demo traffic: a read hotspot appears\n" +
 			"  btviz --project p --instance i --table events\n" +
 			"  btviz open events.btviz",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if listTraffic {
+				return a.listWorkloads()
+			}
 			req, err := scan.validate(cmd)
 			if err != nil {
 				return err
@@ -40,8 +48,21 @@ func (a *app) rootCommand() *cobra.Command {
 			if cfg.ScreenshotDir, err = screenshotDir(screenshots); err != nil {
 				return err
 			}
+			if traffic != "" {
+				if _, err := loadgen.Lookup(traffic); err != nil {
+					return usageError(err)
+				}
+				for _, name := range []string{"project", "instance", "table", "emulator-host"} {
+					if cmd.Flags().Changed(name) {
+						return usageErrorf("--traffic runs a demo workload on an embedded emulator of its own; --%s does not go with it (btviz record records your own application's traffic)", name)
+					}
+				}
+			}
 			if err := a.requireTerminal(); err != nil {
 				return err
+			}
+			if traffic != "" {
+				return a.trafficDemo(cmd.Context(), traffic, cfg)
 			}
 			backend, closeBackend, err := a.backend(cmd.Context(), target.Flags)
 			if err != nil {
@@ -57,19 +78,26 @@ func (a *app) rootCommand() *cobra.Command {
 	scan.register(cmd.Flags())
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto (from the terminal's background), dark or light")
 	registerScreenshotDir(cmd, &screenshots)
-	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand())
+	cmd.Flags().StringVar(&traffic, "traffic", "", "with --emulator: run a demo workload through a recording proxy and show its traffic live (--list-traffic lists them)")
+	cmd.Flags().BoolVar(&listTraffic, "list-traffic", false, "list the demo traffic workloads and exit")
+	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand(), a.recordCommand())
 	return cmd
 }
 
 func (a *app) openCommand() *cobra.Command {
 	var theme, screenshots string
 	cmd := &cobra.Command{
-		Use:     "open FILE.btviz",
-		Short:   "Explore a saved snapshot in the interactive view (no network)",
-		Example: "  btviz scan --emulator --table social-celebrity --out celebrity.btviz\n  btviz open celebrity.btviz",
+		Use:   "open FILE.btviz [FILE.btviz]",
+		Short: "Explore a saved snapshot or traffic recording in the interactive view (no network)",
+		Long: "Open a snapshot (`btviz scan --out`) or a traffic recording (`btviz record --out`) in the\n" +
+			"interactive view. Given a recording and a scan of the same table, the view joins them:\n" +
+			"operations, reads and writes beside rows and bytes, on one key axis. A file of several\n" +
+			"tables starts on a list of them.",
+		Example: "  btviz scan --emulator --table social-celebrity --out celebrity.btviz\n  btviz open celebrity.btviz\n" +
+			"  btviz open traffic.btviz celebrity.btviz   # the recorded traffic on the scan's key axis",
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return flagError(errors.New("open takes one snapshot file, written by `btviz scan --out FILE`"))
+			if len(args) < 1 || len(args) > 2 {
+				return flagError(errors.New("open takes a snapshot or recording file, or a recording and a snapshot of the same table"))
 			}
 			return nil
 		},
@@ -82,17 +110,18 @@ func (a *app) openCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			snap, err := a.loadSnapshot(args[0])
+			snaps, err := a.readSnapshots(args)
 			if err != nil {
 				return err
 			}
 			if err := a.requireTerminal(); err != nil {
 				return err
 			}
-			return a.runTUI(cmd.Context(), tui.Config{
-				Snapshot: snap, Table: snap.Table, Theme: parsed, ScreenshotDir: dir,
-				Backend: tui.NewSnapshotBackend(args[0], snap),
-			})
+			cfg := tui.Config{Theme: parsed, ScreenshotDir: dir, Backend: tui.NewSnapshotBackend(strings.Join(args, " + "), snaps...)}
+			if len(snaps) == 1 {
+				cfg.Snapshot, cfg.Table = snaps[0], snaps[0].Table
+			}
+			return a.runTUI(cmd.Context(), cfg)
 		},
 	}
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto, dark or light")
@@ -113,10 +142,10 @@ func screenshotDir(dir string) (string, error) {
 	}
 	info, err := os.Stat(dir)
 	if err != nil {
-		return "", usageErrorf("--screenshot-dir %s: %w; name an existing directory", dir, err)
+		return "", usageErrorf("--screenshot-dir %s: %w; name an existing directory", escape.Text(dir), err)
 	}
 	if !info.IsDir() {
-		return "", usageErrorf("--screenshot-dir %s is a file; name a directory", dir)
+		return "", usageErrorf("--screenshot-dir %s is a file; name a directory", escape.Text(dir))
 	}
 	return dir, nil
 }

@@ -59,7 +59,7 @@ func describeScan(snap *keyspace.Snapshot) string {
 		status = "INCOMPLETE (" + escape.Text(scan.Incomplete) + ")"
 	}
 	return fmt.Sprintf("table %s, %d rows read (%s) of about %d, %s, %s, %s",
-		quoted(snap.Table), scan.RowsRead, mode, scan.RowsEstimated, units.Bytes(float64(scan.BytesEstimated)), scan.Duration.Round(1e6), status)
+		quote(snap.Table), scan.RowsRead, mode, scan.RowsEstimated, units.Bytes(float64(scan.BytesEstimated)), scan.Duration.Round(1e6), status)
 }
 
 // fileStem turns a table name into a file-name stem.

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
 )
 
@@ -31,7 +32,7 @@ func (a *app) seedCommand() *cobra.Command {
 			if scenarios == "" {
 				return usageErrorf("name the scenarios to load: --scenario NAME[,NAME…] or --scenario all (btviz seed --list shows them)")
 			}
-			chosen, err := emulator.Lookup(scenarios)
+			chosen, err := demo.Lookup(scenarios)
 			if err != nil {
 				return usageError(err)
 			}
@@ -58,7 +59,7 @@ func (a *app) seedCommand() *cobra.Command {
 func (a *app) listScenarios() error {
 	w := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "SCENARIO\tROWS\tDESIGN\tDESCRIPTION")
-	for _, sc := range emulator.Scenarios() {
+	for _, sc := range demo.Scenarios() {
 		design := "bad"
 		if sc.Good {
 			design = "good"
@@ -70,7 +71,7 @@ func (a *app) listScenarios() error {
 
 // seed loads scenarios into the emulator target t, reporting progress on
 // stderr.
-func (a *app) seed(ctx context.Context, t connect.Target, scenarios []emulator.Scenario) error {
+func (a *app) seed(ctx context.Context, t connect.Target, scenarios []demo.Scenario) error {
 	conn, err := connect.Open(ctx, t)
 	if err != nil {
 		return usageError(err)

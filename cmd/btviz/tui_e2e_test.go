@@ -1,12 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/tui/tuitest"
 )
 
@@ -26,8 +28,9 @@ func TestE2ETerminalCelebrityFlow(t *testing.T) {
 	// The picker comes up at once and fills in as the tables load.
 	term.WaitFor(t, 5*time.Second, tuitest.PickerShown, "social-celebrity")
 	t.Logf("picker on screen after %v", time.Since(start).Round(time.Millisecond))
-	term.WaitFor(t, 2*time.Minute, tuitest.PickerAllLoaded(18))
-	t.Logf("all 18 demo tables loaded after %v", time.Since(start).Round(time.Millisecond))
+	tables := len(demo.Scenarios())
+	term.WaitFor(t, 2*time.Minute, tuitest.PickerAllLoaded(tables))
+	t.Logf("all %d demo tables loaded after %v", tables, time.Since(start).Round(time.Millisecond))
 
 	// Filter the list down to the celebrity tables and open the first:
 	// its hotspot is the one bright band.
@@ -35,7 +38,7 @@ func TestE2ETerminalCelebrityFlow(t *testing.T) {
 	term.WaitFor(t, 5*time.Second, tuitest.PickerFilterPrompt)
 	term.Type("celebrity")
 	term.Send("Enter")
-	term.WaitFor(t, 5*time.Second, `2 of 18 tables hold "celebrity"`, "social-celebrity-salted")
+	term.WaitFor(t, 5*time.Second, fmt.Sprintf(`2 of %d tables hold "celebrity"`, tables), "social-celebrity-salted")
 	term.WaitUntil(t, 5*time.Second, "the other tables filtered out", func(s string) bool { return !strings.Contains(s, "users-reversed-ids") })
 	term.Send("Enter")
 	term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.HeatmapTitle, tuitest.CelebrityBucket,
@@ -75,4 +78,39 @@ func TestE2ETerminalCelebrityFlow(t *testing.T) {
 	// Quit: the terminal must be as it was.
 	term.Send("q")
 	term.WaitExit(t, 10*time.Second)
+}
+
+// TestE2ETerminalLiveTraffic runs `btviz --emulator --traffic
+// read-hotspot` in tmux: the demo workload calls the embedded emulator
+// through the recording proxy, and the live view must show the recording
+// grow (a new second on the time axis), name the read hotspot, drill into
+// it, and quit with the terminal restored.
+func TestE2ETerminalLiveTraffic(t *testing.T) {
+	btviz, _ := buildBinaries(t)
+	start := time.Now()
+	term := tuitest.Start(t, tuitest.Options{Width: 180, Height: 50, Dir: t.TempDir(), Env: []string{
+		"BIGTABLE_EMULATOR_HOST=", "HOME=" + t.TempDir(),
+	}}, btviz, "--emulator", "--traffic", "read-hotspot")
+	screen := term.WaitFor(t, time.Minute, tuitest.LiveRecording, tuitest.TrafficHeatmap, tuitest.CelebrityBucket)
+	t.Logf("live view on screen after %v", time.Since(start).Round(time.Millisecond))
+	axis := func(s string) string {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.Contains(line, "┬") {
+				return line
+			}
+		}
+		return ""
+	}
+	first := axis(screen)
+	term.WaitUntil(t, 30*time.Second, "a new column on the time axis", func(s string) bool { return axis(s) != first })
+	term.WaitFor(t, time.Minute, tuitest.ReadHotspot)
+	t.Logf("read hotspot named after %v", time.Since(start).Round(time.Millisecond))
+	// Drill into the celebrity: her prefix's own view.
+	term.Send("/")
+	term.WaitFor(t, 5*time.Second, tuitest.SearchPrompt)
+	term.Type(tuitest.CelebrityPrefix)
+	term.Send("Enter")
+	term.WaitFor(t, 10*time.Second, tuitest.CelebrityCrumb, tuitest.LiveRecording)
+	term.Send("q")
+	term.WaitExit(t, 15*time.Second)
 }

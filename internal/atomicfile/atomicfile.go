@@ -1,14 +1,15 @@
-// Package atomicfile writes btviz's output files — snapshots, reports,
-// exports, screenshots — so that a reader never sees a partial file and
-// no temporary file outlives the process: each file is written to a
-// temporary file beside it (".NAME.NNN.tmp") and renamed over it once
-// complete, and [RemoveTemporary] removes every temporary file not yet
-// renamed. cmd/btviz calls RemoveTemporary on its way out when SIGINT or
-// SIGTERM stops a command mid-write, the one exit that skips the
-// deferred clean-up of the goroutine doing the writing.
+// Package atomicfile writes files so that a reader never sees a partial
+// one and a failure never leaves a truncated one behind: the content goes
+// to a temporary file in the same directory, renamed over the target
+// only once it is complete. Every file btviz writes — snapshots,
+// recordings, screenshots, exports, report images — goes through [Write].
 //
-// The set of temporary files is process-wide state, like the signal
-// handlers it serves: there is one process to clean up after.
+// No temporary file outlives the process either: [RemoveTemporary]
+// removes every one not yet renamed. cmd/btviz calls it on its way out
+// when SIGINT or SIGTERM stops a command mid-write, the one exit that
+// skips the deferred clean-up of the goroutine doing the writing. The set
+// of temporary files is process-wide state, like the signal handlers it
+// serves: there is one process to clean up after.
 package atomicfile
 
 import (
@@ -57,10 +58,9 @@ func RemoveTemporary() int {
 	return removed
 }
 
-// Write writes path (mode 0644) by calling write on a temporary file in
-// the same directory and renaming it over path once write and the close
-// succeed, so that a failure never leaves a truncated file behind and a
-// reader never sees a partial one. Its errors name path.
+// Write creates or replaces path with what write writes, atomically. The
+// temporary file is ".<name>.<random>.tmp" beside path and is removed on
+// every error, and by [RemoveTemporary]. The file gets mode 0644.
 func Write(path string, write func(w io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {

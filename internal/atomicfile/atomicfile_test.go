@@ -8,25 +8,33 @@ import (
 	"testing"
 )
 
-func TestWriteLeavesTheFileOrNothing(t *testing.T) {
+func TestWriteReplacesOnlyWhenComplete(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.txt")
-	if err := Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "hello"); return err }); err != nil {
+	if err := Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "first"); return err }); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := os.ReadFile(path); string(got) != "hello" {
-		t.Fatalf("file holds %q", got)
+	failed := errors.New("disk on fire")
+	err := Write(path, func(w io.Writer) error {
+		io.WriteString(w, "half of the sec")
+		return failed
+	})
+	if !errors.Is(err, failed) {
+		t.Fatalf("error %v does not wrap the writer's", err)
 	}
-	if info, _ := os.Stat(path); info.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v", info.Mode())
-	}
-	failed := filepath.Join(dir, "failed.txt")
-	if err := Write(failed, func(w io.Writer) error { return errors.New("boom") }); err == nil {
-		t.Fatal("a failed write succeeded")
+	got, _ := os.ReadFile(path)
+	if string(got) != "first" {
+		t.Fatalf("a failed write changed the file to %q", got)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
-		t.Fatalf("the directory holds %v, want only out.txt", entries)
+		t.Fatalf("the failed write left %d files behind", len(entries)-1)
+	}
+	if info, _ := os.Stat(path); info.Mode().Perm() != 0o644 {
+		t.Fatalf("mode %v", info.Mode().Perm())
+	}
+	if err := Write(filepath.Join(dir, "missing", "x"), func(io.Writer) error { return nil }); err == nil {
+		t.Fatal("writing into a missing directory succeeded")
 	}
 }
 

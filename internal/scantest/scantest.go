@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
@@ -34,7 +35,7 @@ func Seed(t testing.TB, names string, opts ...grpc.ServerOption) connect.Target 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	scenarios, err := emulator.Lookup(names)
+	scenarios, err := demo.Lookup(names)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func Snapshots(t testing.TB, names string, opts sampler.Options) map[string]*key
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	scenarios, err := emulator.Lookup(names)
+	scenarios, err := demo.Lookup(names)
 	if err != nil {
 		t.Fatal(err)
 	}

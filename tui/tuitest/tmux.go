@@ -5,29 +5,26 @@
 // read back after the program exits, so a test can check that it left the
 // terminal clean.
 //
-// A typical end-to-end test of the built binary (keys are tmux key names;
-// Send pauses between keys so that Escape is never read as alt+key):
+// An end-to-end test of the built binary (keys are tmux key names; Send
+// pauses between keys so that Escape is never read as alt+key), as
+// cmd/btviz's TestE2ETerminalCelebrityFlow runs it:
 //
 //	term := tuitest.Start(t, tuitest.Options{Width: 200, Height: 60}, "./btviz", "--emulator")
-//	term.WaitFor(t, 2*time.Second, tuitest.PickerShown)          // picker on screen at once
-//	term.WaitFor(t, 2*time.Minute, tuitest.PickerAllLoaded(18))  // demo scenarios loaded
-//	term.Send("j", "j", "j", "j", "Enter")                       // social-celebrity is the 5th table
+//	term.WaitFor(t, 5*time.Second, tuitest.PickerShown)            // picker on screen at once
+//	term.WaitFor(t, 2*time.Minute, tuitest.PickerAllLoaded(18))    // demo scenarios loaded
+//	term.Send("/")                                                 // filter the tables
+//	term.Type("celebrity")
+//	term.Send("Enter", "Enter")                                    // open social-celebrity
 //	term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.CelebrityBucket, tuitest.CelebrityFinding)
-//	term.Send("f")                                               // focus the findings
+//	term.Send("f")                                                 // focus the findings
 //	term.WaitFor(t, 5*time.Second, tuitest.FindingDetails)
-//	term.Send("Enter")                                           // jump to the finding's range
-//	term.Send("Enter")                                           // drill into the celebrity
-//	term.WaitFor(t, 5*time.Second, tuitest.CelebrityCrumb)
-//	term.Send("Escape")                                          // back up
-//	term.Send("/")
-//	term.Type(tuitest.CelebrityPrefix)
-//	term.Send("Enter")                                           // search a prefix
-//	term.WaitFor(t, 5*time.Second, tuitest.CelebrityCrumb)
 //	term.Send("q")
 //	term.WaitExit(t, 5*time.Second)   // exit 0, alternate screen off, mouse off, cursor on
 //
-// The exported strings below are what the TUI shows at each step; they
-// are checked against the real program by the tui package's tests.
+// The exported strings below are what the TUI shows at each step. The
+// tmux test above waits for most of them on the real program; the tui
+// package's TestTuitestStringsAreOnScreen checks every one against the
+// frames the program draws, so a changed wording fails a fast test first.
 package tuitest
 
 import (
@@ -81,6 +78,13 @@ const (
 	TooSmall = "terminal too small: need 80×24"
 	// LargestRows heads the `L` view.
 	LargestRows = "Largest rows"
+	// LiveRecording starts the status line of the live view;
+	// TrafficHeatmap heads its heatmap (operations, the default metric of
+	// a recording); ReadHotspot is the finding the read-hotspot demo
+	// traffic raises.
+	LiveRecording  = "● recording"
+	TrafficHeatmap = "Heatmap · operations by key and time"
+	ReadHotspot    = "read-hotspot"
 )
 
 // PickerAllLoaded is the picker's status line once n tables are listed

@@ -19,6 +19,7 @@ import (
 
 	"cloud.google.com/go/bigtable"
 
+	"github.com/btviz/btviz/bench/internal/benchproc"
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
@@ -71,17 +72,11 @@ func measure(args []string) error {
 		return err
 	}
 	defer conn.Close()
-	if path := os.Getenv("BENCHSCAN_CPUPROFILE"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := benchproc.StartCPUProfile("BENCHSCAN_CPUPROFILE")
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	runtime.GC()
 	peak := watchHeap(func() {
 		if err := writeHeapProfile(*table, *how, "peak"); err != nil {

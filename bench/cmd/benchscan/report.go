@@ -6,12 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"net/http"
 	"os"
 	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/btviz/btviz/bench/internal/benchproc"
 )
 
 // Pass marks of the benchmark's requirements.
@@ -48,7 +49,7 @@ func report(args []string) error {
 		if table != "bench1m" {
 			addr, controlAddr = *bigEmulator, *bigControl
 		}
-		if err := collectGarbage(controlAddr); err != nil {
+		if err := benchproc.CollectGarbage(controlAddr); err != nil {
 			return result{}, err
 		}
 		cmd := exec.Command(self, "measure", "-emulator", addr, "-table", table, "-how", how, "-fraction", fmt.Sprint(sampleFraction))
@@ -147,19 +148,6 @@ func report(args []string) error {
 	}
 	fmt.Printf("all %d checks passed\n", len(checks))
 	return nil
-}
-
-// collectGarbage has the emulator behind the control endpoint at addr
-// collect its garbage; nothing when addr is empty.
-func collectGarbage(addr string) error {
-	if addr == "" {
-		return nil
-	}
-	resp, err := http.Get("http://" + addr + "/gc")
-	if err != nil {
-		return fmt.Errorf("collecting the emulator's garbage: %w", err)
-	}
-	return resp.Body.Close()
 }
 
 // median returns the run of median time.

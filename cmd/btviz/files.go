@@ -1,0 +1,80 @@
+package main
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/btviz/btviz/escape"
+	"github.com/btviz/btviz/keyspace"
+)
+
+// readSnapshots reads snapshot files (`btviz scan --out`) and traffic
+// recordings (`btviz record --out`) and returns one snapshot per table,
+// sorted by table: a table's scan joined with its recorded traffic when
+// the files hold both. Two scans, or two recordings, of one table are a
+// usage error: there is no telling which to show.
+func (a *app) readSnapshots(paths []string) ([]*keyspace.Snapshot, error) {
+	reader, err := a.snapshotReader()
+	if err != nil {
+		return nil, err
+	}
+	type pair struct{ stored, traffic *keyspace.Snapshot }
+	byTable := map[string]*pair{}
+	for _, path := range paths {
+		file, err := reader.ReadFile(path)
+		if err != nil {
+			return nil, usageError(err)
+		}
+		for _, snap := range file.Snapshots() {
+			p := byTable[snap.Table]
+			if p == nil {
+				p = &pair{}
+				byTable[snap.Table] = p
+			}
+			slot, what := &p.stored, "scans"
+			if snap.HasTraffic() {
+				slot, what = &p.traffic, "traffic recordings"
+			}
+			if *slot != nil {
+				return nil, usageErrorf("two %s of table %s among %s: give one scan and one recording of a table", what, quote(snap.Table), strings.Join(paths, ", "))
+			}
+			*slot = snap
+		}
+	}
+	var snaps []*keyspace.Snapshot
+	for _, p := range byTable {
+		switch {
+		case p.stored == nil:
+			snaps = append(snaps, p.traffic)
+		case p.traffic == nil:
+			snaps = append(snaps, p.stored)
+		default:
+			joined, err := keyspace.Join(p.stored, p.traffic)
+			if err != nil {
+				return nil, usageError(err)
+			}
+			snaps = append(snaps, joined)
+		}
+	}
+	slices.SortFunc(snaps, func(a, b *keyspace.Snapshot) int { return strings.Compare(a.Table, b.Table) })
+	return snaps, nil
+}
+
+// pickTable returns the snapshot of table among snaps, or the only one
+// when table is empty; the error lists the tables there are.
+func pickTable(snaps []*keyspace.Snapshot, table string) (*keyspace.Snapshot, error) {
+	names := make([]string, len(snaps))
+	for i, s := range snaps {
+		names[i] = quote(s.Table)
+		if s.Table == table || (table == "" && len(snaps) == 1) {
+			return s, nil
+		}
+	}
+	if table == "" {
+		return nil, usageErrorf("the files hold %d tables (%s): name one with --table", len(snaps), strings.Join(names, ", "))
+	}
+	return nil, usageErrorf("table %s is not in the files, which hold %s", quote(table), strings.Join(names, ", "))
+}
+
+// quote writes a table name for a message: quoted and escaped.
+func quote(name string) string { return `"` + escape.Text(name) + `"` }

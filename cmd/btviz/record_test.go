@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cloud.google.com/go/bigtable"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/keyspace"
+)
+
+// startRecording runs `btviz record` in-process until the returned stop
+// is called (as Ctrl+C would), and returns the proxy's address.
+func startRecording(t *testing.T, args ...string) (addr string, stop func() result) {
+	t.Helper()
+	addr = fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan result, 1)
+	go func() {
+		var stdout, stderr bytes.Buffer
+		code := run(ctx, append([]string{"record", "--listen", addr}, args...), strings.NewReader(""), &stdout, &stderr,
+			func(k string) string { return map[string]string{"HOME": t.TempDir()}[k] })
+		done <- result{code: code, stdout: stdout.String(), stderr: stderr.String()}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		conn, err := net.Dial("tcp", addr)
+		if err == nil {
+			conn.Close()
+			break
+		}
+		select {
+		case r := <-done:
+			t.Fatalf("btviz record exited %d before listening:\n%s", r.code, r.stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("btviz record does not listen after 10 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var stopped *result
+	return addr, func() result {
+		if stopped == nil {
+			cancel()
+			r := <-done
+			stopped = &r
+		}
+		return *stopped
+	}
+}
+
+func TestRecordWritesWhatTheApplicationDid(t *testing.T) {
+	srv, err := emulator.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "traffic.btviz")
+	addr, stop := startRecording(t, "--upstream", srv.Addr, "--out", out)
+	defer stop()
+
+	ctx := context.Background()
+	client, admin, err := emulator.Dial(ctx, addr, connect.EmulatorProject, connect.EmulatorInstance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	defer admin.Close()
+	if err := admin.CreateTable(ctx, "orders"); err != nil {
+		t.Fatal(err)
+	}
+	if err := admin.CreateColumnFamily(ctx, "orders", "f"); err != nil {
+		t.Fatal(err)
+	}
+	table := client.Open("orders")
+	for i := range 25 {
+		m := bigtable.NewMutation()
+		m.Set("f", "q", bigtable.Now(), []byte("v"))
+		if err := table.Apply(ctx, fmt.Sprintf("order#%03d", i), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var read int
+	if err := table.ReadRows(ctx, bigtable.PrefixRange("order#"), func(bigtable.Row) bool { read++; return true }); err != nil || read != 25 {
+		t.Fatalf("reading back through the proxy: %d rows, %v", read, err)
+	}
+
+	r := stop()
+	r.requireExit(t, exitOK, "recorded 26 calls", "orders", "wrote "+out)
+	if !strings.Contains(r.stdout, "export BIGTABLE_EMULATOR_HOST="+addr) {
+		t.Errorf("stdout does not say how to point an application at the proxy:\n%s", r.stdout)
+	}
+	file, err := keyspace.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := file.Recording
+	if rec == nil || !rec.Complete || rec.Table("orders") == nil {
+		t.Fatalf("the recording: %+v; want a complete recording of table orders", rec)
+	}
+	traffic := rec.Table("orders").Root.Traffic
+	if traffic.RowsWritten != 25 || traffic.RowsRead != 25 || traffic.Scans != 1 {
+		t.Errorf("orders traffic %+v; want 25 rows written, 1 scan of 25 rows", traffic.OpCounts)
+	}
+}
+
+func TestRecordRefusesBadInput(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "t.btviz")
+	cases := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"no --out", []string{"record", "--upstream", "localhost:8086"}, []string{"--out FILE"}},
+		{"no upstream", []string{"record", "--out", out}, []string{"name the upstream", "--upstream HOST:PORT"}},
+		{"upstream is the proxy", []string{"record", "--out", out, "--listen", "127.0.0.1:8087", "--upstream", "localhost:8087"}, []string{"the proxy's own --listen address"}},
+		{"port in use", []string{"record", "--out", out, "--upstream", "localhost:8086", "--listen", busy.Addr().String()}, []string{busy.Addr().String(), "address already in use", "pick another --listen"}},
+		{"unwritable out", []string{"record", "--out", filepath.Join(dir, "missing", "t.btviz"), "--upstream", "localhost:8086", "--listen", "127.0.0.1:0"}, []string{"cannot write the recording"}},
+		{"negative duration", []string{"record", "--out", out, "--upstream", "localhost:8086", "--duration", "-1s"}, []string{"--duration -1s"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := runBtviz(t, map[string]string{"HOME": t.TempDir()}, c.args...)
+			r.requireExit(t, exitUsage, c.want...)
+		})
+	}
+}
+
+func TestRecordKeepsRunningWhileTheUpstreamIsDown(t *testing.T) {
+	down := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	out := filepath.Join(t.TempDir(), "t.btviz")
+	addr, stop := startRecording(t, "--upstream", down, "--out", out)
+	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	client, admin, err := emulator.Dial(ctx, addr, connect.EmulatorProject, connect.EmulatorInstance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	defer admin.Close()
+	// A write at server time is not idempotent: the client does not
+	// retry it, so it shows the proxy's answer.
+	m := bigtable.NewMutation()
+	m.Set("f", "q", bigtable.ServerTime, []byte("v"))
+	for range 2 {
+		err := client.Open("orders").Apply(ctx, "order#1", m)
+		if status.Code(err) != codes.Unavailable || !strings.Contains(err.Error(), "the emulator at "+down+" does not answer") {
+			t.Fatalf("a call with the upstream down: %v; want Unavailable saying the emulator does not answer", err)
+		}
+	}
+	r := stop()
+	r.requireExit(t, exitOK, "no emulator answers at "+down, "does not answer")
+	if strings.Count(r.stderr, "does not answer (") != 1 {
+		t.Errorf("the proxy should say once that the upstream is down:\n%s", r.stderr)
+	}
+	file, err := keyspace.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orders := file.Recording.Table("orders")
+	if orders == nil || len(orders.Traffic.Methods) != 1 || orders.Traffic.Methods[0] != (keyspace.MethodCount{Method: keyspace.MethodMutateRow, Calls: 2, Errors: 2}) {
+		t.Errorf("the recording does not hold the two failed writes: %+v", orders)
+	}
+}
+
+func TestE2ERecordStopsOnCtrlCAndKeepsEverything(t *testing.T) {
+	host := seededOfficial(t)
+	out := filepath.Join(t.TempDir(), "traffic.btviz")
+	rec := startRecorder(t, host, out)
+	// An application: a scan of the celebrity's rows through the proxy.
+	report := btvizCommand(t, rec.addr, "report", "--table", "social-celebrity", "--prefix", "user#mila_rosewood#", "--format", "json")
+	if output, err := report.CombinedOutput(); err != nil {
+		t.Fatalf("btviz report through the proxy: %v\n%s", err, output)
+	}
+	rec.ctrlC(t)
+	file, err := keyspace.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := file.Recording.Table("social-celebrity")
+	if !file.Recording.Complete || snap == nil {
+		t.Fatalf("after Ctrl+C the recording is %+v; want it complete, with social-celebrity", file.Recording)
+	}
+	mila := snap.Root.Lookup("user#mila_rosewood#")
+	if mila == nil || mila[len(mila)-1].Traffic.RowsRead != snap.Root.Traffic.RowsRead || snap.Root.Traffic.RowsRead < 7000 {
+		t.Errorf("the scan of user#mila_rosewood# read %v of the table's %v rows read; want all of them, about 7,600",
+			mila, snap.Root.Traffic.RowsRead)
+	}
+	if entries, err := os.ReadDir(filepath.Dir(out)); err != nil || len(entries) != 1 {
+		t.Errorf("beside the recording: %v, %v; want the recording alone, no temporary file left", entries, err)
+	}
+}

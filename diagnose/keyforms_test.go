@@ -1,0 +1,95 @@
+package diagnose
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/btviz/btviz/demo"
+	"github.com/btviz/btviz/keyspace"
+)
+
+// TestUnpaddedSequentialAtAnySize: greeting1 … greetingN written in order
+// raises unpadded-number, sequential-numeric-id and sequential-keys at any
+// row count, near a power of ten or not, although byte order scrambles
+// numeric order.
+func TestUnpaddedSequentialAtAnySize(t *testing.T) {
+	for _, rows := range []int{1_000, 5_000, 37_000, 100_000, 250_000} {
+		t.Run(fmt.Sprint(rows), func(t *testing.T) {
+			t.Parallel()
+			sc := demo.UnpaddedSequentialTable(rows)
+			snap, err := sc.Snapshot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			findings := Diagnose(snap)
+			expectation{kinds: sc.Expect, locations: sc.Locations}.check(t, findings)
+			id := findingOf(t, findings, KindSequentialNumericID)
+			if !strings.Contains(id.Summary, "greeting<number>") {
+				t.Errorf("summary %q does not name the number after greeting", id.Summary)
+			}
+		})
+	}
+}
+
+func TestSplitParts(t *testing.T) {
+	cases := []struct {
+		name   string
+		values func(i int) string
+		parts  int
+	}{
+		{"a word and an unpadded ID", func(i int) string { return fmt.Sprintf("user%d", i*7+1) }, 2},
+		{"a word, a number, a word", func(i int) string { return fmt.Sprintf("sensor%dreading", i%40) }, 3},
+		{"a padded ID after a letter", func(i int) string { return fmt.Sprintf("p%06d", i) }, 2},
+		{"roles, numbers, regions", func(i int) string { return fmt.Sprintf("%s-%02d-euw%d", []string{"api", "web", "db"}[i%3], i%40, i%3) }, 4},
+		{"handles with a number on some", func(i int) string {
+			if i%2 == 0 {
+				return fmt.Sprintf("carmen_garcia%d", i)
+			}
+			return "bob_smith"
+		}, 1},
+		{"handles with a number on all", func(i int) string { return fmt.Sprintf("name%c%c_%d", 'a'+i%26, 'a'+i/26%26, i) }, 1},
+		{"hex hashes", func(i int) string { return fmt.Sprintf("%08x", uint32(i)*2654435761) }, 1},
+		{"dates", func(i int) string { return fmt.Sprintf("2026-10-%02d", 1+i%28) }, 1},
+		{"plain words", func(i int) string { return []string{"alpha", "beta", "gamma"}[i%3] }, 1},
+		{"phone numbers", func(i int) string { return fmt.Sprintf("+4477009%05d", i) }, 1},
+		{"text then bytes", func(i int) string { return fmt.Sprintf("dev%c%c", 1+i%20, 2+i/20%20) }, 2},
+	}
+	for _, c := range cases {
+		values := make([]string, 500)
+		for i := range values {
+			values[i] = c.values(i)
+		}
+		if _, parts := splitParts(values); parts != c.parts {
+			t.Errorf("%s (%q, %q): %d parts, want %d", c.name, values[0], values[1], parts, c.parts)
+		}
+	}
+}
+
+// TestSortByTime: the packed sort and the comparison sort give one order,
+// oldest first, ties later-in-key-order first.
+func TestSortByTime(t *testing.T) {
+	rows := make([]keyspace.SampledRow, 1000)
+	for i := range rows {
+		rows[i].FirstWrite = 1_793_000_000_000_000 + int64(i*7919%97)*1_000_000
+	}
+	got := sortByTime(rows)
+	want := slices.Clone(got)
+	slices.SortFunc(want, func(a, b int) int {
+		return cmp.Or(cmp.Compare(rows[a].FirstWrite, rows[b].FirstWrite), cmp.Compare(b, a))
+	})
+	if !slices.Equal(got, want) {
+		t.Fatalf("packed order differs from the comparison order")
+	}
+	rows[0].FirstWrite = math.MinInt64 / 2 // a span too wide to pack
+	got = sortByTime(rows)
+	sorted := slices.IsSortedFunc(got, func(a, b int) int {
+		return cmp.Or(cmp.Compare(rows[a].FirstWrite, rows[b].FirstWrite), cmp.Compare(b, a))
+	})
+	if !sorted || got[0] != 0 {
+		t.Fatalf("comparison order wrong: %v", got[:3])
+	}
+}

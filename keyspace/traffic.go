@@ -1,0 +1,255 @@
+package keyspace
+
+import (
+	"slices"
+	"time"
+)
+
+// Traffic is what a traffic recording saw of one table: when, on what time
+// grid, how many calls of each data-API method, and the hottest single
+// rows and scanned ranges. The traffic of each key range is in the prefix
+// tree ([Node.Traffic]); the root's is the table's total.
+type Traffic struct {
+	// Started and Duration bound the recording.
+	Started  time.Time     `json:"started"`
+	Duration time.Duration `json:"duration_ns"`
+	// BucketMicros is the width of every traffic histogram bucket, in
+	// microseconds: a second for a short recording, doubling as it grows
+	// so that the whole recording fits in [MaxTimeBuckets] buckets.
+	BucketMicros int64 `json:"bucket_micros"`
+	// Upstream says where the recording proxy forwarded the calls to.
+	Upstream string `json:"upstream,omitempty"`
+	// Methods counts the table's calls by data-API method, with the
+	// calls that failed.
+	Methods []MethodCount `json:"methods"`
+	// TopReads and TopWrites are the rows read and written most often,
+	// most first; TopScans the key ranges scanned most often.
+	TopReads  []HotRow  `json:"top_reads"`
+	TopWrites []HotRow  `json:"top_writes"`
+	TopScans  []HotScan `json:"top_scans"`
+}
+
+// MethodCount is how often one data-API method was called.
+type MethodCount struct {
+	Method string  `json:"method"`
+	Calls  float64 `json:"calls"`
+	Errors float64 `json:"errors,omitempty"`
+}
+
+// HotRow is one of the most read or written rows. Count over-estimates
+// the true count by at most Error (the bounded top-K counter it comes
+// from cannot tell more), so the true count lies in [Count−Error,
+// Count].
+type HotRow struct {
+	Key   Key     `json:"key"`
+	Count float64 `json:"count"`
+	Error float64 `json:"error,omitempty"`
+	// Bytes is the bytes read or written for the row while it was
+	// counted.
+	Bytes float64 `json:"bytes"`
+}
+
+// HotScan is one of the most scanned key ranges: how many scans asked for
+// [Start, End) (an over-estimate by at most Error) and how many rows
+// they returned in all.
+type HotScan struct {
+	Start Key     `json:"start"`
+	End   Key     `json:"end"`
+	Count float64 `json:"count"`
+	Error float64 `json:"error,omitempty"`
+	Rows  float64 `json:"rows"`
+}
+
+// OpCounts are the traffic totals of a key range. An operation is one row
+// named by a point read or a mutation, or one key range asked for by a
+// scan; rows read are the rows the server returned, rows written the rows
+// a mutation changed.
+type OpCounts struct {
+	Ops          float64 `json:"ops"`
+	PointReads   float64 `json:"point_reads"`
+	Scans        float64 `json:"scans"`
+	RowsRead     float64 `json:"rows_read"`
+	BytesRead    float64 `json:"bytes_read"`
+	RowsWritten  float64 `json:"rows_written"`
+	BytesWritten float64 `json:"bytes_written"`
+}
+
+// Add folds other into c.
+func (c *OpCounts) Add(other *OpCounts) {
+	c.Ops += other.Ops
+	c.PointReads += other.PointReads
+	c.Scans += other.Scans
+	c.RowsRead += other.RowsRead
+	c.BytesRead += other.BytesRead
+	c.RowsWritten += other.RowsWritten
+	c.BytesWritten += other.BytesWritten
+}
+
+// subtract takes other away from c, clamping at 0 against float drift.
+func (c *OpCounts) subtract(other *OpCounts) {
+	for _, pair := range [][2]*float64{
+		{&c.Ops, &other.Ops}, {&c.PointReads, &other.PointReads}, {&c.Scans, &other.Scans},
+		{&c.RowsRead, &other.RowsRead}, {&c.BytesRead, &other.BytesRead},
+		{&c.RowsWritten, &other.RowsWritten}, {&c.BytesWritten, &other.BytesWritten},
+	} {
+		*pair[0] = max(*pair[0]-*pair[1], 0)
+	}
+}
+
+// Reads returns the read operations: point reads and scans.
+func (c *OpCounts) Reads() float64 { return c.PointReads + c.Scans }
+
+// NodeTraffic is the recorded traffic of one node's key range: totals,
+// the bounds of the keys it touched, and histograms on the traffic time
+// grid ([Traffic.BucketMicros]) of operations, rows and bytes read and
+// rows and bytes written.
+type NodeTraffic struct {
+	OpCounts
+	// FirstKey and LastKey bound the row keys the traffic named or got
+	// back.
+	FirstKey Key `json:"first_key"`
+	LastKey  Key `json:"last_key"`
+	// Methods counts the calls that named a row or range of the node, by
+	// method.
+	Methods []MethodCount `json:"methods,omitempty"`
+	// Time holds the counts over time.
+	Time TrafficHists `json:"time"`
+}
+
+// TrafficHists are a node's traffic counts on the traffic time grid
+// ([Traffic.BucketMicros]).
+type TrafficHists struct {
+	Ops          TimeHist `json:"ops"`
+	RowsRead     TimeHist `json:"rows_read"`
+	BytesRead    TimeHist `json:"bytes_read"`
+	RowsWritten  TimeHist `json:"rows_written"`
+	BytesWritten TimeHist `json:"bytes_written"`
+}
+
+// hists returns the node's five histograms, for operations on all of
+// them.
+func (t *NodeTraffic) hists() [5]*TimeHist {
+	h := &t.Time
+	return [5]*TimeHist{&h.Ops, &h.RowsRead, &h.BytesRead, &h.RowsWritten, &h.BytesWritten}
+}
+
+// coverKey widens the key bounds to hold key.
+func (t *NodeTraffic) coverKey(key string) {
+	if t.LastKey == "" || key < string(t.FirstKey) {
+		t.FirstKey = Key(key)
+	}
+	if key > string(t.LastKey) {
+		t.LastKey = Key(key)
+	}
+}
+
+// Merge folds other into t: counts add up, key bounds widen, histograms
+// add bucket by bucket.
+func (t *NodeTraffic) Merge(other *NodeTraffic) {
+	t.OpCounts.Add(&other.OpCounts)
+	if other.LastKey != "" {
+		t.coverKey(string(other.FirstKey))
+		t.coverKey(string(other.LastKey))
+	}
+	for _, m := range other.Methods {
+		t.Methods = addMethod(t.Methods, m.Method, m.Calls, m.Errors)
+	}
+	mine, theirs := t.hists(), other.hists()
+	for i := range mine {
+		mine[i].merge(theirs[i])
+	}
+}
+
+// subtract takes other's counts and histograms away from t's (for the
+// traffic of a node that its children do not hold).
+func (t *NodeTraffic) subtract(other *NodeTraffic) {
+	t.OpCounts.subtract(&other.OpCounts)
+	mine, theirs := t.hists(), other.hists()
+	for i := range mine {
+		mine[i].subtract(theirs[i])
+	}
+}
+
+func (t *NodeTraffic) clone() *NodeTraffic {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	c.Methods = slices.Clone(t.Methods)
+	mine, theirs := c.hists(), t.hists()
+	for i := range mine {
+		*mine[i] = theirs[i].clone()
+	}
+	return &c
+}
+
+// addMethod adds calls and errors to method's entry of counts, keeping
+// the list sorted by method name.
+func addMethod(counts []MethodCount, method string, calls, errors float64) []MethodCount {
+	i, found := slices.BinarySearchFunc(counts, method, func(m MethodCount, name string) int {
+		switch {
+		case m.Method < name:
+			return -1
+		case m.Method > name:
+			return 1
+		}
+		return 0
+	})
+	if !found {
+		counts = slices.Insert(counts, i, MethodCount{Method: method})
+	}
+	counts[i].Calls += calls
+	counts[i].Errors += errors
+	return counts
+}
+
+// KeyBounds returns the smallest and largest row key the node is known
+// to hold: keys a scan read or traffic touched. ok is false for a node
+// that has seen neither.
+func (n *Node) KeyBounds() (first, last Key, ok bool) {
+	if n.Rows > 0 {
+		first, last, ok = n.FirstKey, n.LastKey, true
+	}
+	if t := n.Traffic; t != nil && t.LastKey != "" {
+		if !ok || t.FirstKey < first {
+			first = t.FirstKey
+		}
+		if !ok || t.LastKey > last {
+			last = t.LastKey
+		}
+		ok = true
+	}
+	return first, last, ok
+}
+
+// HasTraffic reports whether the snapshot holds a traffic recording.
+func (s *Snapshot) HasTraffic() bool { return s != nil && s.Traffic != nil }
+
+// TrafficTotals returns the table's traffic totals (zero without a
+// recording).
+func (s *Snapshot) TrafficTotals() *OpCounts {
+	if s.Root == nil || s.Root.Traffic == nil {
+		return &OpCounts{}
+	}
+	return &s.Root.Traffic.OpCounts
+}
+
+// TrafficTime returns the start time of absolute traffic time bucket i.
+func (s *Snapshot) TrafficTime(i int64) time.Time {
+	if s.Traffic == nil {
+		return time.Time{}
+	}
+	return time.UnixMicro(i * s.Traffic.BucketMicros).UTC()
+}
+
+func (t *Traffic) clone() *Traffic {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	c.Methods = slices.Clone(t.Methods)
+	c.TopReads = slices.Clone(t.TopReads)
+	c.TopWrites = slices.Clone(t.TopWrites)
+	c.TopScans = slices.Clone(t.TopScans)
+	return &c
+}

@@ -1,0 +1,281 @@
+package keyspace
+
+import (
+	"slices"
+	"time"
+)
+
+// Traffic limits: the bucket width a recording starts with, and how many
+// counters the hot-row and hot-scan finders keep (their reports list
+// HotRowsReported of them).
+const (
+	initialTrafficBucketMicros = int64(time.Second / time.Microsecond)
+	hotCounters                = 1024
+	HotRowsReported            = 20
+)
+
+// trafficState is what a [Builder] keeps while it records traffic: the
+// occupied span of the traffic time grid, the hot-key counters, and
+// operations held back until the delimiters are known.
+type trafficState struct {
+	hasTime  bool
+	min, max int64
+	reads    hotCounter
+	writes   hotCounter
+	scans    hotCounter
+	pending  []Op
+	keys     int // keys in pending
+	named    map[string]bool
+}
+
+// AddOp folds one recorded operation into the snapshot's traffic: the
+// table's method counts, the traffic of every node on the path to each
+// row it named, read or wrote (creating nodes as rows do), the scans of
+// the deepest node holding each range it asked for (without creating
+// any), and the hot-row and hot-scan counters. Memory grows with the tree
+// and the counters, never with the number of operations. AddOp keeps no
+// reference to op after it returns.
+//
+// Accounting: each named key counts one operation (a point read when the
+// method is ReadRows); each range of a scan counts one operation and one
+// scan at the deepest node that holds the whole range; each row returned
+// counts one row read and its bytes, each row changed one row written and
+// its bytes. A row counts as read once per call for the hot-row list,
+// whether it was named or scanned.
+func (b *Builder) AddOp(op *Op) {
+	if b.snap.Traffic == nil {
+		b.snap.Traffic = &Traffic{BucketMicros: initialTrafficBucketMicros}
+		b.traffic.reads, b.traffic.writes, b.traffic.scans = newHotCounter(hotCounters), newHotCounter(hotCounters), newHotCounter(hotCounters)
+	}
+	if !op.Part {
+		errors := 0.0
+		if op.Code != 0 {
+			errors = 1
+		}
+		b.snap.Traffic.Methods = addMethod(b.snap.Traffic.Methods, op.Method, 1, errors)
+	}
+	if b.detecting {
+		b.holdOp(op)
+		return
+	}
+	b.addOp(op)
+}
+
+// holdOp keeps a copy of op until enough keys have arrived to detect the
+// delimiters from.
+func (b *Builder) holdOp(op *Op) {
+	held := *op
+	held.Keys = slices.Clone(op.Keys)
+	held.Ranges = slices.Clone(op.Ranges)
+	held.RowsRead = slices.Clone(op.RowsRead)
+	held.RowsWritten = slices.Clone(op.RowsWritten)
+	b.traffic.pending = append(b.traffic.pending, held)
+	b.traffic.keys += len(op.Keys) + len(op.RowsRead) + len(op.RowsWritten)
+	if b.traffic.keys >= b.opts.DetectRows {
+		b.finishDetection()
+	}
+}
+
+// pendingKeys returns the keys of the held-back operations.
+func (t *trafficState) pendingKeys() []string {
+	var keys []string
+	for i := range t.pending {
+		op := &t.pending[i]
+		for _, k := range op.Keys {
+			keys = append(keys, string(k))
+		}
+		for _, r := range op.RowsRead {
+			keys = append(keys, string(r.Key))
+		}
+		for _, r := range op.RowsWritten {
+			keys = append(keys, string(r.Key))
+		}
+	}
+	return keys
+}
+
+// replayOps adds the held-back operations once the delimiters are known.
+func (b *Builder) replayOps() {
+	pending := b.traffic.pending
+	b.traffic.pending, b.traffic.keys = nil, 0
+	for i := range pending {
+		b.addOp(&pending[i])
+	}
+}
+
+func (b *Builder) addOp(op *Op) {
+	b.addingOp = true
+	defer func() { b.addingOp = false }()
+	bucket := b.trafficBucket(op.Time)
+	isRead := op.Method == MethodReadRows
+	named := b.traffic.named
+	if named == nil {
+		named = map[string]bool{}
+		b.traffic.named = named
+	}
+	clear(named)
+	for _, key := range op.Keys {
+		k := string(key)
+		named[k] = true
+		for _, n := range b.descend(k, b.path[:0]) {
+			t := nodeTraffic(n)
+			t.coverKey(k)
+			t.Ops++
+			t.Time.Ops.add(bucket, 1)
+			t.Methods = addMethod(t.Methods, op.Method, 1, 0)
+			if isRead {
+				t.PointReads++
+			}
+		}
+		if isRead {
+			b.traffic.reads.add(k, 1, 0)
+		}
+	}
+	for _, r := range op.Ranges {
+		// The prefix nodes the whole range lies under exist from its
+		// first scan on, so that the scan is counted where it belongs
+		// even before any row under them was touched.
+		under := CommonPrefix(string(r.Start), string(r.End))
+		if r.End != "" && string(r.End) == PrefixEnd(string(r.Start)) {
+			under = string(r.Start) // a prefix scan: [P, PrefixEnd(P))
+		}
+		if p := b.wholeSegments(under); p != "" {
+			b.descend(p, b.path[:0])
+		}
+		for _, n := range b.snap.Root.Find(string(r.Start)) {
+			if !n.holdsRange(r) {
+				break
+			}
+			t := nodeTraffic(n)
+			t.Ops++
+			t.Scans++
+			t.Time.Ops.add(bucket, 1)
+			t.Methods = addMethod(t.Methods, op.Method, 1, 0)
+		}
+		rows := 0.0
+		if len(op.Ranges) == 1 {
+			rows = float64(max(op.CallRows, int64(len(op.RowsRead))))
+		}
+		b.traffic.scans.add(scanKey(r), 1, rows)
+	}
+	for _, r := range op.RowsRead {
+		k := string(r.Key)
+		for _, n := range b.descend(k, b.path[:0]) {
+			t := nodeTraffic(n)
+			t.coverKey(k)
+			t.RowsRead++
+			t.BytesRead += float64(r.Bytes)
+			t.Time.RowsRead.add(bucket, 1)
+			t.Time.BytesRead.add(bucket, float64(r.Bytes))
+		}
+		count := 1.0
+		if named[k] {
+			count = 0 // counted when it was named
+		}
+		b.traffic.reads.add(k, count, float64(r.Bytes))
+	}
+	for _, r := range op.RowsWritten {
+		k := string(r.Key)
+		for _, n := range b.descend(k, b.path[:0]) {
+			t := nodeTraffic(n)
+			t.coverKey(k)
+			t.RowsWritten++
+			t.BytesWritten += float64(r.Bytes)
+			t.Time.RowsWritten.add(bucket, 1)
+			t.Time.BytesWritten.add(bucket, float64(r.Bytes))
+		}
+		b.traffic.writes.add(k, 1, float64(r.Bytes))
+	}
+}
+
+// nodeTraffic returns n's traffic, creating it.
+func nodeTraffic(n *Node) *NodeTraffic {
+	if n.Traffic == nil {
+		n.Traffic = &NodeTraffic{}
+	}
+	return n.Traffic
+}
+
+// holdsRange reports whether the whole key range r lies in n's range.
+func (n *Node) holdsRange(r KeyRange) bool {
+	return r.Start >= n.Start && !EndBefore(string(n.End), string(r.End))
+}
+
+// scanKey joins a range's bounds into one hot-counter key; [splitScanKey]
+// reverses it. The bounds are escaped ([Printable]), so the NUL that
+// separates them cannot occur in them.
+func scanKey(r KeyRange) string { return r.Start.String() + "\x00" + r.End.String() }
+
+// trafficBucket returns the traffic time bucket of t, widening the grid
+// (doubling every bucket) until the whole recording fits in
+// [MaxTimeBuckets] buckets.
+func (b *Builder) trafficBucket(t time.Time) int64 {
+	tr, st := b.snap.Traffic, &b.traffic
+	us := t.UnixMicro()
+	i := floorDiv(us, tr.BucketMicros)
+	lo, hi := i, i
+	if st.hasTime {
+		lo, hi = min(lo, st.min), max(hi, st.max)
+	}
+	for hi-lo >= MaxTimeBuckets {
+		b.coarsenTraffic()
+		lo, hi = floorDiv(lo, 2), floorDiv(hi, 2)
+	}
+	st.hasTime, st.min, st.max = true, lo, hi
+	return floorDiv(us, tr.BucketMicros)
+}
+
+// coarsenTraffic doubles the traffic grid's bucket width in every
+// histogram.
+func (b *Builder) coarsenTraffic() {
+	b.snap.Traffic.BucketMicros *= 2
+	b.snap.Root.Walk(func(n *Node) bool {
+		if n.Traffic != nil {
+			for _, h := range n.Traffic.hists() {
+				h.coarsen()
+			}
+		}
+		return true
+	})
+}
+
+// hotLists fills the snapshot's hot-row and hot-scan lists from the
+// counters.
+func (b *Builder) hotLists(t *Traffic) {
+	rows := func(c *hotCounter) []HotRow {
+		var out []HotRow
+		for _, e := range c.top(HotRowsReported) {
+			out = append(out, HotRow{Key: Key(e.key), Count: e.count, Error: e.error, Bytes: e.extra})
+		}
+		return out
+	}
+	t.TopReads, t.TopWrites = rows(&b.traffic.reads), rows(&b.traffic.writes)
+	t.TopScans = nil
+	for _, e := range b.traffic.scans.top(HotRowsReported) {
+		start, end := splitScanKey(e.key)
+		t.TopScans = append(t.TopScans, HotScan{Start: start, End: end, Count: e.count, Error: e.error, Rows: e.extra})
+	}
+}
+
+// splitScanKey reverses [scanKey].
+func splitScanKey(key string) (start, end Key) {
+	for i := 0; i < len(key); i++ {
+		if key[i] == 0 {
+			s, _ := ParseKey(key[:i])
+			e, _ := ParseKey(key[i+1:])
+			return Key(s), Key(e)
+		}
+	}
+	return "", ""
+}
+
+// wholeSegments returns the longest prefix of s that ends at a
+// delimiter: the delimited segments s holds whole.
+func (b *Builder) wholeSegments(s string) string {
+	for i := len(s) - 1; i >= 0; i-- {
+		if b.splitter.isDelimiter[s[i]] {
+			return s[:i+1]
+		}
+	}
+	return ""
+}

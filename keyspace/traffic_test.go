@@ -1,0 +1,297 @@
+package keyspace
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"runtime"
+	"testing"
+	"time"
+)
+
+var recStart = time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+
+// opAt returns an op at second s of the recording.
+func opAt(s float64, method string) Op {
+	return Op{Time: recStart.Add(time.Duration(s * float64(time.Second))), Table: "t", Method: method}
+}
+
+func rows(keys ...string) []RowIO {
+	out := make([]RowIO, len(keys))
+	for i, k := range keys {
+		out[i] = RowIO{Key: Key(k), Bytes: 100}
+	}
+	return out
+}
+
+func keys(ks ...string) []Key {
+	out := make([]Key, len(ks))
+	for i, k := range ks {
+		out[i] = Key(k)
+	}
+	return out
+}
+
+// recordOps builds one table's recording from ops.
+func recordOps(t *testing.T, ops []Op) *Snapshot {
+	t.Helper()
+	r := NewRecordingBuilder(RecordingMeta{Source: SourceEmulator, Started: recStart, Delimiters: "#"}, Options{})
+	for i := range ops {
+		r.Add(&ops[i])
+	}
+	snap := r.Snapshot("t", recStart.Add(time.Minute))
+	if snap == nil {
+		t.Fatal("no table recorded")
+	}
+	return snap
+}
+
+func trafficOf(t *testing.T, snap *Snapshot, prefix string) *NodeTraffic {
+	t.Helper()
+	path := snap.Root.Lookup(prefix)
+	if path == nil {
+		t.Fatalf("no node %q", prefix)
+	}
+	n := path[len(path)-1]
+	if n.Traffic == nil {
+		t.Fatalf("node %q has no traffic", prefix)
+	}
+	return n.Traffic
+}
+
+// TestAddOpCountsEveryOperationExactly pins the accounting of AddOp.
+func TestAddOpCountsEveryOperationExactly(t *testing.T) {
+	var ops []Op
+	// 3 point reads of one hot user's row, one of them returning it.
+	for i := range 3 {
+		op := opAt(float64(i), MethodReadRows)
+		op.Keys = keys("user#hot#profile")
+		if i == 0 {
+			op.RowsRead = rows("user#hot#profile")
+		}
+		ops = append(ops, op)
+	}
+	// A scan of user#hot# returning two rows: a part, then the call.
+	part := opAt(3, MethodReadRows)
+	part.Part, part.RowsRead = true, rows("user#hot#a")
+	scan := opAt(3, MethodReadRows)
+	scan.Ranges = []KeyRange{{Start: "user#hot#", End: "user#hot$"}}
+	scan.RowsRead, scan.CallRows = rows("user#hot#b"), 2
+	ops = append(ops, part, scan)
+	// A batch writing two users, one entry refused.
+	batch := opAt(4, MethodMutateRows)
+	batch.Keys = keys("user#ann#1", "user#bob#1", "user#cat#1")
+	batch.RowsWritten = rows("user#ann#1", "user#bob#1")
+	ops = append(ops, batch)
+	// A failed call.
+	bad := opAt(5, MethodMutateRow)
+	bad.Keys, bad.Code = keys("user#ann#2"), 3
+	ops = append(ops, bad)
+	// A full-table scan.
+	full := opAt(6, MethodReadRows)
+	full.Ranges = []KeyRange{{}}
+	ops = append(ops, full)
+
+	snap := recordOps(t, ops)
+	root := snap.Root.Traffic
+	want := OpCounts{Ops: 3 + 1 + 3 + 1 + 1, PointReads: 3, Scans: 2, RowsRead: 3, BytesRead: 300, RowsWritten: 2, BytesWritten: 200}
+	if root.OpCounts != want {
+		t.Errorf("table totals %+v, want %+v", root.OpCounts, want)
+	}
+	hot := trafficOf(t, snap, "user#hot#")
+	if wantHot := (OpCounts{Ops: 4, PointReads: 3, Scans: 1, RowsRead: 3, BytesRead: 300}); hot.OpCounts != wantHot {
+		t.Errorf("user#hot# %+v, want %+v", hot.OpCounts, wantHot)
+	}
+	// A prefix scan of a user no row of which was touched yet is counted
+	// at the user's node.
+	early := opAt(7, MethodReadRows)
+	early.Ranges = []KeyRange{{Start: "user#eve#", End: "user#eve$"}}
+	withEve := recordOps(t, append(ops, early))
+	if eve := trafficOf(t, withEve, "user#eve#"); eve.Scans != 1 {
+		t.Errorf("user#eve#: %+v", eve.OpCounts)
+	}
+	if users := trafficOf(t, withEve, "user#"); users.Scans != 2 || users.Ops != 9 {
+		t.Errorf("user# has %v scans and %v ops: the full-table scan belongs to the root only", users.Scans, users.Ops)
+	}
+	if ann := trafficOf(t, snap, "user#ann#"); ann.Ops != 2 || ann.RowsWritten != 1 {
+		t.Errorf("user#ann#: %+v", ann.OpCounts)
+	}
+	methods := map[string]MethodCount{}
+	for _, m := range snap.Traffic.Methods {
+		methods[m.Method] = m
+	}
+	if methods[MethodReadRows].Calls != 5 || methods[MethodMutateRows].Calls != 1 || methods[MethodMutateRow].Errors != 1 {
+		t.Errorf("method counts %+v: the part must not count as a call", snap.Traffic.Methods)
+	}
+	if got := snap.Traffic.TopReads; len(got) == 0 || got[0].Key != "user#hot#profile" || got[0].Count != 3 {
+		t.Errorf("hottest read row %+v, want user#hot#profile read 3 times", got)
+	}
+	if got := snap.Traffic.TopScans; len(got) != 2 || got[0].Count != 1 || got[1].Rows+got[0].Rows != 2 {
+		t.Errorf("scans %+v: the user#hot# scan returned 2 rows", got)
+	}
+	// Histograms hold the same totals as the counts.
+	if got := root.Time.Ops.Total(); got != root.Ops {
+		t.Errorf("ops histogram sums to %v, counts %v", got, root.Ops)
+	}
+	if got := hot.Time.RowsRead.Total(); got != 3 {
+		t.Errorf("user#hot# rows-read histogram sums to %v", got)
+	}
+	if snap.Traffic.BucketMicros != int64(time.Second/time.Microsecond) {
+		t.Errorf("a short recording has %dµs buckets, want 1 s", snap.Traffic.BucketMicros)
+	}
+}
+
+// TestTrafficTimeGridAdapts: a long recording coarsens to minutes and
+// keeps every count.
+func TestTrafficTimeGridAdapts(t *testing.T) {
+	var ops []Op
+	for s := 0; s < 3*3600; s += 10 {
+		op := opAt(float64(s), MethodMutateRow)
+		op.Keys, op.RowsWritten = keys(fmt.Sprintf("dev#%d", s%7)), rows(fmt.Sprintf("dev#%d", s%7))
+		ops = append(ops, op)
+	}
+	snap := recordOps(t, ops)
+	width := time.Duration(snap.Traffic.BucketMicros) * time.Microsecond
+	if width < time.Minute || width > 3*time.Minute {
+		t.Errorf("a 3-hour recording has %v buckets, want about a minute or two", width)
+	}
+	h := &snap.Root.Traffic.Time.Ops
+	if len(h.Counts) > MaxTimeBuckets {
+		t.Errorf("%d buckets", len(h.Counts))
+	}
+	if h.Total() != float64(len(ops)) {
+		t.Errorf("histogram holds %v ops of %d", h.Total(), len(ops))
+	}
+}
+
+// TestRecordingMemoryIsBoundedByNodes: ten times the operations over the
+// same keys take about the same memory.
+func TestRecordingMemoryIsBoundedByNodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates")
+	}
+	heapAfter := func(n int) uint64 {
+		r := NewRecordingBuilder(RecordingMeta{Started: recStart, Delimiters: "#"}, Options{})
+		op := Op{Table: "t", Method: MethodReadRows, Keys: make([]Key, 1), RowsRead: make([]RowIO, 1)}
+		for i := range n {
+			key := Key(fmt.Sprintf("user#%05d#x", (i*7919)%20000))
+			op.Time = recStart.Add(time.Duration(i) * time.Millisecond)
+			op.Keys[0], op.RowsRead[0] = key, RowIO{Key: key, Bytes: 50}
+			r.Add(&op)
+		}
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		runtime.KeepAlive(r)
+		return m.HeapAlloc
+	}
+	small, large := heapAfter(100_000), heapAfter(1_000_000)
+	t.Logf("heap after 100k operations: %d bytes; after 1M: %d bytes", small, large)
+	if ratio := float64(large) / float64(small); ratio > 1.3 {
+		t.Errorf("1M operations take %.2f× the memory of 100k (%d vs %d bytes)", ratio, large, small)
+	}
+}
+
+func TestHotCounterFindsHeavyHitters(t *testing.T) {
+	h := newHotCounter(16)
+	for i := range 10_000 {
+		key := fmt.Sprintf("cold%d", i%500)
+		if i%5 == 0 {
+			key = "hot"
+		}
+		h.add(key, 1, 1)
+	}
+	top := h.top(3)
+	if top[0].key != "hot" || math.Abs(top[0].count-2000) > top[0].error || top[0].count < 2000 {
+		t.Fatalf("top %+v: want hot with 2000 within its error", top)
+	}
+}
+
+func TestJoinGraftsTrafficOntoTheScansTree(t *testing.T) {
+	storage := buildSnapshot(t, func(add func(string)) {
+		for _, user := range []string{"ann", "bob", "hot"} {
+			for i := range 20 {
+				add(fmt.Sprintf("user#%s#%02d", user, i))
+			}
+		}
+	})
+	var ops []Op
+	for i := range 50 {
+		op := opAt(float64(i), MethodReadRows)
+		op.Keys = keys(fmt.Sprintf("user#hot#%02d", i%20))
+		ops = append(ops, op)
+	}
+	miss := opAt(1, MethodReadRows)
+	miss.Keys = keys("user#zed#00")
+	ops = append(ops, miss)
+	rec := recordOps(t, ops)
+	rec.Table = storage.Table
+	joined, err := Join(storage, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := trafficOf(t, joined, "user#hot#").Ops; got != 50 {
+		t.Errorf("user#hot# has %v ops after the join, want 50", got)
+	}
+	if joined.Root.Traffic.Ops != 51 || joined.Root.Rows != storage.Root.Rows {
+		t.Errorf("joined root: %v ops, %v rows", joined.Root.Traffic.Ops, joined.Root.Rows)
+	}
+	if got := trafficOf(t, joined, "user#zed#").Ops; got != 1 {
+		t.Errorf("a key only the traffic touched: %v ops", got)
+	}
+	if storage.Root.Traffic != nil {
+		t.Error("Join changed its input")
+	}
+	other := rec.Clone()
+	other.Table = "else"
+	if _, err := Join(storage, other); err == nil {
+		t.Error("joining two tables succeeded")
+	}
+}
+
+func TestRecordingFileRoundTrip(t *testing.T) {
+	var ops []Op
+	for i := range 30 {
+		op := opAt(float64(i), MethodMutateRow)
+		op.Keys, op.RowsWritten = keys(fmt.Sprintf("k#%d", i%3)), rows(fmt.Sprintf("k#%d", i%3))
+		ops = append(ops, op)
+	}
+	r := NewRecordingBuilder(RecordingMeta{Source: SourceEmulator, Started: recStart, Upstream: "emulator at x"}, Options{})
+	for i := range ops {
+		r.Add(&ops[i])
+	}
+	rec := r.Recording(recStart.Add(30*time.Second), true)
+	var buf bytes.Buffer
+	if err := EncodeRecording(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	file, err := DecodeFile(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := file.Recording
+	if got == nil || len(got.Tables) != 1 || got.Tables[0].Traffic.Methods[0].Calls != 30 || !got.Complete || got.Upstream != "emulator at x" {
+		t.Fatalf("round trip: %+v", got)
+	}
+	if got.Tables[0].Root.Traffic.RowsWritten != 30 || got.Duration != 30*time.Second {
+		t.Fatalf("round trip lost counts: %+v", got.Tables[0].Root.Traffic.OpCounts)
+	}
+	buf.Reset()
+	if err := EncodeRecording(&buf, rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(&buf); err == nil {
+		t.Fatal("Decode read a recording as a snapshot")
+	}
+}
+
+// buildSnapshot builds a full scan of the keys add is called with, each
+// row one cell.
+func buildSnapshot(t *testing.T, rows func(add func(key string))) *Snapshot {
+	t.Helper()
+	b := newTestBuilder(Options{Delimiters: "#"})
+	rows(func(key string) { b.Add(row(key, 1, cell("f", "q", recStart.UnixMicro(), 10))) })
+	snap := b.Snapshot()
+	snap.Table = "t"
+	return snap
+}

@@ -1,0 +1,74 @@
+package record
+
+import (
+	"sync"
+	"time"
+
+	"github.com/btviz/btviz/keyspace"
+)
+
+// FileSink records into a btviz traffic recording file: a
+// [keyspace.RecordingBuilder] aggregates the Ops, and every flush writes
+// the recording so far to the file, atomically, marked incomplete until
+// the final flush. A crash loses at most what came after the last flush,
+// and a reader never sees a half-written file. It is safe for concurrent
+// use: a live view may take [FileSink.Snapshot]s while it records.
+type FileSink struct {
+	path    string
+	now     func() time.Time
+	mu      sync.Mutex
+	builder *keyspace.RecordingBuilder
+	// undecodable is how many undecodable frames the builder was told of.
+	undecodable int64
+}
+
+// NewFileSink starts a recording that flushes to path; with an empty
+// path it keeps the recording in memory only (a live view that writes no
+// file). now is the clock (nil: time.Now); meta.Started defaults to now.
+func NewFileSink(path string, meta keyspace.RecordingMeta, now func() time.Time) *FileSink {
+	if now == nil {
+		now = time.Now
+	}
+	if meta.Started.IsZero() {
+		meta.Started = now()
+	}
+	return &FileSink{path: path, builder: keyspace.NewRecordingBuilder(meta, keyspace.Options{}), now: now}
+}
+
+// Add folds op into the recording.
+func (s *FileSink) Add(op *keyspace.Op) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.builder.Add(op)
+}
+
+// Flush writes the recording so far to the file, complete on the final
+// flush, with the frames that did not decode counted.
+func (s *FileSink) Flush(info FlushInfo) error {
+	s.mu.Lock()
+	for ; s.undecodable < info.Stats.Undecodable; s.undecodable++ {
+		s.builder.AddUndecoded()
+	}
+	if s.path == "" {
+		s.mu.Unlock()
+		return nil
+	}
+	rec := s.builder.Recording(s.now(), info.Final)
+	s.mu.Unlock()
+	return keyspace.SaveRecording(s.path, rec)
+}
+
+// Tables returns the names of the tables recorded so far, sorted.
+func (s *FileSink) Tables() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.builder.Tables()
+}
+
+// Snapshot returns a deep copy of one table's traffic so far, or nil
+// before it has any: what a live view shows.
+func (s *FileSink) Snapshot(table string) *keyspace.Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.builder.Snapshot(table, s.now())
+}

@@ -1,0 +1,219 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
+)
+
+// TrafficDoc is what a traffic recording saw of the table (the
+// "traffic" field of the JSON report): when and how long, the calls by
+// method, the totals, the busiest prefixes by operations, and the rows
+// read and written and the ranges scanned most often. Counts of the hot
+// lists come from a bounded top-K counter: the true count lies in
+// [count_low, count].
+type TrafficDoc struct {
+	Started        string             `json:"started"`
+	DurationMillis int64              `json:"duration_ms"`
+	BucketSeconds  float64            `json:"bucket_seconds"`
+	Upstream       string             `json:"upstream,omitempty"`
+	Totals         TrafficCountsDoc   `json:"totals"`
+	Methods        []MethodDoc        `json:"methods"`
+	Prefixes       []TrafficPrefixDoc `json:"prefixes"`
+	TopReads       []HotRowDoc        `json:"top_reads"`
+	TopWrites      []HotRowDoc        `json:"top_writes"`
+	TopScans       []HotScanDoc       `json:"top_scans"`
+}
+
+// TrafficCountsDoc are traffic totals: operations (one per row named by a
+// point read or mutation, one per range a scan asked for), point reads,
+// scans, and rows and bytes read and written.
+type TrafficCountsDoc struct {
+	Ops          int64 `json:"ops"`
+	PointReads   int64 `json:"point_reads"`
+	Scans        int64 `json:"scans"`
+	RowsRead     int64 `json:"rows_read"`
+	BytesRead    int64 `json:"bytes_read"`
+	RowsWritten  int64 `json:"rows_written"`
+	BytesWritten int64 `json:"bytes_written"`
+}
+
+// MethodDoc counts the calls of one data-API method.
+type MethodDoc struct {
+	Method string `json:"method"`
+	Calls  int64  `json:"calls"`
+	Errors int64  `json:"errors"`
+}
+
+// TrafficPrefixDoc is one of the busiest prefixes of a tree level.
+type TrafficPrefixDoc struct {
+	Prefix   keyspace.Key `json:"prefix"`
+	Depth    int          `json:"depth"`
+	OpsShare float64      `json:"ops_share"`
+	TrafficCountsDoc
+}
+
+// HotRowDoc is one of the rows read or written most often.
+type HotRowDoc struct {
+	Key      keyspace.Key `json:"key"`
+	Count    int64        `json:"count"`
+	CountLow int64        `json:"count_low"`
+	Bytes    int64        `json:"bytes"`
+}
+
+// HotScanDoc is one of the key ranges scanned most often.
+type HotScanDoc struct {
+	Start    keyspace.Key `json:"start"`
+	End      keyspace.Key `json:"end"`
+	Count    int64        `json:"count"`
+	CountLow int64        `json:"count_low"`
+	Rows     int64        `json:"rows"`
+}
+
+// trafficDoc builds the traffic part of the report, nil without a
+// recording.
+func trafficDoc(snap *keyspace.Snapshot) *TrafficDoc {
+	if !snap.HasTraffic() || snap.Root == nil {
+		return nil
+	}
+	t := snap.Traffic
+	doc := &TrafficDoc{
+		Started: timestamp(t.Started), DurationMillis: t.Duration.Milliseconds(),
+		BucketSeconds: float64(t.BucketMicros) / 1e6, Upstream: sanitize(t.Upstream),
+		Totals: countsDoc(snap.TrafficTotals()), Methods: []MethodDoc{}, Prefixes: trafficPrefixes(snap),
+		TopReads: hotRowDocs(t.TopReads), TopWrites: hotRowDocs(t.TopWrites), TopScans: []HotScanDoc{},
+	}
+	for _, m := range t.Methods {
+		doc.Methods = append(doc.Methods, MethodDoc{Method: sanitize(m.Method), Calls: units.Round(m.Calls), Errors: units.Round(m.Errors)})
+	}
+	for _, s := range t.TopScans {
+		doc.TopScans = append(doc.TopScans, HotScanDoc{Start: s.Start, End: s.End, Count: units.Round(s.Count), CountLow: units.Round(s.Count - s.Error), Rows: units.Round(s.Rows)})
+	}
+	return doc
+}
+
+func countsDoc(c *keyspace.OpCounts) TrafficCountsDoc {
+	return TrafficCountsDoc{
+		Ops: units.Round(c.Ops), PointReads: units.Round(c.PointReads), Scans: units.Round(c.Scans),
+		RowsRead: units.Round(c.RowsRead), BytesRead: units.Round(c.BytesRead),
+		RowsWritten: units.Round(c.RowsWritten), BytesWritten: units.Round(c.BytesWritten),
+	}
+}
+
+func hotRowDocs(rows []keyspace.HotRow) []HotRowDoc {
+	docs := []HotRowDoc{}
+	for _, r := range rows {
+		docs = append(docs, HotRowDoc{Key: r.Key, Count: units.Round(r.Count), CountLow: units.Round(r.Count - r.Error), Bytes: units.Round(r.Bytes)})
+	}
+	return docs
+}
+
+// trafficPrefixes lists the busiest prefix nodes by operations at each of
+// the first [PrefixDepths] levels.
+func trafficPrefixes(snap *keyspace.Snapshot) []TrafficPrefixDoc {
+	docs := []TrafficPrefixDoc{}
+	total := snap.TrafficTotals().Ops
+	for depth := 1; depth <= PrefixDepths; depth++ {
+		var nodes []*keyspace.Node
+		snap.Root.Walk(func(n *keyspace.Node) bool {
+			if n.Depth == depth && n.Kind == keyspace.KindPrefix && n.Traffic != nil && n.Traffic.Ops > 0 {
+				nodes = append(nodes, n)
+			}
+			return n.Depth < depth
+		})
+		slices.SortStableFunc(nodes, func(a, b *keyspace.Node) int { return cmp.Compare(b.Traffic.Ops, a.Traffic.Ops) })
+		for _, n := range nodes[:min(len(nodes), PrefixesPerDepth)] {
+			docs = append(docs, TrafficPrefixDoc{Prefix: n.Prefix, Depth: n.Depth, OpsShare: shareOf(n.Traffic.Ops, total), TrafficCountsDoc: countsDoc(&n.Traffic.OpCounts)})
+		}
+	}
+	return docs
+}
+
+// trafficSummary says in one line what the recording saw.
+func trafficSummary(t *TrafficDoc) string {
+	return fmt.Sprintf("%s recorded from %s: %s ops (%s, %s), %s rows read (%s), %s rows written (%s)",
+		units.Duration(time.Duration(t.DurationMillis)*time.Millisecond), t.Started,
+		units.Thousands(t.Totals.Ops), units.Plural(t.Totals.PointReads, "point read"), units.Plural(t.Totals.Scans, "scan"),
+		units.Thousands(t.Totals.RowsRead), units.Bytes(float64(t.Totals.BytesRead)),
+		units.Thousands(t.Totals.RowsWritten), units.Bytes(float64(t.Totals.BytesWritten)))
+}
+
+// trafficText writes the traffic section of the text report.
+func (t *text) traffic(doc *TrafficDoc) {
+	t.line("")
+	t.line("traffic: %s", trafficSummary(doc))
+	for _, m := range doc.Methods {
+		t.line("  %-20s %10s calls %6s errors", m.Method, units.Thousands(m.Calls), units.Thousands(m.Errors))
+	}
+	t.line("busiest prefixes (depth, ops, share, rows read, rows written):")
+	width := 0
+	for _, p := range doc.Prefixes {
+		width = max(width, len(printable(string(p.Prefix))))
+	}
+	for _, p := range doc.Prefixes {
+		t.line("  %d  %-*s %10s %5s %10s %10s", p.Depth, width, printable(string(p.Prefix)), units.Thousands(p.Ops), units.Percent(p.OpsShare),
+			units.Thousands(p.RowsRead), units.Thousands(p.RowsWritten))
+	}
+	for _, list := range []struct {
+		title string
+		rows  []HotRowDoc
+	}{{"most read rows", doc.TopReads}, {"most written rows", doc.TopWrites}} {
+		if len(list.rows) == 0 {
+			continue
+		}
+		t.line("%s (count, bytes):", list.title)
+		for _, r := range list.rows {
+			t.line("  %-*s %10s %10s", width, printable(string(r.Key)), hotCountText(r.Count, r.CountLow), units.Bytes(float64(r.Bytes)))
+		}
+	}
+	if len(doc.TopScans) > 0 {
+		t.line("most scanned ranges (scans, rows returned):")
+		for _, s := range doc.TopScans {
+			t.line("  %s %10s %10s", rangeText(s.Start, s.End, printable), hotCountText(s.Count, s.CountLow), units.Thousands(s.Rows))
+		}
+	}
+}
+
+// hotCountText writes a hot count, as a range when the counter had to
+// estimate it.
+func hotCountText(count, low int64) string {
+	if low >= count {
+		return units.Thousands(count)
+	}
+	return units.Thousands(low) + "-" + units.Thousands(count)
+}
+
+// traffic writes the traffic section of the Markdown report.
+func (md *markdown) traffic(doc *TrafficDoc) {
+	md.line(mdText(trafficSummary(doc)) + ".")
+	md.line("")
+	var methods [][]string
+	for _, m := range doc.Methods {
+		methods = append(methods, []string{mdText(m.Method), units.Thousands(m.Calls), units.Thousands(m.Errors)})
+	}
+	md.table([]string{"Method", "Calls", "Errors"}, methods)
+	var prefixes [][]string
+	for _, p := range doc.Prefixes {
+		prefixes = append(prefixes, []string{fmt.Sprint(p.Depth), mdKey(string(p.Prefix)), units.Thousands(p.Ops), units.Percent(p.OpsShare),
+			units.Thousands(p.RowsRead), units.Thousands(p.RowsWritten)})
+	}
+	if len(prefixes) > 0 {
+		md.table([]string{"Depth", "Prefix", "Ops", "Share", "Rows read", "Rows written"}, prefixes)
+	}
+	var hot [][]string
+	for _, list := range []struct {
+		what string
+		rows []HotRowDoc
+	}{{"read", doc.TopReads}, {"written", doc.TopWrites}} {
+		for _, r := range list.rows {
+			hot = append(hot, []string{list.what, mdKey(string(r.Key)), hotCountText(r.Count, r.CountLow), units.Bytes(float64(r.Bytes))})
+		}
+	}
+	if len(hot) > 0 {
+		md.table([]string{"Hot row", "Key", "Count", "Bytes"}, hot)
+	}
+}

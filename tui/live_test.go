@@ -1,0 +1,115 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/btviz/btviz/keyspace"
+)
+
+// builderRecording is a [Recording] over a real keyspace.RecordingBuilder,
+// fed by the test as the recording proxy feeds it.
+type builderRecording struct {
+	mu    sync.Mutex
+	b     *keyspace.RecordingBuilder
+	start time.Time
+	now   time.Time
+	calls int64
+}
+
+func newBuilderRecording(start time.Time) *builderRecording {
+	return &builderRecording{b: keyspace.NewRecordingBuilder(keyspace.RecordingMeta{Source: keyspace.SourceEmulator, Started: start}, keyspace.Options{}), start: start, now: start}
+}
+
+func (r *builderRecording) add(op keyspace.Op) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.b.Add(&op)
+	r.calls++
+	r.now = op.Time
+}
+
+func (r *builderRecording) Tables() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.b.Tables()
+}
+
+func (r *builderRecording) Snapshot(table string) *keyspace.Snapshot {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.b.Snapshot(table, r.now)
+}
+
+func (r *builderRecording) Status() RecordingStatus {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return RecordingStatus{Listen: "127.0.0.1:8087", Upstream: "emulator", Elapsed: r.now.Sub(r.start), Calls: r.calls}
+}
+
+// readTheCelebrity records seconds [from, to) of reads: most of them of
+// the celebrity's posts.
+func readTheCelebrity(rec *builderRecording, table string, from, to int) {
+	for s := from; s < to; s++ {
+		for i := range 20 {
+			user := "mila_rosewood"
+			if i%5 == 0 {
+				user = fmt.Sprintf("someone%d", i)
+			}
+			key := keyspace.Key(fmt.Sprintf("user#%s#p%06d", user, i))
+			rec.add(keyspace.Op{Time: rec.start.Add(time.Duration(s)*time.Second + time.Duration(i)*time.Millisecond), Table: table,
+				Method: keyspace.MethodReadRows, Keys: []keyspace.Key{key}, RowsRead: []keyspace.RowIO{{Key: key, Bytes: 120}}})
+		}
+	}
+}
+
+func TestLiveViewFollowsTheRecording(t *testing.T) {
+	storage := scenarioSnapshot(t, "social-celebrity")
+	rec := newBuilderRecording(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))
+	readTheCelebrity(rec, storage.Table, 0, 5)
+	m := New(t.Context(), Config{
+		Snapshot: storage, Backend: NewRecordingBackend(rec, NewSnapshotBackend("test.btviz", storage)), Recording: rec,
+		Theme: ThemeDark, Profile: colorprofile.NoTTY, ScreenshotDir: t.TempDir(),
+	})
+	update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	look := func() {
+		t.Helper()
+		update(m, liveMsg{table: storage.Table, traffic: rec.Snapshot(storage.Table), status: rec.Status()})
+	}
+	look()
+	s := screen(m)
+	for _, want := range []string{"Heatmap · operations by key and time", "● recording 4s · 100 calls", "BIGTABLE_EMULATOR_HOST=127.0.0.1:8087", noteTraffic} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the live view lacks %q:\n%s", want, s)
+		}
+	}
+	columns := m.matrix.Time.Columns
+	m.jump("user#mila_rosewood#", false)
+	before := m.matrix.Buckets[m.current().state.Selected].Traffic.Ops
+	readTheCelebrity(rec, storage.Table, 5, 12)
+	look()
+	after := m.matrix.Buckets[m.current().state.Selected].Traffic.Ops
+	if after <= before || after != 12*16 {
+		t.Fatalf("the celebrity's bucket went from %v to %v ops, want 192", before, after)
+	}
+	m.focus(PaneHeatmap)
+	if !strings.Contains(screen(m), "192") {
+		t.Fatalf("the details pane does not show the new count:\n%s", screen(m))
+	}
+	press(m, "esc")
+	if got := m.matrix.Time.Columns; got <= columns {
+		t.Fatalf("the time axis has %d columns after more seconds, %d before: new columns must arrive", got, columns)
+	}
+	// The metric key cycles through traffic and storage metrics alike.
+	press(m, "m")
+	if m.current().state.Metric == "" || m.frame().state.Metric == "ops" {
+		t.Fatalf("m did not move on from ops: %q", m.frame().state.Metric)
+	}
+}

@@ -1,0 +1,61 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/btviz/btviz/tui/tuitest"
+)
+
+// TestTuitestStringsAreOnScreen checks every string the tmux tests wait
+// for against the frames the program draws, in the state where a user
+// sees it.
+func TestTuitestStringsAreOnScreen(t *testing.T) {
+	snap := scenarioSnapshot(t, "social-celebrity")
+	m := newSnapshotModel(t, snap, 200, 60, colorprofile.NoTTY)
+	want := func(what string, screen string, texts ...string) {
+		t.Helper()
+		for _, text := range texts {
+			if !strings.Contains(screen, text) {
+				t.Errorf("%s: the screen lacks %q:\n%s", what, text, screen)
+			}
+		}
+	}
+	want("the table", screen(m), tuitest.HeatmapTitle, tuitest.ScanComplete, tuitest.EmulatorNote, tuitest.GCNote, tuitest.CelebrityFinding)
+	m.jump(tuitest.CelebrityPrefix, false)
+	want("the user# view", screen(m), tuitest.CelebrityBucket)
+	m.jump(tuitest.CelebrityPrefix, true)
+	want("the celebrity", screen(m), tuitest.CelebrityCrumb)
+	press(m, "f")
+	want("the findings", screen(m), tuitest.FindingDetails, tuitest.FindingAdvice)
+	press(m, "esc", "L")
+	want("the largest rows", screen(m), tuitest.LargestRows)
+	press(m, "/")
+	want("the search", screen(m), tuitest.SearchPrompt)
+	press(m, "esc")
+	update(m, tea.WindowSizeMsg{Width: 70, Height: 20})
+	want("a small terminal", screen(m), tuitest.TooSmall)
+
+	rec := newBuilderRecording(snap.Scan.Started)
+	readTheCelebrity(rec, snap.Table, 0, 5)
+	live := New(t.Context(), Config{Snapshot: snap, Backend: NewRecordingBackend(rec, NewSnapshotBackend("x", snap)), Recording: rec, Profile: colorprofile.NoTTY})
+	update(live, tea.WindowSizeMsg{Width: 200, Height: 60})
+	update(live, liveMsg{table: snap.Table, traffic: rec.Snapshot(snap.Table), status: rec.Status()})
+	want("the live view", screen(live), tuitest.LiveRecording, tuitest.TrafficHeatmap)
+
+	stopped := snap.Clone()
+	stopped.Scan.Complete, stopped.Scan.Incomplete = false, "cancelled by the user"
+	want("a stopped scan", screen(newSnapshotModel(t, stopped, 200, 60, colorprofile.NoTTY)), tuitest.ScanIncomplete)
+
+	p := newSnapshotModel(t, snap, 200, 60, colorprofile.NoTTY)
+	p.pickerOpen = true
+	update(p, tablesMsg{tables: []TableInfo{{Name: "a"}, {Name: "b", Loading: &LoadProgress{Table: "b", RowsTotal: 10}}}})
+	want("a loading picker", screen(p), tuitest.PickerShown, tuitest.PickerLoading)
+	update(p, tablesMsg{tables: []TableInfo{{Name: "a"}, {Name: "b"}}})
+	want("a loaded picker", screen(p), tuitest.PickerListed, tuitest.PickerAllLoaded(2))
+	press(p, "/")
+	want("the picker's filter", screen(p), tuitest.PickerFilterPrompt)
+}
