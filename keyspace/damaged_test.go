@@ -41,6 +41,11 @@ func gzipJSON(t testing.TB, v any) []byte {
 
 var obj = snapshotjson.Object
 
+// snapshotjsonRead reads a file's JSON from its bytes.
+func snapshotjsonRead(data []byte) (map[string]any, error) {
+	return snapshotjson.Read(bytes.NewReader(data))
+}
+
 // damagedFiles are the kinds of damage a snapshot file is checked for:
 // each changes one value of a valid file and names the field the error
 // must give.
@@ -155,7 +160,7 @@ func TestDamagedFilesNameTheField(t *testing.T) {
 			t.Errorf("%s: err = %v, want a damaged file", tc.name, err)
 			continue
 		}
-		if !strings.Contains(err.Error(), tc.field) || !strings.Contains(err.Error(), "scan the table again") {
+		if !strings.Contains(err.Error(), tc.field) || !strings.Contains(err.Error(), "scan the table (or record the traffic) again") {
 			t.Errorf("%s: error %q does not name %q and say what to do", tc.name, err, tc.field)
 		}
 	}

@@ -279,5 +279,5 @@ func unmarshal(body []byte, v any) error {
 
 // damaged wraps the error naming a wrong value of a file.
 func damaged(err error) error {
-	return fmt.Errorf("%w: %w; it was changed or corrupted after btviz wrote it: scan the table again", ErrDamaged, err)
+	return fmt.Errorf("%w: %w; it was changed or corrupted after btviz wrote it: scan the table (or record the traffic) again", ErrDamaged, err)
 }

@@ -65,24 +65,59 @@ func fuzzSnapshotJSON(t testing.TB) []byte {
 
 var gzipped = snapshotjson.Gzip
 
+// fuzzRecordingJSON is the JSON of a small, valid traffic recording:
+// point reads, a scan and writes on a few keys.
+func fuzzRecordingJSON(t testing.TB) []byte {
+	t.Helper()
+	started := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	r := keyspace.NewRecordingBuilder(keyspace.RecordingMeta{Source: keyspace.SourceEmulator, Started: started, Delimiters: "#"}, keyspace.Options{})
+	for i := range 12 {
+		key := keyspace.Key(fmt.Sprintf("user%d#%d", i%3, i%4))
+		op := keyspace.Op{Time: started.Add(time.Duration(i) * time.Second), Table: "t", Method: keyspace.MethodReadRows,
+			Keys: []keyspace.Key{key}, RowsRead: []keyspace.RowIO{{Key: key, Bytes: 50}}}
+		if i%3 == 1 {
+			op.Method, op.RowsRead, op.RowsWritten = keyspace.MethodMutateRow, nil, []keyspace.RowIO{{Key: key, Bytes: 5}}
+		}
+		if i%4 == 2 {
+			op.Keys, op.Ranges = nil, []keyspace.KeyRange{{Start: "user1#", End: "user1$"}}
+		}
+		r.Add(&op)
+	}
+	var buf bytes.Buffer
+	if err := keyspace.EncodeRecording(&buf, r.Recording(started.Add(time.Minute), true)); err != nil {
+		t.Fatal(err)
+	}
+	file, err := snapshotjson.Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := json.Marshal(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
+}
+
 // decodeOrUse reads a file's body. A refusal must be one of the errors
 // Decode documents; a snapshot it accepts must draw, diagnose and report
 // without a panic and in bounded time, whatever its values.
 func decodeOrUse(t *testing.T, body []byte) {
 	t.Helper()
-	snap, err := keyspace.Decode(bytes.NewReader(gzipped(body)))
+	file, err := keyspace.DecodeFile(bytes.NewReader(gzipped(body)))
 	if err != nil {
 		if !errors.Is(err, keyspace.ErrNotSnapshot) && !errors.Is(err, keyspace.ErrDamaged) &&
 			!errors.Is(err, keyspace.ErrTruncated) && !errors.Is(err, keyspace.ErrNewerVersion) {
 			t.Fatalf("Decode failed with an error of no documented kind: %v", err)
 		}
 		var field *keyspace.FieldError
-		if errors.Is(err, keyspace.ErrDamaged) && (!errors.As(err, &field) || !strings.HasPrefix(field.Path, "snapshot")) {
+		if errors.Is(err, keyspace.ErrDamaged) && (!errors.As(err, &field) || !strings.HasPrefix(field.Path, "snapshot") && !strings.HasPrefix(field.Path, "recording")) {
 			t.Fatalf("a damaged file's error names no field: %v", err)
 		}
 		return
 	}
-	use(t, snap)
+	for _, snap := range file.Snapshots() {
+		use(t, snap)
+	}
 }
 
 // use runs a snapshot through the consumers a command would: the
@@ -256,6 +291,15 @@ func FuzzDecodeSnapshot(f *testing.F) {
 func FuzzDecodeSnapshotJSON(f *testing.F) {
 	f.Add(fuzzSnapshotJSON(f))
 	f.Add([]byte(`{"format":"btviz-snapshot","version":1,"snapshot":{"time_bucket_micros":1000,"root":{"kind":"prefix","children":[null]}}}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		decodeOrUse(t, body)
+	})
+}
+
+// FuzzDecodeRecordingJSON feeds the file reader arbitrary bytes as a
+// recording's JSON, starting from a valid one.
+func FuzzDecodeRecordingJSON(f *testing.F) {
+	f.Add(fuzzRecordingJSON(f))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		decodeOrUse(t, body)
 	})

@@ -55,10 +55,16 @@ func (e *FieldError) Error() string { return e.Path + ": " + e.Problem }
 // btviz relies on, stopping at the first value that breaks one.
 type validator struct {
 	snap *Snapshot
+	// path is the snapshot's own path in its file ("snapshot",
+	// "recording.tables[2]").
+	path string
 	// timeFirst and timeLast bound the snapshot's time grid: the root
 	// histogram's buckets [timeFirst, timeLast).
 	timeFirst, timeLast int64
-	nodes               int
+	// trafficFirst and trafficLast bound a recording's time grid: the
+	// union of the root's traffic histograms.
+	trafficFirst, trafficLast int64
+	nodes                     int
 	// scratch holds, per tree level, the children's histogram sums.
 	scratch [][]float64
 }
@@ -69,7 +75,7 @@ type validator struct {
 // nodes, children sorted, disjoint and inside their parent, and children
 // that add up to no more than their parent. It returns a [*FieldError].
 func (s *Snapshot) validate(path string) error {
-	v := &validator{snap: s}
+	v := &validator{snap: s, path: path}
 	return v.snapshot(path)
 }
 
@@ -103,6 +109,9 @@ func (v *validator) snapshot(path string) error {
 		return problem(path+".root", "missing: the file has no prefix tree")
 	}
 	if err := v.timeGrid(path + ".root.writes"); err != nil {
+		return err
+	}
+	if err := v.trafficGrid(path); err != nil {
 		return err
 	}
 	if err := v.root(path + ".root"); err != nil {
@@ -207,6 +216,11 @@ func (v *validator) node(path string, n *Node) error {
 	}
 	if err := v.rowStats(path+".top_versioned", n.TopVersioned); err != nil {
 		return err
+	}
+	if n.Traffic != nil {
+		if err := v.nodeTraffic(path+".traffic", n.Traffic); err != nil {
+			return err
+		}
 	}
 	if len(n.Children) == 0 {
 		return nil
@@ -339,8 +353,8 @@ func (v *validator) writeTimes(path string, first, last int64) error {
 		micros int64
 	}{{"first_write", first}, {"last_write", last}} {
 		if b := floorDiv(f.micros, width); b < v.timeFirst || b >= v.timeLast {
-			return problem(path+"."+f.name, "%d µs is time bucket %d, outside the table's write-time buckets [%d, %d) (snapshot.root.writes)",
-				f.micros, b, v.timeFirst, v.timeLast)
+			return problem(path+"."+f.name, "%d µs is time bucket %d, outside the table's write-time buckets [%d, %d) (%s.root.writes)",
+				f.micros, b, v.timeFirst, v.timeLast, v.path)
 		}
 	}
 	return nil

@@ -271,6 +271,77 @@ func checkExport(t *testing.T, what string, format artifact.Format, out []byte) 
 	checkClean(t, what, out, format == artifact.FormatANSI)
 }
 
+// hostileRecording is a traffic recording whose method names, upstream,
+// table name and keys are all [hostile].
+func hostileRecording() *keyspace.Recording {
+	started := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	r := keyspace.NewRecordingBuilder(keyspace.RecordingMeta{Source: keyspace.SourceEmulator, Project: "p" + hostile,
+		Instance: "i" + hostile, Upstream: "emulator at " + hostile, Started: started, Delimiters: "#"}, keyspace.Options{})
+	for i := range 300 {
+		key := keyspace.Key(fmt.Sprintf("user%d#%s#%d", i%4, hostile, i%9))
+		op := keyspace.Op{Time: started.Add(time.Duration(i) * time.Second), Table: "t" + hostile, Method: keyspace.MethodReadRows,
+			Keys: []keyspace.Key{key}, RowsRead: []keyspace.RowIO{{Key: key, Bytes: 100}}}
+		switch i % 4 {
+		case 1:
+			op.Method, op.RowsRead, op.RowsWritten = "Custom"+hostile, nil, []keyspace.RowIO{{Key: key, Bytes: 10}}
+		case 2:
+			op.Keys, op.Ranges = nil, []keyspace.KeyRange{{Start: "user1#", End: keyspace.Key("user1#" + hostile)}}
+		}
+		r.Add(&op)
+	}
+	return r.Recording(started.Add(10*time.Minute), true)
+}
+
+// TestHostileTrafficReachesNoOutputRaw: the same for a traffic
+// recording's text — method names, the upstream, keys of hot rows and
+// scans — in reports, exports of the traffic metrics and TUI frames, and
+// through the commands from a recording file.
+func TestHostileTrafficReachesNoOutputRaw(t *testing.T) {
+	rec := hostileRecording()
+	if len(rec.Tables) != 1 {
+		t.Fatalf("recorded %d tables", len(rec.Tables))
+	}
+	snap := rec.Tables[0]
+	findings := diagnose.Diagnose(snap)
+	for _, format := range report.Formats() {
+		out, err := report.Render(format, report.Input{Snapshot: snap, Findings: findings})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkClean(t, "the "+string(format)+" report of a recording", out, false)
+		if format == report.FormatJSON {
+			checkJSONStrings(t, "the JSON report of a recording", out)
+		}
+	}
+	for _, metric := range []heatmap.Metric{heatmap.MetricOps, heatmap.MetricReads, heatmap.MetricReadBytes, heatmap.MetricWriteBytes} {
+		for _, format := range []artifact.Format{artifact.FormatText, artifact.FormatANSI, artifact.FormatSVG} {
+			var out bytes.Buffer
+			if err := export.Render(&out, snap, findings, export.Options{Format: format, Metric: metric, Width: 160, Height: 48}); err != nil {
+				t.Fatalf("%s %s: %v", metric, format, err)
+			}
+			checkExport(t, fmt.Sprintf("the %s export of %s", format, metric), format, out.Bytes())
+		}
+		frame := tui.RenderFrame(snap, findings, tui.ViewState{Metric: metric}, 160, 48, true, colorprofile.TrueColor)
+		checkClean(t, "the TUI frame of "+string(metric), []byte(frame), true)
+	}
+	path := filepath.Join(t.TempDir(), "rec.btviz")
+	if err := keyspace.SaveRecording(path, rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"report", "--snapshot", path},
+		{"report", "--snapshot", path, "--format", "json"},
+		{"export", "--snapshot", path, "--metric", "ops", "--out", filepath.Join(t.TempDir(), "x.txt")},
+	} {
+		r := runBtviz(t, nil, args...)
+		if r.code != exitOK {
+			t.Fatalf("btviz %s: exit %d: %s", strings.Join(args, " "), r.code, r.stderr)
+		}
+		checkClean(t, "btviz "+args[0]+" of a recording, stdout", []byte(r.stdout), false)
+		checkClean(t, "btviz "+args[0]+" of a recording, stderr", []byte(r.stderr), false)
+	}
+}
+
 // TestHostileEnumerationsInAFileAreRefusedCleanly: a file whose scan
 // mode, method, source or node kind is an escape sequence is refused,
 // and the refusal quotes it escaped.
