@@ -48,8 +48,14 @@ func fuzzSnapshotJSON(t testing.TB) []byte {
 		}
 		b.Add(&keyspace.Row{Key: key, Weight: 2, Cells: cells})
 	}
+	return fileBody(t, func(w io.Writer) error { return keyspace.Encode(w, b.Snapshot()) })
+}
+
+// fileBody returns the JSON that encode writes as a file, decompressed.
+func fileBody(t testing.TB, encode func(w io.Writer) error) []byte {
+	t.Helper()
 	var buf bytes.Buffer
-	if err := keyspace.Encode(&buf, b.Snapshot()); err != nil {
+	if err := encode(&buf); err != nil {
 		t.Fatal(err)
 	}
 	zr, err := gzip.NewReader(&buf)
@@ -83,19 +89,9 @@ func fuzzRecordingJSON(t testing.TB) []byte {
 		}
 		r.Add(&op)
 	}
-	var buf bytes.Buffer
-	if err := keyspace.EncodeRecording(&buf, r.Recording(started.Add(time.Minute), true)); err != nil {
-		t.Fatal(err)
-	}
-	file, err := snapshotjson.Read(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := json.Marshal(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return body
+	return fileBody(t, func(w io.Writer) error {
+		return keyspace.EncodeRecording(w, r.Recording(started.Add(time.Minute), true))
+	})
 }
 
 // decodeOrUse reads a file's body. A refusal must be one of the errors

@@ -295,6 +295,13 @@ func exceeds(sum, whole float64) bool {
 // hist checks a histogram: bucket counts are valid counts, and the
 // buckets lie on the snapshot's time grid (the root histogram's span).
 func (v *validator) hist(path string, h *TimeHist) error {
+	return histWithin(path, h, v.timeFirst, v.timeLast, "the table's write times")
+}
+
+// histWithin checks a histogram's counts and that its buckets lie in
+// [first, last), the span of its grid that the root's histograms occupy
+// (called grid in messages).
+func histWithin(path string, h *TimeHist, first, last int64, grid string) error {
 	if len(h.Counts) > MaxTimeBuckets {
 		return problem(path+".counts", "%d buckets, more than the %d a snapshot's time axis has", len(h.Counts), MaxTimeBuckets)
 	}
@@ -303,8 +310,8 @@ func (v *validator) hist(path string, h *TimeHist) error {
 			return err
 		}
 	}
-	if len(h.Counts) > 0 && (h.First < v.timeFirst || h.First > v.timeLast-int64(len(h.Counts))) {
-		return problem(path+".first", "buckets [%d, %d) lie outside the table's write times [%d, %d)", h.First, h.First+int64(len(h.Counts)), v.timeFirst, v.timeLast)
+	if len(h.Counts) > 0 && (h.First < first || h.First > last-int64(len(h.Counts))) {
+		return problem(path+".first", "buckets [%d, %d) lie outside %s [%d, %d)", h.First, h.Last(), grid, first, last)
 	}
 	return nil
 }

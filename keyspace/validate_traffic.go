@@ -99,18 +99,8 @@ func (v *validator) nodeTraffic(path string, t *NodeTraffic) error {
 		return err
 	}
 	for i, name := range []string{"ops", "rows_read", "bytes_read", "rows_written", "bytes_written"} {
-		h := t.hists()[i]
-		histPath := path + ".time." + name
-		if len(h.Counts) > MaxTimeBuckets {
-			return problem(histPath+".counts", "%d buckets, more than the %d of a time axis", len(h.Counts), MaxTimeBuckets)
-		}
-		for j, c := range h.Counts {
-			if err := count(histPath+".counts["+strconv.Itoa(j)+"]", c); err != nil {
-				return err
-			}
-		}
-		if len(h.Counts) > 0 && (h.First < v.trafficFirst || h.First > v.trafficLast-int64(len(h.Counts))) {
-			return problem(histPath+".first", "buckets [%d, %d) lie outside the recording's [%d, %d)", h.First, h.Last(), v.trafficFirst, v.trafficLast)
+		if err := histWithin(path+".time."+name, t.hists()[i], v.trafficFirst, v.trafficLast, "the recording's time"); err != nil {
+			return err
 		}
 	}
 	return nil
