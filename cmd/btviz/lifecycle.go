@@ -41,6 +41,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(signals)
 
+	if _, ok := stderr.(*os.File); !ok {
+		stderr = &syncWriter{w: stderr} // a proxy's news comes from its own goroutines
+	}
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	done := make(chan int, 1)
 	go func() { done <- a.execute(ctx, a.rootCommand(), args) }()
@@ -176,4 +179,18 @@ func (g *terminalGuard) restore() {
 	io.WriteString(g.out, terminalReset)
 	term.Restore(g.in.Fd(), g.state)
 	g.in, g.out, g.state = nil, nil, nil
+}
+
+// syncWriter serializes writes to a writer that the command and the
+// goroutines it starts (a recording proxy reporting its upstream) share.
+// A terminal or file needs none: each write to an [os.File] is one call.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
