@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,7 +51,14 @@ func LoadCbtrc(path string) (Cbtrc, error) {
 		return rc, fmt.Errorf("reading %s: %w", path, err)
 	}
 	defer f.Close()
-	scanner := bufio.NewScanner(f)
+	return parseCbtrc(path, f)
+}
+
+// parseCbtrc reads the `key = value` lines of a cbt configuration file
+// from r; path names it in errors.
+func parseCbtrc(path string, r io.Reader) (Cbtrc, error) {
+	rc := Cbtrc{Path: path}
+	scanner := bufio.NewScanner(r)
 	for line := 1; scanner.Scan(); line++ {
 		text := strings.TrimSpace(scanner.Text())
 		if text == "" || strings.HasPrefix(text, "#") {

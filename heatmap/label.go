@@ -10,10 +10,11 @@ import (
 const tableStartLabel = "(table start)"
 
 // bucketLabels names a bucket made of units (in key order) with the
-// aggregate stats, starting at start, in a view whose keys all begin with
-// viewPrefix. It returns the full label and the label without viewPrefix,
-// both printable.
-func bucketLabels(units []unit, stats *keyspace.Stats, start, viewPrefix string) (label, short string) {
+// aggregate stats, starting at start, in a view whose short labels leave
+// out viewPrefix, the anchor's prefix or a longer one all its keys share
+// (then the short label starts with "…"). It returns the full label and
+// the short one, both printable.
+func bucketLabels(units []unit, stats *keyspace.Stats, start, viewPrefix, anchorPrefix string) (label, short string) {
 	raw, suffix := rawLabel(units, stats, start)
 	if raw == "" && (suffix == "" || units[0].kind == unitTablet) {
 		return tableStartLabel + suffix, tableStartLabel + suffix
@@ -22,6 +23,9 @@ func bucketLabels(units []unit, stats *keyspace.Stats, start, viewPrefix string)
 	short = label
 	if rest, ok := strings.CutPrefix(raw, viewPrefix); ok && (rest != "" || suffix != "") {
 		short = keyspace.Printable(rest) + suffix
+		if len(viewPrefix) > len(anchorPrefix) {
+			short = ellipsis + short
+		}
 	}
 	return label, short
 }

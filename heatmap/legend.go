@@ -3,7 +3,6 @@ package heatmap
 import (
 	"strings"
 
-	"github.com/btviz/btviz/units"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -18,7 +17,7 @@ const (
 func legendCaption(m *Matrix) string {
 	caption := m.Description()
 	if m.Timed() {
-		caption += " per " + units.Duration(m.Time.ColumnDuration())
+		caption += " per " + columnText(m.Time)
 	}
 	return caption
 }

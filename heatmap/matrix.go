@@ -3,6 +3,7 @@ package heatmap
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
@@ -22,7 +23,13 @@ type Matrix struct {
 	Anchor *keyspace.Node
 	// Start and End are the key range the buckets tile.
 	Start, End keyspace.Key
-	Buckets    []Bucket
+	// SharedPrefix is what the buckets' short labels are written
+	// without: the anchor's prefix, or, when every key in the view shares
+	// [longSharedPrefix] or more bytes beyond it (a 110-byte namespace,
+	// say), that shared prefix but its last few bytes, so that the labels
+	// show where the keys differ; such labels start with "…".
+	SharedPrefix keyspace.Key
+	Buckets      []Bucket
 	// Time is the time axis; Time.Columns is 0 when the matrix has one
 	// column per bucket.
 	Time TimeAxis
@@ -117,7 +124,8 @@ func Build(snap *keyspace.Snapshot, v View) (*Matrix, error) {
 		starts = []int{0}
 	}
 
-	m := &Matrix{View: v, Table: snap.Table, Anchor: sc.anchor, Start: keyspace.Key(sc.start), End: keyspace.Key(sc.end), Traffic: ms.traffic}
+	m := &Matrix{View: v, Table: snap.Table, Anchor: sc.anchor, Start: keyspace.Key(sc.start), End: keyspace.Key(sc.end), Traffic: ms.traffic,
+		SharedPrefix: keyspace.Key(sharedPrefix(sc, us))}
 	if v.Metric.Timed() && v.Columns > 0 && grid.buckets > 0 {
 		columns := v.Columns
 		if ms.traffic {
@@ -128,7 +136,7 @@ func Build(snap *keyspace.Snapshot, v View) (*Matrix, error) {
 		}
 		m.Time = grid.axis(columns)
 	}
-	m.Buckets = makeBuckets(us, starts, sc, m.Columns())
+	m.Buckets = makeBuckets(us, starts, sc, string(m.SharedPrefix), m.Columns())
 	fillValues(m, us, starts, grid, ms, table)
 	return m, nil
 }
@@ -164,12 +172,53 @@ func unitValues(us []unit, ms measure, table amounts) []float64 {
 	return values
 }
 
+// longSharedPrefix is how many bytes (escaped) the keys of a view must
+// share beyond its anchor's prefix for labels to leave them out: a few
+// shared bytes read as part of each key (the leading digits of a
+// timestamp), a long run hides what tells the keys apart in a label
+// gutter a couple of dozen cells wide.
+const longSharedPrefix = 12
+
+// sharedPrefixContext is how many bytes of a long shared prefix the
+// labels keep before where the keys differ, so that "…x0042[0-3]" still
+// shows what the digits follow.
+const sharedPrefixContext = 4
+
+// sharedPrefix returns the prefix the view's short labels are written
+// without (see [Matrix.SharedPrefix]).
+func sharedPrefix(sc scope, us []unit) string {
+	var first, last string
+	seen := false
+	for i := range us {
+		s := us[i].stats
+		if s.Rows <= 0 {
+			continue
+		}
+		if !seen || string(s.FirstKey) < first {
+			first = string(s.FirstKey)
+		}
+		if !seen || string(s.LastKey) > last {
+			last = string(s.LastKey)
+		}
+		seen = true
+	}
+	anchor := string(sc.anchor.Prefix)
+	if !seen {
+		return anchor
+	}
+	shared := keyspace.CommonPrefix(first, last)
+	if !strings.HasPrefix(shared, anchor) || len(keyspace.Printable(shared[len(anchor):])) < longSharedPrefix {
+		return anchor
+	}
+	return shared[:len(shared)-sharedPrefixContext]
+}
+
 // makeBuckets aggregates each group of units (group k starts at unit
-// starts[k]) into a bucket whose range tiles the scope.
-func makeBuckets(units []unit, starts []int, sc scope, columns int) []Bucket {
+// starts[k]) into a bucket whose range tiles the scope, with short labels
+// written without viewPrefix.
+func makeBuckets(units []unit, starts []int, sc scope, viewPrefix string, columns int) []Bucket {
 	buckets := make([]Bucket, len(starts))
 	values := make([]float64, len(starts)*columns)
-	viewPrefix := string(sc.anchor.Prefix)
 	for k := range buckets {
 		group := units[starts[k]:groupEnd(starts, k, len(units))]
 		b := &buckets[k]
@@ -188,7 +237,7 @@ func makeBuckets(units []unit, starts []int, sc scope, columns int) []Bucket {
 			start = max(group[0].start, sc.start)
 		}
 		b.Start = keyspace.Key(start)
-		b.Label, b.ShortLabel = bucketLabels(group, &b.Stats, start, viewPrefix)
+		b.Label, b.ShortLabel = bucketLabels(group, &b.Stats, start, viewPrefix, string(sc.anchor.Prefix))
 		b.Values = values[k*columns : (k+1)*columns : (k+1)*columns]
 	}
 	for k := range buckets {

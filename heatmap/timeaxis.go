@@ -1,6 +1,7 @@
 package heatmap
 
 import (
+	"math"
 	"time"
 
 	"github.com/btviz/btviz/keyspace"
@@ -14,10 +15,22 @@ type TimeAxis struct {
 	Columns    int
 }
 
-// Span returns End − Start.
+// Span returns End − Start, saturated at the longest [time.Duration]
+// (about 292 years); spans beyond that are still drawn correctly.
 func (a TimeAxis) Span() time.Duration { return a.End.Sub(a.Start) }
 
-// ColumnDuration returns the time one column covers.
+// spanSeconds returns End − Start in seconds, exact enough for drawing
+// at any span.
+func (a TimeAxis) spanSeconds() float64 { return secondsBetween(a.Start, a.End) }
+
+// secondsBetween returns b − a in seconds without the saturation of
+// [time.Time.Sub], so that axes of thousands of years divide correctly.
+func secondsBetween(a, b time.Time) float64 {
+	return float64(b.Unix()-a.Unix()) + float64(b.Nanosecond()-a.Nanosecond())/1e9
+}
+
+// ColumnDuration returns the time one column covers, saturated as
+// [TimeAxis.Span] is.
 func (a TimeAxis) ColumnDuration() time.Duration {
 	if a.Columns <= 0 {
 		return 0
@@ -30,15 +43,22 @@ func (a TimeAxis) ColumnStart(j int) time.Time {
 	if a.Columns <= 0 {
 		return a.Start
 	}
-	return a.Start.Add(time.Duration(float64(a.Span()) * float64(j) / float64(a.Columns)))
+	return addSeconds(a.Start, a.spanSeconds()*float64(j)/float64(a.Columns))
+}
+
+// addSeconds returns t + s seconds, at any distance.
+func addSeconds(t time.Time, s float64) time.Time {
+	whole := math.Floor(s)
+	return time.Unix(t.Unix()+int64(whole), int64(t.Nanosecond())+int64((s-whole)*1e9)).In(t.Location())
 }
 
 // ColumnAt returns the column holding time t, clamped to the axis.
 func (a TimeAxis) ColumnAt(t time.Time) int {
-	if a.Columns <= 0 || a.Span() <= 0 {
+	span := a.spanSeconds()
+	if a.Columns <= 0 || span <= 0 {
 		return 0
 	}
-	j := int(float64(t.Sub(a.Start)) / float64(a.Span()) * float64(a.Columns))
+	j := int(math.Min(math.Max(secondsBetween(a.Start, t)/span*float64(a.Columns), -1), float64(a.Columns)))
 	return min(max(j, 0), a.Columns-1)
 }
 
@@ -51,13 +71,15 @@ type timeGrid struct {
 }
 
 // newTimeGrid returns the occupied part of snap's time grid: the
-// traffic recording's (traffic set) or the cell timestamps'.
+// traffic recording's (traffic set) or the cell timestamps'. A span
+// beyond the [keyspace.MaxTimeBuckets] every grid keeps to has no time
+// axis, so that no file can make a grid cost more than that.
 func newTimeGrid(snap *keyspace.Snapshot, traffic bool) timeGrid {
 	first, last, micros := snap.TimeSpan()
 	if traffic {
 		first, last, micros = snap.TrafficSpan()
 	}
-	if micros <= 0 || last <= first {
+	if micros <= 0 || last <= first || last-first > keyspace.MaxTimeBuckets {
 		return timeGrid{}
 	}
 	return timeGrid{first: first, buckets: int(last - first), micros: micros}
@@ -66,10 +88,23 @@ func newTimeGrid(snap *keyspace.Snapshot, traffic bool) timeGrid {
 // axis returns the time axis of columns columns over the grid.
 func (g timeGrid) axis(columns int) TimeAxis {
 	return TimeAxis{
-		Start:   time.UnixMicro(g.first * g.micros).UTC(),
-		End:     time.UnixMicro((g.first + int64(g.buckets)) * g.micros).UTC(),
+		Start:   gridTime(g.first, g.micros),
+		End:     gridTime(g.first+int64(g.buckets), g.micros),
 		Columns: columns,
 	}
+}
+
+// gridTime returns the start of absolute bucket i of a grid of buckets
+// micros wide, clamped to the range of int64 microseconds rather than
+// wrapped around it.
+func gridTime(i, micros int64) time.Time {
+	switch {
+	case micros > 0 && i > math.MaxInt64/micros:
+		return time.UnixMicro(math.MaxInt64).UTC()
+	case micros > 0 && i < math.MinInt64/micros:
+		return time.UnixMicro(math.MinInt64).UTC()
+	}
+	return time.UnixMicro(i * micros).UTC()
 }
 
 // empty returns a zero histogram covering the grid densely.

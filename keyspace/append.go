@@ -49,6 +49,9 @@ func (b *Builder) Append(sub *Builder) error {
 	b.sample.absorb(&sub.sample)
 	b.snap.Scan.RowsRead += sub.snap.Scan.RowsRead
 	b.snap.Scan.CellsRead += sub.snap.Scan.CellsRead
+	if sub.sharedKnown {
+		b.narrowShared(sub.shared)
+	}
 	if sub.depth < b.depth {
 		b.collapseTo(sub.depth)
 	}
@@ -113,7 +116,7 @@ func (b *Builder) alignTime(sub *Builder) {
 // follows it, into dst.
 func (b *Builder) appendNode(dst, src *Node) {
 	b.mergeNodeData(dst, src)
-	if dst.Kind != KindPrefix || dst.Depth >= b.depth {
+	if dst.Kind != KindPrefix || dst.Depth >= b.limit() {
 		return // a leaf: the totals are all it keeps
 	}
 	for _, child := range src.Children {
@@ -183,12 +186,18 @@ func (b *Builder) adoptChild(dst *Node, i int, child *Node) {
 	b.nodes += child.Count()
 }
 
-// collapseTo gives up every level below depth.
-func (b *Builder) collapseTo(depth int) {
-	b.depth = depth
-	b.snap.TreeDepth = depth
+// collapseTo keeps levels levels below the shared prefix and gives up
+// every level deeper.
+func (b *Builder) collapseTo(levels int) {
+	b.depth = levels
+	limit := b.limit()
+	if !b.sharedKnown {
+		b.snap.TreeDepth = levels
+		return
+	}
+	b.snap.TreeDepth = limit
 	b.snap.Root.Walk(func(n *Node) bool {
-		if n.Depth < depth {
+		if n.Depth < limit {
 			return true
 		}
 		b.dropChildren(n)

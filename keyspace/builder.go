@@ -1,8 +1,10 @@
 package keyspace
 
 import (
+	"math"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Builder aggregates rows into a [Snapshot] as they stream in. Its memory
@@ -19,10 +21,16 @@ type Builder struct {
 
 	familyIndex map[string]int
 	nodes       int
-	// depth is the deepest level the tree splits now: it starts at
-	// MaxDepth and drops when the node budget forces the tree to give up
-	// its deepest level (see prune).
+	// depth is how many levels the tree splits below the shared prefix:
+	// it starts at MaxDepth and drops when the node budget forces the
+	// tree to give up its deepest level (see prune).
 	depth int
+	// shared is the depth of the deepest prefix node that every row so
+	// far lies under (0: the root), once sharedKnown: a prefix that all
+	// keys share spends none of the depth budget, so that 200,000 keys
+	// behind one long common prefix still split into many nodes.
+	shared      int
+	sharedKnown bool
 
 	// The occupied span of the time grid, in absolute bucket indexes.
 	hasTime          bool
@@ -269,9 +277,13 @@ func (b *Builder) rangeOf(key string) (int, bool) {
 // descend returns the nodes a row belongs to, root first, creating and
 // merging nodes as the key needs.
 func (b *Builder) descend(key string, path []*Node) []*Node {
+	// Before the path is built, so that no node of it is given up.
+	if under := b.sharedUnder(key); !b.sharedKnown || under < b.shared {
+		b.narrowShared(under)
+	}
 	node := b.snap.Root
 	path = append(path, node)
-	for offset := 0; offset < len(key) && node.Kind == KindPrefix && node.Depth < b.depth; {
+	for offset := 0; offset < len(key) && node.Kind == KindPrefix && node.Depth < b.limit(); {
 		child := b.childFor(node, key, offset)
 		if child == nil {
 			break
@@ -300,7 +312,7 @@ func (b *Builder) childFor(parent *Node, key string, offset int) *Node {
 	}
 	if b.nodes >= b.opts.MaxNodes {
 		b.prune()
-		if parent.Depth >= b.depth {
+		if parent.Depth >= b.limit() {
 			return nil // the row stays with parent, now a leaf level
 		}
 	}
@@ -453,14 +465,74 @@ func (b *Builder) toRange(n *Node) {
 // down to, so that prunes are rare.
 const pruneToShare = 0.75
 
+// limit returns the deepest level the tree splits now: depth levels below
+// the shared prefix (unbounded until the first row sets it).
+func (b *Builder) limit() int {
+	if !b.sharedKnown {
+		return math.MaxInt
+	}
+	return b.shared + b.depth
+}
+
+// sharedUnder returns the depth of the deepest node of the shared prefix
+// that key lies under; before the first key, the depth of key's own
+// deepest prefix node (its segments that end in a delimiter).
+func (b *Builder) sharedUnder(key string) int {
+	if !b.sharedKnown {
+		prefixes := 0
+		for offset := 0; offset < len(key); {
+			offset += b.splitter.Next(key, offset)
+			if b.splitter.isDelimiter[key[offset-1]] {
+				prefixes++
+			}
+		}
+		return prefixes
+	}
+	n := b.snap.Root
+	for depth := 0; depth < b.shared; depth++ {
+		if len(n.Children) != 1 || !strings.HasPrefix(key, string(n.Children[0].Prefix)) {
+			return depth
+		}
+		n = n.Children[0]
+	}
+	return b.shared
+}
+
+// narrowShared updates the shared prefix once keys arrive that lie under
+// no shared node deeper than most (a key's [Builder.sharedUnder], or an
+// appended chunk's shared prefix): it is the deepest prefix node every
+// key lies under, found by walking down from the root while each node
+// has a single prefix child, no deeper than before nor than most; the
+// first key sets it to most. When it moves up, the levels now beyond the
+// depth budget are given up, as if the tree had known the shared prefix
+// from the start.
+func (b *Builder) narrowShared(most int) {
+	if b.sharedKnown {
+		most = min(most, b.shared)
+	}
+	shared, n := 0, b.snap.Root
+	if !b.sharedKnown && len(n.Children) == 0 {
+		shared = most // nothing is built yet
+	}
+	for shared < most && len(n.Children) == 1 && n.Children[0].Kind == KindPrefix {
+		n = n.Children[0]
+		shared++
+	}
+	if b.sharedKnown && shared == b.shared {
+		return
+	}
+	b.shared, b.sharedKnown = shared, true
+	b.collapseTo(b.depth)
+}
+
 // prune gives up the tree's deepest levels until it is back under
 // pruneToShare of the node budget: nodes at the new deepest level keep
 // their totals, histograms and top rows but lose their children, and no
 // row splits below that level any more. Spending the budget on depth
 // everywhere alike, rather than refusing new nodes once it is spent,
 // keeps every entity at the shallower levels whatever the order rows
-// arrive in (a late salt bucket keeps its hot user). The root's children
-// are never given up.
+// arrive in (a late salt bucket keeps its hot user). The shared prefix's
+// children are never given up.
 func (b *Builder) prune() {
 	for b.depth > 1 && float64(b.nodes) > pruneToShare*float64(b.opts.MaxNodes) {
 		b.collapseTo(b.depth - 1)

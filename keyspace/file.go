@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
+	"strings"
 
 	"github.com/btviz/btviz/internal/atomicfile"
 )
@@ -61,123 +63,221 @@ func Save(path string, snap *Snapshot) error {
 }
 
 // ErrNotSnapshot is returned (wrapped) for a file that is not a btviz
-// snapshot; ErrTruncated for one that ends early; ErrNewerVersion for one
-// written by a newer btviz.
+// snapshot or recording; ErrTruncated for one that ends early;
+// ErrNewerVersion for one written by a newer btviz; ErrDamaged for one
+// whose values break the format's rules (a [*FieldError] names the
+// value); ErrTooLarge for one that decompresses to more than the
+// reader's limit.
 var (
 	ErrNotSnapshot  = errors.New("not a btviz snapshot")
 	ErrTruncated    = errors.New("snapshot file is truncated")
 	ErrNewerVersion = errors.New("snapshot written by a newer btviz")
+	ErrDamaged      = errors.New("damaged snapshot file")
+	ErrTooLarge     = errors.New("snapshot file is too large")
 )
 
+// DefaultMaxFileBytes is how much a snapshot or recording file may
+// decompress to unless a [Reader] says otherwise: far above what btviz
+// writes (a few to a few tens of MB), low enough that a crafted file is
+// refused in well under a second without the memory it asks for.
+const DefaultMaxFileBytes int64 = 256 << 20
+
+// Reader reads snapshot and recording files within a size limit.
+type Reader struct {
+	// MaxBytes is the most a file may decompress to (0:
+	// [DefaultMaxFileBytes]).
+	MaxBytes int64
+	// LimitHint is what the refusal of a file over MaxBytes suggests to
+	// raise it, e.g. "set BTVIZ_MAX_SNAPSHOT_MB=1024".
+	LimitHint string
+}
+
+// Load reads a snapshot file written by [Save] with the default size
+// limit; see [Reader.Load].
+func Load(path string) (*Snapshot, error) { return Reader{}.Load(path) }
+
+// Decode reads a snapshot in the file format from r with the default
+// size limit; see [Reader.Decode].
+func Decode(r io.Reader) (*Snapshot, error) { return Reader{}.Decode(r) }
+
 // Load reads a snapshot file written by [Save]. Its errors name the file
-// and say what to do: a foreign file, a truncated one and one from a newer
-// btviz are told apart (see [ErrNotSnapshot], [ErrTruncated],
-// [ErrNewerVersion]).
-func Load(path string) (*Snapshot, error) {
+// and say what to do: a foreign file, a truncated one, one from a newer
+// btviz, a damaged one and one too large are told apart (see
+// [ErrNotSnapshot], [ErrTruncated], [ErrNewerVersion], [ErrDamaged],
+// [ErrTooLarge]). A file over the size limit is refused after one pass
+// that keeps none of it in memory. A traffic recording is refused:
+// [Reader.ReadFile] reads both.
+func (r Reader) Load(path string) (*Snapshot, error) {
+	var snap *Snapshot
+	err := r.withFile(path, func(f io.Reader) (err error) {
+		snap, err = r.Decode(f)
+		return err
+	})
+	return snap, err
+}
+
+// withFile opens path and hands it to decode once it is known to be a
+// file within the size limit; its errors name path.
+func (r Reader) withFile(path string, decode func(io.Reader) error) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", path, err)
+	}
+	if info.IsDir() {
+		return fmt.Errorf("%s is a directory, not a snapshot file; give the file `btviz scan --out FILE` or `btviz record --out FILE` wrote", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("opening snapshot: %w", err)
+		return fmt.Errorf("opening %s: %w", path, err)
 	}
 	defer f.Close()
-	snap, err := Decode(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err := r.checkSize(f); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	return snap, nil
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	if err := decode(f); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // gzipMagic starts every gzip stream, and so every snapshot file.
 var gzipMagic = []byte{0x1f, 0x8b}
 
-// Decode reads a snapshot in the file format from r. A traffic recording
-// is refused: [ReadFile] reads both.
-func Decode(r io.Reader) (*Snapshot, error) {
-	envelope, err := decodeEnvelope(r)
-	if err != nil {
-		return nil, err
-	}
-	if envelope.Format == RecordingFormat {
-		return nil, fmt.Errorf("%w: it is a traffic recording (btviz record --out writes those); btviz open and --snapshot read it", ErrNotSnapshot)
-	}
-	return decodeSnapshot(envelope.Snapshot)
-}
+const rescan = "btviz scan --out FILE writes snapshots, btviz record --out FILE recordings"
 
-// decodeSnapshot decodes and validates a snapshot's JSON.
-func decodeSnapshot(body json.RawMessage) (*Snapshot, error) {
-	var snap Snapshot
-	if err := json.Unmarshal(body, &snap); err != nil {
-		return nil, fmt.Errorf("%w: snapshot body: %v", ErrNotSnapshot, err)
-	}
-	if err := snap.validate(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNotSnapshot, err)
-	}
-	return &snap, nil
-}
-
-// decodeEnvelope reads a snapshot or recording file's envelope from r,
-// checking its format, version and checksum.
-func decodeEnvelope(r io.Reader) (fileEnvelope, error) {
-	var envelope fileEnvelope
+// unzip checks that r is gzip-compressed and returns its decompressed
+// stream.
+func unzip(r io.Reader) (*gzip.Reader, error) {
 	br := bufio.NewReader(r)
 	head, err := br.Peek(len(gzipMagic))
 	if err != nil || !bytes.Equal(head, gzipMagic) {
-		return envelope, fmt.Errorf("%w: it is not gzip-compressed; btviz scan --out FILE writes snapshots", ErrNotSnapshot)
+		return nil, fmt.Errorf("%w: it is not gzip-compressed; %s", ErrNotSnapshot, rescan)
 	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
-		return envelope, fmt.Errorf("%w: %v; btviz scan --out FILE writes snapshots", ErrNotSnapshot, err)
+		return nil, fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
+	}
+	return zr, nil
+}
+
+func (r Reader) maxBytes() int64 {
+	if r.MaxBytes > 0 {
+		return r.MaxBytes
+	}
+	return DefaultMaxFileBytes
+}
+
+// checkSize decompresses f without keeping it, to refuse a file over the
+// size limit before anything is allocated for it.
+func (r Reader) checkSize(f io.Reader) error {
+	zr, err := unzip(f)
+	if err != nil {
+		return err
 	}
 	defer zr.Close()
-	if err := json.NewDecoder(zr).Decode(&envelope); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return envelope, fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
+	n, err := io.Copy(io.Discard, io.LimitReader(zr, r.maxBytes()+1))
+	if n > r.maxBytes() {
+		return r.tooLarge()
+	}
+	if err != nil {
+		return fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
+	}
+	return nil
+}
+
+func (r Reader) tooLarge() error {
+	hint := r.LimitHint
+	if hint == "" {
+		hint = "a reader with a higher limit"
+	}
+	return fmt.Errorf("%w: it decompresses to more than %d MB, the limit; files btviz writes are far smaller, so it is probably not one; to read it anyway, %s",
+		ErrTooLarge, r.maxBytes()>>20, hint)
+}
+
+// Decode reads a snapshot in the file format from r, holding at most the
+// size limit of decompressed data, and checks every value the rest of
+// btviz relies on (see [FieldError]). A traffic recording is refused:
+// [Reader.DecodeFile] reads both.
+func (r Reader) Decode(in io.Reader) (*Snapshot, error) {
+	file, err := r.DecodeFile(in)
+	if err != nil {
+		return nil, err
+	}
+	if file.Snapshot == nil {
+		return nil, fmt.Errorf("%w: it is a traffic recording (btviz record --out writes those); btviz open and --snapshot read it", ErrNotSnapshot)
+	}
+	return file.Snapshot, nil
+}
+
+// body reads a file's decompressed JSON, at most the size limit of it;
+// reading to the end verifies the gzip trailer's checksum.
+func (r Reader) body(in io.Reader) ([]byte, error) {
+	zr, err := unzip(in)
+	if err != nil {
+		return nil, err
+	}
+	defer zr.Close()
+	body, err := io.ReadAll(io.LimitReader(zr, r.maxBytes()+1))
+	if int64(len(body)) > r.maxBytes() {
+		return nil, r.tooLarge()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
+	}
+	return body, nil
+}
+
+// envelope reads a file's format and version and checks them.
+func envelope(body []byte) (format string, err error) {
+	var head struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+	}
+	if err := json.Unmarshal(body, &head); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) && syntax.Offset >= int64(len(bytes.TrimRight(body, " \t\r\n"))) {
+			return "", fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
 		}
-		return envelope, fmt.Errorf("%w: %v; btviz scan --out FILE writes snapshots", ErrNotSnapshot, err)
+		if errors.As(err, &syntax) {
+			return "", fmt.Errorf("%w: its JSON is broken at byte %d (%v); %s", ErrNotSnapshot, syntax.Offset, err, rescan)
+		}
+		return "", fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
 	}
 	newest := 0
-	switch envelope.Format {
+	switch head.Format {
 	case FileFormat:
 		newest = FileVersion
 	case RecordingFormat:
 		newest = RecordingVersion
 	default:
-		return envelope, fmt.Errorf("%w: format %q, want %q or %q; btviz scan --out FILE writes snapshots, btviz record --out FILE recordings",
-			ErrNotSnapshot, envelope.Format, FileFormat, RecordingFormat)
+		return "", fmt.Errorf("%w: format %q, want %q or %q; %s", ErrNotSnapshot, head.Format, FileFormat, RecordingFormat, rescan)
 	}
-	if envelope.Version > newest {
-		return envelope, fmt.Errorf("%w: %s version %d, this btviz reads up to version %d; upgrade btviz to open it", ErrNewerVersion, envelope.Format, envelope.Version, newest)
+	if head.Version > newest {
+		return "", fmt.Errorf("%w: %s version %d, this btviz reads up to version %d; upgrade btviz to open it", ErrNewerVersion, head.Format, head.Version, newest)
 	}
-	if envelope.Version < 1 {
-		return envelope, fmt.Errorf("%w: format version %d is not valid", ErrNotSnapshot, envelope.Version)
+	if head.Version < 1 {
+		return "", fmt.Errorf("%w: format version %d is not valid", ErrNotSnapshot, head.Version)
 	}
-	// The gzip trailer carries a checksum; reading to the end verifies it.
-	if _, err := io.Copy(io.Discard, zr); err != nil {
-		return envelope, fmt.Errorf("%w (%v); scan the table again", ErrTruncated, err)
-	}
-	return envelope, nil
+	return head.Format, nil
 }
 
-// validate checks the invariants the rest of btviz relies on.
-func (s *Snapshot) validate() error {
-	if s.Root == nil {
-		return errors.New("it has no prefix tree")
-	}
-	if s.TimeBucketMicros <= 0 {
-		return fmt.Errorf("time bucket width %d is not positive", s.TimeBucketMicros)
-	}
-	for i := 1; i < len(s.Ranges); i++ {
-		if s.Ranges[i].Start < s.Ranges[i-1].Start {
-			return fmt.Errorf("tablet ranges out of order at %d", i)
+// unmarshal decodes a file's body into v, a pointer to a struct of the
+// file's top-level fields, naming the value that cannot be decoded.
+func unmarshal(body []byte, v any) error {
+	if err := json.Unmarshal(body, v); err != nil {
+		if located := locateDecodeError(body, reflect.TypeOf(v).Elem(), "file"); located != nil {
+			located.Path = strings.TrimPrefix(located.Path, "file.")
+			return damaged(located)
 		}
+		return fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
 	}
-	var err error
-	s.Root.Walk(func(n *Node) bool {
-		for i := 1; i < len(n.Children) && err == nil; i++ {
-			if n.Children[i].Start < n.Children[i-1].Start {
-				err = fmt.Errorf("children of %v out of order", n.Prefix)
-			}
-		}
-		return err == nil
-	})
-	return err
+	return nil
+}
+
+// damaged wraps the error naming a wrong value of a file.
+func damaged(err error) error {
+	return fmt.Errorf("%w: %w; it was changed or corrupted after btviz wrote it: scan the table (or record the traffic) again", ErrDamaged, err)
 }

@@ -70,7 +70,7 @@ func TestLoadErrors(t *testing.T) {
 		{"truncated", good.Bytes()[:good.Len()/2], ErrTruncated, "scan the table again"},
 		{"foreign json", gz(`{"format":"other","version":1}`), ErrNotSnapshot, "format"},
 		{"newer", gz(`{"format":"btviz-snapshot","version":99,"snapshot":{}}`), ErrNewerVersion, "upgrade btviz"},
-		{"no tree", gz(`{"format":"btviz-snapshot","version":1,"snapshot":{"time_bucket_micros":1}}`), ErrNotSnapshot, "prefix tree"},
+		{"no tree", gz(`{"format":"btviz-snapshot","version":1,"snapshot":{"time_bucket_micros":1}}`), ErrDamaged, "snapshot.root: missing"},
 	}
 	for _, tc := range cases {
 		path := filepath.Join(dir, tc.name)

@@ -1,11 +1,10 @@
 package keyspace
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+	"strconv"
 
 	"github.com/btviz/btviz/internal/atomicfile"
 )
@@ -58,49 +57,88 @@ func (f *File) Snapshots() []*Snapshot {
 }
 
 // ReadFile reads a snapshot file ([Save]) or a traffic recording
+// ([SaveRecording]) with the default size limit; see [Reader.ReadFile].
+func ReadFile(path string) (*File, error) { return Reader{}.ReadFile(path) }
+
+// DecodeFile reads a snapshot or a recording in its file format from r
+// with the default size limit; see [Reader.DecodeFile].
+func DecodeFile(r io.Reader) (*File, error) { return Reader{}.DecodeFile(r) }
+
+// ReadFile reads a snapshot file ([Save]) or a traffic recording
 // ([SaveRecording]). Its errors name the file and say what to do, as
-// [Load]'s do.
-func ReadFile(path string) (*File, error) {
-	f, err := os.Open(path)
+// [Reader.Load]'s do.
+func (r Reader) ReadFile(path string) (*File, error) {
+	var file *File
+	err := r.withFile(path, func(f io.Reader) (err error) {
+		file, err = r.DecodeFile(f)
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", path, err)
-	}
-	defer f.Close()
-	file, err := DecodeFile(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	file.Path = path
 	return file, nil
 }
 
-// DecodeFile reads a snapshot or a recording in its file format from r.
-func DecodeFile(r io.Reader) (*File, error) {
-	envelope, err := decodeEnvelope(r)
+// maxFileTables bounds the tables of a recording.
+const maxFileTables = 1 << 12
+
+// DecodeFile reads a snapshot or a recording in its file format from r,
+// holding at most the size limit of decompressed data, and checks every
+// value the rest of btviz relies on: a file that breaks a rule is refused
+// with [ErrDamaged] and a [*FieldError] naming the value.
+func (r Reader) DecodeFile(in io.Reader) (*File, error) {
+	body, err := r.body(in)
 	if err != nil {
 		return nil, err
 	}
-	if envelope.Format == FileFormat {
-		snap, err := decodeSnapshot(envelope.Snapshot)
-		if err != nil {
+	format, err := envelope(body)
+	if err != nil {
+		return nil, err
+	}
+	if format == FileFormat {
+		var file struct {
+			Snapshot *Snapshot `json:"snapshot"`
+		}
+		if err := unmarshal(body, &file); err != nil {
 			return nil, err
 		}
-		return &File{Snapshot: snap}, nil
+		if file.Snapshot == nil {
+			return nil, damaged(&FieldError{Path: "snapshot", Problem: "missing: the file holds no snapshot"})
+		}
+		if err := file.Snapshot.validate("snapshot"); err != nil {
+			return nil, damaged(err)
+		}
+		return &File{Snapshot: file.Snapshot}, nil
 	}
-	var rec Recording
-	if err := json.Unmarshal(envelope.Recording, &rec); err != nil {
-		return nil, fmt.Errorf("%w: recording body: %v", ErrNotSnapshot, err)
+	var file struct {
+		Recording *Recording `json:"recording"`
+	}
+	if err := unmarshal(body, &file); err != nil {
+		return nil, err
+	}
+	rec := file.Recording
+	switch {
+	case rec == nil:
+		return nil, damaged(&FieldError{Path: "recording", Problem: "missing: the file holds no recording"})
+	case rec.Duration < 0:
+		return nil, damaged(&FieldError{Path: "recording.duration_ns", Problem: fmt.Sprintf("%d is negative", rec.Duration)})
+	case rec.Undecoded < 0:
+		return nil, damaged(&FieldError{Path: "recording.undecoded", Problem: fmt.Sprintf("%d is negative", rec.Undecoded)})
+	case len(rec.Tables) > maxFileTables:
+		return nil, damaged(&FieldError{Path: "recording.tables", Problem: fmt.Sprintf("%d tables, more than %d", len(rec.Tables), maxFileTables)})
 	}
 	for i, snap := range rec.Tables {
+		path := "recording.tables[" + strconv.Itoa(i) + "]"
 		if snap == nil {
-			return nil, fmt.Errorf("%w: recording.tables[%d] is null", ErrNotSnapshot, i)
+			return nil, damaged(&FieldError{Path: path, Problem: "null where a table belongs"})
 		}
-		if err := snap.validate(); err != nil {
-			return nil, fmt.Errorf("%w: recording.tables[%d] (%s): %v", ErrNotSnapshot, i, Printable(snap.Table), err)
+		if err := snap.validate(path); err != nil {
+			return nil, damaged(err)
 		}
 		if snap.Traffic == nil {
-			return nil, fmt.Errorf("%w: recording.tables[%d] (%s) has no traffic", ErrNotSnapshot, i, Printable(snap.Table))
+			return nil, damaged(&FieldError{Path: path + ".traffic", Problem: "missing: a recorded table has traffic"})
 		}
 	}
-	return &File{Recording: &rec}, nil
+	return &File{Recording: rec}, nil
 }

@@ -235,7 +235,8 @@ func moveDoc(m keyspace.PrefixMove) MoveDoc {
 func diffSideDoc(label string, side keyspace.DiffSide, findings []diagnose.Finding) DiffSideDoc {
 	counts := diagnose.CountBySeverity(findings)
 	doc := DiffSideDoc{
-		Label: sanitize(label), Source: string(side.Source), Project: side.Project, Instance: side.Instance, Table: side.Table,
+		Label: sanitize(label), Source: sanitize(string(side.Source)), Project: sanitize(side.Project),
+		Instance: sanitize(side.Instance), Table: sanitize(side.Table),
 		Delimiters: keyspace.Key(side.Delimiters), Ranges: side.Ranges, RangesAreTablets: side.RangesAreTablets,
 		Scan: scanDoc(side.Scan, &side.Totals), Rows: units.Round(side.Totals.Rows), Bytes: units.Round(side.Totals.Bytes),
 		Cells: units.Round(side.Totals.Cells), MaxRowBytes: side.Totals.MaxRowBytes,

@@ -12,9 +12,9 @@ import (
 // the findings that appeared, disappeared or changed.
 func diffMarkdown(doc DiffDocument, images []Image) []byte {
 	md := &markdown{}
-	title := "# btviz diff: " + mdCode(doc.Before.Table)
+	title := "# btviz diff: " + mdName(doc.Before.Table)
 	if doc.After.Table != doc.Before.Table {
-		title += " → " + mdCode(doc.After.Table)
+		title += " → " + mdName(doc.After.Table)
 	}
 	md.line(title)
 	md.line("")
@@ -54,14 +54,14 @@ func labelCell(label string) string {
 	if label == "" {
 		return "-"
 	}
-	return mdCode(label)
+	return mdName(label)
 }
 
 func (md *markdown) diffSummary(doc DiffDocument) {
 	b, a := doc.Before, doc.After
 	rows := [][]string{}
 	if a.Table != b.Table {
-		rows = append(rows, []string{"Table", mdCode(b.Table), mdCode(a.Table), ""})
+		rows = append(rows, []string{"Table", mdName(b.Table), mdName(a.Table), ""})
 	}
 	rows = append(rows,
 		[]string{"Source", mdText(sideSource(b)), mdText(sideSource(a)), ""},

@@ -13,9 +13,9 @@ import (
 func diffText(doc DiffDocument) []byte {
 	t := &text{}
 	b, a := doc.Before, doc.After
-	title := printable(b.Table)
+	title := nameText(b.Table)
 	if a.Table != b.Table {
-		title += " -> " + printable(a.Table)
+		title += " -> " + nameText(a.Table)
 	}
 	t.line("btviz diff: %s", title)
 	if b.Label != "" || a.Label != "" {
@@ -56,7 +56,7 @@ func orDash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return printable(s)
+	return nameText(s)
 }
 
 func (t *text) diffPrefixes(doc DiffDocument) {

@@ -6,6 +6,9 @@
 //
 // Keys are always written escaped by [keyspace.Printable] (the JSON says
 // so in "key_escaping"); Markdown additionally puts them in code spans
-// that backticks and pipes in keys cannot break, and no output holds raw
-// control bytes.
+// that backticks and pipes in keys cannot break. Every other string from
+// a snapshot — names, the source, the scan's mode, method and reason for
+// stopping, diff labels — is escaped by [escape.Text] when [Build] and
+// [BuildDiff] make the document, so no output, JSON included, holds a
+// control, bidirectional or invisible formatting character from it.
 package report

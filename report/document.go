@@ -30,7 +30,11 @@ const SourceSnapshot = "snapshot"
 // Document is the report as JSON writes it: the field names of DESIGN.md
 // ("Report (JSON)") plus key_escaping, ranges_are_tablets, origin,
 // finding_counts and what_if. Counts are integers rounded from the
-// snapshot's estimates; keys are escaped by [keyspace.Printable].
+// snapshot's estimates; keys are escaped by [keyspace.Printable], and
+// every other string that came from the snapshot (names, the source, the
+// scan's mode, method and reason for stopping) by [escape.Text], so that
+// no format, not even JSON decoded by a consumer, carries a control or
+// bidirectional character from it.
 type Document struct {
 	Version int `json:"version"`
 	// Source is bigtable, emulator or snapshot; for a snapshot, Origin
@@ -136,10 +140,10 @@ func Build(in Input) Document {
 	totals := snap.Totals()
 	doc := Document{
 		Version:          DocumentVersion,
-		Source:           string(snap.Source),
-		Project:          snap.Project,
-		Instance:         snap.Instance,
-		Table:            snap.Table,
+		Source:           sanitize(string(snap.Source)),
+		Project:          sanitize(snap.Project),
+		Instance:         sanitize(snap.Instance),
+		Table:            sanitize(snap.Table),
 		KeyEscaping:      keyspace.KeyEscaping,
 		Delimiters:       keyspace.Key(snap.Delimiters),
 		RangesAreTablets: snap.RangesAreTablets,
@@ -151,7 +155,7 @@ func Build(in Input) Document {
 		Traffic:          trafficDoc(snap),
 	}
 	if in.FromFile {
-		doc.Source, doc.Origin = SourceSnapshot, string(snap.Source)
+		doc.Source, doc.Origin = SourceSnapshot, sanitize(string(snap.Source))
 	}
 	counts := diagnose.CountBySeverity(in.Findings)
 	doc.FindingCounts = CountsDoc{Info: counts.Info, Warning: counts.Warning, Error: counts.Error}
@@ -185,8 +189,8 @@ func scanDoc(scan keyspace.ScanInfo, totals *keyspace.Stats) ScanDoc {
 		bytes = units.Round(totals.Bytes)
 	}
 	doc := ScanDoc{
-		Mode: string(scan.Mode), Method: string(scan.Method), Fraction: scan.Fraction, RowsRead: scan.RowsRead,
-		RowsEstimated: rows, BytesEstimated: bytes, Complete: scan.Complete, Incomplete: scan.Incomplete,
+		Mode: sanitize(string(scan.Mode)), Method: sanitize(string(scan.Method)), Fraction: scan.Fraction, RowsRead: scan.RowsRead,
+		RowsEstimated: rows, BytesEstimated: bytes, Complete: scan.Complete, Incomplete: sanitize(scan.Incomplete),
 		ValuesRead: scan.ValuesRead, Started: timestamp(scan.Started), DurationMillis: scan.Duration.Milliseconds(),
 	}
 	if scan.Mode == keyspace.ModeSample || !scan.Complete {

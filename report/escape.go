@@ -2,6 +2,7 @@ package report
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
@@ -20,8 +21,17 @@ func sanitize(s string) string { return escape.Text(s) }
 // the span is fenced with one backtick more than the longest run of
 // backticks in s, padded with spaces when s starts or ends with a
 // backtick. An empty s is written as `""`.
-func mdCode(s string) string {
-	text := keyspace.Printable(s)
+func mdCode(s string) string { return mdSpan(keyspace.Printable(s)) }
+
+// mdName writes a name (table, project, instance, a file's label) as a
+// Markdown code span: escaped by btviz's rule for free text ([sanitize],
+// which keeps names in any script readable) rather than as a key, then
+// fenced as [mdCode] does.
+func mdName(name string) string { return mdSpan(sanitize(name)) }
+
+// mdSpan fences text, which holds no control characters, as a code span
+// that nothing in it can break (see [mdCode]).
+func mdSpan(text string) string {
 	if text == "" {
 		return "`\"\"`"
 	}
@@ -73,19 +83,29 @@ func rangeText(start, end keyspace.Key, key func(string) string) string {
 // maxTextKey is how much of a key the text report shows.
 const maxTextKey = 80
 
-// printable escapes a key or name for the text report, cutting it at
+// printable escapes a key for the text report, cutting it at
 // [maxTextKey] escaped characters.
 func printable(s string) string {
 	return cutEscaped(keyspace.Printable(s), maxTextKey)
 }
 
-// cutEscaped cuts escaped text to at most width characters, ending in
-// "..." when cut, and never inside a \xNN escape.
+// nameText escapes a name (table, project, instance, a file's label) for
+// the text report by btviz's rule for free text, cutting it at
+// [maxTextKey] bytes.
+func nameText(s string) string {
+	return cutEscaped(sanitize(s), maxTextKey)
+}
+
+// cutEscaped cuts escaped text to at most width bytes, ending in "..."
+// when cut, never inside a \xNN escape or a UTF-8 sequence.
 func cutEscaped(text string, width int) string {
 	if len(text) <= width {
 		return text
 	}
 	cut := width - 3
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
 	if i := strings.LastIndexByte(text[:cut], '\\'); i >= 0 && cut-i < 4 {
 		cut = i
 	}

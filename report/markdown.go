@@ -18,7 +18,7 @@ import (
 func Markdown(in Input) []byte {
 	doc := Build(in)
 	md := &markdown{images: in.Images}
-	md.line("# btviz report: " + mdCode(doc.Table))
+	md.line("# btviz report: " + mdName(doc.Table))
 	md.line("")
 	md.section(SectionSummary)
 	md.summary(doc)
@@ -97,7 +97,7 @@ func (md *markdown) summary(doc Document) {
 		ranges = fmt.Sprintf("%s ranges (samples, not tablets)", units.Thousands(int64(len(doc.Tablets))))
 	}
 	md.table([]string{"Item", "Value"}, [][]string{
-		{"Table", mdCode(doc.Table) + " in project " + mdCode(doc.Project) + ", instance " + mdCode(doc.Instance)},
+		{"Table", mdName(doc.Table) + " in project " + mdName(doc.Project) + ", instance " + mdName(doc.Instance)},
 		{"Source", mdText(source)},
 		{"Scan", mdText(scanText(doc.Scan))},
 		{"Rows", estimateText(doc.Scan.RowsEstimated, doc.Scan.RowsEstimatedLow, doc.Scan.RowsEstimatedHigh, units.Count)},

@@ -22,7 +22,7 @@ func Text(in Input) []byte {
 	if doc.Origin != "" {
 		source += ", scanned from " + doc.Origin
 	}
-	t.line("btviz report: %s (%s; project %s, instance %s)", printable(doc.Table), sanitize(source), printable(doc.Project), printable(doc.Instance))
+	t.line("btviz report: %s (%s; project %s, instance %s)", nameText(doc.Table), sanitize(source), nameText(doc.Project), nameText(doc.Instance))
 	t.line("scan: %s", scanText(doc.Scan))
 	ranges := "tablets"
 	if !doc.RangesAreTablets {

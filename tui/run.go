@@ -79,6 +79,10 @@ type Config struct {
 // cancelled, in the alternate screen with the mouse on, and restores the
 // terminal before it returns. It does not close cfg.Backend. It returns
 // nil when the user quits, ctx's error when ctx ended it.
+//
+// Run leaves SIGINT and SIGTERM to its caller, which should cancel ctx on
+// them (cmd/btviz does): Bubble Tea's own handler races a cancelled
+// context, blocking its shutdown forever on a message nobody reads.
 func Run(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	if cfg.Backend == nil && cfg.Snapshot == nil {
 		return errors.New("tui: nothing to show: give a backend or a snapshot")
@@ -99,6 +103,7 @@ func Run(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 		tea.WithOutput(out),
 		tea.WithEnvironment(cfg.Environ),
 		tea.WithColorProfile(cfg.Profile),
+		tea.WithoutSignalHandler(),
 	)
 	_, err := program.Run()
 	switch {

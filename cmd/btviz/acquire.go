@@ -50,7 +50,7 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 				return acquired{}, usageErrorf("--snapshot reads a saved scan; --%s would need a new one: give one or the other", name)
 			}
 		}
-		snaps, err := readSnapshots(f.snapshots)
+		snaps, err := a.readSnapshots(f.snapshots)
 		if err != nil {
 			return acquired{}, err
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/demo"
@@ -18,6 +19,12 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// terminal holds the terminal's state while the interactive view
+	// runs, for [app.stopNow] and [app.recoverPanic] to put back.
+	terminal terminalGuard
+	// windDown is how long (ns) the command may take to stop after a
+	// signal, when it asked for more than [stopGrace].
+	windDown atomic.Int64
 }
 
 // resolve turns the target flags into a [connect.Target], reading

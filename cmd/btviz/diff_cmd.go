@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/export"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/report"
@@ -38,8 +39,8 @@ func (a *app) diffCommand() *cobra.Command {
 			}
 			var snaps [2]*keyspace.Snapshot
 			for i, path := range args {
-				if snaps[i], err = keyspace.Load(path); err != nil {
-					return usageError(err)
+				if snaps[i], err = a.loadSnapshot(path); err != nil {
+					return err
 				}
 			}
 			in := report.DiffInput{
@@ -65,7 +66,7 @@ func (a *app) diffCommand() *cobra.Command {
 				return fmt.Errorf("writing the diff: %w", err)
 			}
 			if out != "" {
-				fmt.Fprintf(a.stderr, "wrote %s\n", out)
+				fmt.Fprintf(a.stderr, "wrote %s\n", escape.Text(out))
 			}
 			return nil
 		},

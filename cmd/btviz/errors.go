@@ -5,16 +5,21 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"charm.land/fang/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
+
+	"github.com/btviz/btviz/escape"
 )
 
 // printError writes a command's error to stderr as "btviz: message",
 // exactly as the error says it: fang's default handler capitalises the
 // first letter, which mangles flags and paths, and wraps lines mid-word.
-// On a terminal the prefix is red.
+// On a terminal the prefix is red. It is the last guard before the
+// terminal: errors quote file names, table names, server messages and
+// file contents, so every line goes through [escape.Text].
 func printError(w io.Writer, _ fang.Styles, err error) {
 	if errors.Is(err, errFindingsGate) {
 		return // the report says it all; the exit code is the message
@@ -23,9 +28,19 @@ func printError(w io.Writer, _ fang.Styles, err error) {
 	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		prefix = lipgloss.NewStyle().Foreground(lipgloss.Red).Bold(true).Render(prefix)
 	}
-	fmt.Fprintf(w, "%s %s\n", prefix, err)
+	fmt.Fprintf(w, "%s %s\n", prefix, safeMessage(err.Error()))
 	var coded *exitError
 	if errors.As(err, &coded) && coded.help {
 		fmt.Fprintln(w, "Run `btviz --help` or `btviz COMMAND --help` for usage.")
 	}
+}
+
+// safeMessage escapes every line of an error message by btviz's one rule
+// for text it did not write, keeping the line breaks between them.
+func safeMessage(message string) string {
+	lines := strings.Split(message, "\n")
+	for i, line := range lines {
+		lines[i] = escape.Text(line)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -11,6 +11,13 @@ const (
 	exitFindings = 1 // findings at or above --fail-on
 	exitUsage    = 2 // bad flag, unreadable snapshot, table not found
 	exitPartial  = 3 // scan failed part-way; the partial result was written
+	// exitInternal is a bug in btviz: a panic caught at the command
+	// boundary (EX_SOFTWARE of sysexits.h).
+	exitInternal = 70
+	// exitInterrupted is a command stopped by a signal that is not a
+	// [syscall.Signal]; SIGINT and SIGTERM exit 128 + their number (130,
+	// 143), as a shell reports them.
+	exitInterrupted = 130
 )
 
 // exitError carries an exit code with the error that explains it.

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/export"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/tui"
@@ -39,7 +40,7 @@ func (a *app) exportCommand() *cobra.Command {
 			if err := export.Write(flags.Out, got.snap, diagnose.Diagnose(got.snap), opts); err != nil {
 				return usageError(err)
 			}
-			fmt.Fprintf(a.stderr, "wrote %s (%s view of table %q)\n", flags.Out, opts.View, got.snap.Table)
+			fmt.Fprintf(a.stderr, "wrote %s (%s view of table %s)\n", escape.Text(flags.Out), opts.View, quote(got.snap.Table))
 			return got.partial
 		},
 	}

@@ -13,11 +13,15 @@ import (
 // sorted by table: a table's scan joined with its recorded traffic when
 // the files hold both. Two scans, or two recordings, of one table are a
 // usage error: there is no telling which to show.
-func readSnapshots(paths []string) ([]*keyspace.Snapshot, error) {
+func (a *app) readSnapshots(paths []string) ([]*keyspace.Snapshot, error) {
+	reader, err := a.snapshotReader()
+	if err != nil {
+		return nil, err
+	}
 	type pair struct{ stored, traffic *keyspace.Snapshot }
 	byTable := map[string]*pair{}
 	for _, path := range paths {
-		file, err := keyspace.ReadFile(path)
+		file, err := reader.ReadFile(path)
 		if err != nil {
 			return nil, usageError(err)
 		}

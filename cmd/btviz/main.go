@@ -6,11 +6,10 @@ package main
 
 import (
 	"context"
-	"io"
 	"os"
-	"syscall"
 
 	"charm.land/fang/v2"
+	"github.com/spf13/cobra"
 )
 
 // version is btviz's release; a build may set it with
@@ -21,17 +20,15 @@ func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
-// run executes btviz with args and returns the process exit code; tests
-// call it in-process.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
-	root := a.rootCommand()
+// execute runs root with args through fang and returns the exit code; a
+// panic in the command becomes [exitInternal] (see [app.recoverPanic]).
+func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) (code int) {
+	defer a.recoverPanic(&code)
 	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
 	options := []fang.Option{
-		fang.WithNotifySignal(os.Interrupt, syscall.SIGTERM),
 		fang.WithErrorHandler(printError),
 		fang.WithVersion(version),
 	}

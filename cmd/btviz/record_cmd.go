@@ -24,6 +24,10 @@ const (
 	defaultRecordListen = "127.0.0.1:8087"
 	// recordStopGrace is how long Ctrl+C waits for calls in flight.
 	recordStopGrace = 5 * time.Second
+	// recordWindDown is how long btviz lets a recording stop by itself
+	// after Ctrl+C before it abandons it: the calls in flight and the
+	// writing of the file (a second Ctrl+C stops at once).
+	recordWindDown = recordStopGrace + 10*time.Second
 )
 
 // recordFlags are the flags of `btviz record`.
@@ -92,6 +96,7 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 			return err
 		}
 	}
+	a.allowWindDown(recordWindDown) // Ctrl+C is how a recording ends, and writes it
 	session, err := a.recordUpstream(ctx, f)
 	if err != nil {
 		return err

@@ -3,13 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/export"
+	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/report"
 )
 
@@ -53,6 +55,9 @@ func (a *app) reportCommand() *cobra.Command {
 				return err
 			}
 			in := report.Input{Snapshot: got.snap, Findings: diagnose.Diagnose(got.snap), FromFile: got.fromFile}
+			if len(transforms) > 0 && got.snap.Totals().Rows == 0 {
+				return usageErrorf("--what-if: the scan of table %q found no rows, so there is nothing to transform; run the report without --what-if, or point it at a table or prefix that holds rows", got.snap.Table)
+			}
 			for _, transform := range transforms {
 				result, err := diagnose.RunWhatIf(got.snap, transform)
 				if errors.Is(err, diagnose.ErrNoSample) {
@@ -104,9 +109,9 @@ func (a *app) writeOutput(path string, body []byte) error {
 		}
 		return nil
 	}
-	if err := os.WriteFile(path, body, 0o644); err != nil {
+	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(body); return err }); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
-	fmt.Fprintf(a.stderr, "wrote %s\n", path)
+	fmt.Fprintf(a.stderr, "wrote %s\n", escape.Text(path))
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/record/loadgen"
 	"github.com/btviz/btviz/tui"
 )
@@ -17,7 +18,7 @@ import (
 func (a *app) rootCommand() *cobra.Command {
 	var target targetFlags
 	var scan scanFlags
-	var theme, traffic string
+	var theme, traffic, screenshots string
 	var listTraffic bool
 	cmd := &cobra.Command{
 		Use:   "btviz [--project P --instance I] [--table T] [scan flags]",
@@ -43,6 +44,9 @@ func (a *app) rootCommand() *cobra.Command {
 			cfg := tui.Config{Table: target.Table, Scan: req}
 			if cfg.Theme, err = tui.ParseTheme(theme); err != nil {
 				return usageError(err)
+			}
+			if cfg.ScreenshotDir, err = screenshotDir(screenshots); err != nil {
+				return err
 			}
 			if traffic != "" {
 				if _, err := loadgen.Lookup(traffic); err != nil {
@@ -73,6 +77,7 @@ func (a *app) rootCommand() *cobra.Command {
 	target.register(cmd.Flags())
 	scan.register(cmd.Flags())
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto (from the terminal's background), dark or light")
+	registerScreenshotDir(cmd, &screenshots)
 	cmd.Flags().StringVar(&traffic, "traffic", "", "with --emulator: run a demo workload through a recording proxy and show its traffic live (--list-traffic lists them)")
 	cmd.Flags().BoolVar(&listTraffic, "list-traffic", false, "list the demo traffic workloads and exit")
 	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand(), a.recordCommand())
@@ -80,7 +85,7 @@ func (a *app) rootCommand() *cobra.Command {
 }
 
 func (a *app) openCommand() *cobra.Command {
-	var theme string
+	var theme, screenshots string
 	cmd := &cobra.Command{
 		Use:   "open FILE.btviz [FILE.btviz]",
 		Short: "Explore a saved snapshot or traffic recording in the interactive view (no network)",
@@ -101,14 +106,18 @@ func (a *app) openCommand() *cobra.Command {
 			if err != nil {
 				return usageError(err)
 			}
-			snaps, err := readSnapshots(args)
+			dir, err := screenshotDir(screenshots)
+			if err != nil {
+				return err
+			}
+			snaps, err := a.readSnapshots(args)
 			if err != nil {
 				return err
 			}
 			if err := a.requireTerminal(); err != nil {
 				return err
 			}
-			cfg := tui.Config{Theme: parsed, Backend: tui.NewSnapshotBackend(strings.Join(args, " + "), snaps...)}
+			cfg := tui.Config{Theme: parsed, ScreenshotDir: dir, Backend: tui.NewSnapshotBackend(strings.Join(args, " + "), snaps...)}
 			if len(snaps) == 1 {
 				cfg.Snapshot, cfg.Table = snaps[0], snaps[0].Table
 			}
@@ -116,7 +125,29 @@ func (a *app) openCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto, dark or light")
+	registerScreenshotDir(cmd, &screenshots)
 	return cmd
+}
+
+// registerScreenshotDir adds --screenshot-dir to an interactive command.
+func registerScreenshotDir(cmd *cobra.Command, dir *string) {
+	cmd.Flags().StringVar(dir, "screenshot-dir", "", "directory the s key saves screenshots in (default: the current directory)")
+}
+
+// screenshotDir checks a --screenshot-dir before the view starts, so that
+// a typo is reported now rather than at the first screenshot.
+func screenshotDir(dir string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return "", usageErrorf("--screenshot-dir %s: %w; name an existing directory", escape.Text(dir), err)
+	}
+	if !info.IsDir() {
+		return "", usageErrorf("--screenshot-dir %s is a file; name a directory", escape.Text(dir))
+	}
+	return dir, nil
 }
 
 // backend opens what the interactive view reads tables through: the
@@ -145,6 +176,10 @@ func (a *app) backend(ctx context.Context, flags connect.Flags) (tui.Backend, fu
 // runTUI runs the interactive view until the user quits; Ctrl+C from
 // outside (SIGINT, SIGTERM) is a normal way out too.
 func (a *app) runTUI(ctx context.Context, cfg tui.Config) error {
+	if in, ok := a.stdin.(*os.File); ok {
+		a.terminal.save(in, a.stdout)
+		defer a.terminal.forget()
+	}
 	err := tui.Run(ctx, cfg, a.stdin, a.stdout)
 	if errors.Is(err, context.Canceled) {
 		return nil

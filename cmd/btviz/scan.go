@@ -37,7 +37,7 @@ func (a *app) scanCommand() *cobra.Command {
 			if err := keyspace.Save(out, got.snap); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stderr, "wrote %s: %s\n", out, describeScan(got.snap))
+			fmt.Fprintf(a.stderr, "wrote %s: %s\n", escape.Text(out), describeScan(got.snap))
 			return got.partial
 		},
 	}
@@ -64,7 +64,7 @@ func describeScan(snap *keyspace.Snapshot) string {
 		total += fmt.Sprintf(" (95%%: %s–%s)", units.Thousands(scan.RowsEstimatedLow), units.Thousands(scan.RowsEstimatedHigh))
 	}
 	return fmt.Sprintf("table %s, %s rows read (%s) %s, %s, %s, %s",
-		"\""+escape.Text(snap.Table)+"\"", units.Thousands(scan.RowsRead), mode, total, units.Bytes(float64(scan.BytesEstimated)), scan.Duration.Round(1e6), status)
+		quote(snap.Table), units.Thousands(scan.RowsRead), mode, total, units.Bytes(float64(scan.BytesEstimated)), scan.Duration.Round(1e6), status)
 }
 
 // fileStem turns a table name into a file-name stem.

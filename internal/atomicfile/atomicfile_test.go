@@ -37,3 +37,32 @@ func TestWriteReplacesOnlyWhenComplete(t *testing.T) {
 		t.Fatal("writing into a missing directory succeeded")
 	}
 }
+
+// TestRemoveTemporaryRemovesWritesInProgress: the temporary file of a
+// write that is still running is removed, as a stopped process needs.
+func TestRemoveTemporaryRemovesWritesInProgress(t *testing.T) {
+	dir := t.TempDir()
+	started, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error)
+	go func() {
+		done <- Write(filepath.Join(dir, "slow.txt"), func(w io.Writer) error {
+			close(started)
+			<-release
+			return nil
+		})
+	}()
+	<-started
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("no temporary file while writing: %v", entries)
+	}
+	if n := RemoveTemporary(); n != 1 {
+		t.Fatalf("removed %d temporary files, want 1", n)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("left %v", entries)
+	}
+	close(release)
+	if err := <-done; err == nil {
+		t.Error("a write whose temporary file was removed succeeded")
+	}
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/btviz/btviz/escape"
+	"github.com/btviz/btviz/internal/atomicfile"
+)
+
+// stopGrace is how long a command gets to wind down by itself after
+// SIGINT or SIGTERM — a scan writes its partial result, the interactive
+// view restores the terminal — before btviz stops it: well inside the
+// second a user waits after Ctrl+C.
+const stopGrace = 400 * time.Millisecond
+
+// issuesURL is where a user reports a bug.
+const issuesURL = "https://github.com/btviz/btviz/issues"
+
+// run executes btviz with args and returns the process exit code; tests
+// call it in-process. SIGINT and SIGTERM cancel the command's context;
+// a command still busy [stopGrace] later (or as long as it asked for with
+// [app.allowWindDown]), or at a second signal, is abandoned: its
+// temporary files are removed, the terminal is restored and run returns
+// 128 + the signal's number, for main to exit with.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+
+	if _, ok := stderr.(*os.File); !ok {
+		stderr = &syncWriter{w: stderr} // a proxy's news comes from its own goroutines
+	}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	done := make(chan int, 1)
+	go func() { done <- a.execute(ctx, a.rootCommand(), args) }()
+	select {
+	case code := <-done:
+		return code
+	case sig := <-signals:
+		cancel()
+		grace := stopGrace
+		if asked := time.Duration(a.windDown.Load()); asked > grace {
+			grace = asked
+		}
+		select {
+		case code := <-done:
+			return code
+		case <-signals:
+		case <-time.After(grace):
+		}
+		return a.stopNow(sig)
+	}
+}
+
+// allowWindDown gives the running command up to d to stop by itself
+// after SIGINT or SIGTERM instead of [stopGrace]: for a command that
+// Ctrl+C ends normally and that has work to finish then (a recording
+// writes its file).
+func (a *app) allowWindDown(d time.Duration) { a.windDown.Store(int64(d)) }
+
+// stopNow abandons a command that did not stop when asked: it removes
+// the temporary files of writes in progress, puts the terminal back and
+// says so. It returns the exit code of a process stopped by sig.
+func (a *app) stopNow(sig os.Signal) int {
+	atomicfile.RemoveTemporary()
+	a.terminal.restore()
+	fmt.Fprintf(a.stderr, "btviz: stopped by %s before the command finished; no partial output was left behind\n", signalName(sig))
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return exitInterrupted
+}
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT (Ctrl+C)"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
+
+// recoverPanic turns a panic that reached the command boundary into a
+// one-line error and [exitInternal]: no stack trace for the user, but
+// where it happened and where to report it. Deferred clean-up of the
+// panicking goroutine has run by now; the terminal is put back in case
+// the interactive view was running.
+func (a *app) recoverPanic(code *int) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	a.terminal.restore()
+	fmt.Fprintf(a.stderr, "btviz: internal error: %s (at %s); this is a bug in btviz: please report it with the command you ran at %s\n",
+		escape.Text(oneLine(fmt.Sprint(p))), panicSite(), issuesURL)
+	*code = exitInternal
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// panicSite names the function and line a panic started in: the first
+// frame below runtime.gopanic that is not the runtime's.
+func panicSite() string {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	panicking := false
+	for {
+		frame, more := frames.Next()
+		switch {
+		case frame.Function == "runtime.gopanic":
+			panicking = true
+		case panicking && !strings.HasPrefix(frame.Function, "runtime."):
+			return fmt.Sprintf("%s:%d", strings.TrimPrefix(frame.Function, "github.com/btviz/btviz/"), frame.Line)
+		}
+		if !more {
+			return "unknown"
+		}
+	}
+}
+
+// terminalGuard remembers the terminal's state while the interactive view
+// runs, so that btviz can put the terminal back if it has to abandon the
+// view (a panic, or a view that does not answer SIGINT).
+type terminalGuard struct {
+	mu    sync.Mutex
+	in    *os.File
+	out   io.Writer
+	state *term.State
+}
+
+// save records in's state before the interactive view changes it.
+func (g *terminalGuard) save(in *os.File, out io.Writer) {
+	state, err := term.GetState(in.Fd())
+	if err != nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.in, g.out, g.state = in, out, state
+}
+
+// forget drops the saved state once the view has restored the terminal.
+func (g *terminalGuard) forget() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.in, g.out, g.state = nil, nil, nil
+}
+
+// terminalReset undoes every mode the interactive view turns on.
+var terminalReset = ansi.ResetModeSynchronizedOutput + ansi.ResetStyle +
+	ansi.ResetModeMouseNormal + ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr +
+	ansi.ResetModeBracketedPaste + ansi.ResetModeFocusEvent + ansi.ResetModeUnicodeCore +
+	ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1) +
+	ansi.ResetModeAltScreenSaveCursor + ansi.SetModeTextCursorEnable
+
+// restore puts the terminal back as it was before the view, if the view
+// is running.
+func (g *terminalGuard) restore() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.state == nil {
+		return
+	}
+	io.WriteString(g.out, terminalReset)
+	term.Restore(g.in.Fd(), g.state)
+	g.in, g.out, g.state = nil, nil, nil
+}
+
+// syncWriter serializes writes to a writer that the command and the
+// goroutines it starts (a recording proxy reporting its upstream) share.
+// A terminal or file needs none: each write to an [os.File] is one call.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}

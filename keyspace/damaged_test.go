@@ -1,0 +1,245 @@
+package keyspace
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/btviz/btviz/internal/snapshotjson"
+)
+
+// fileJSON returns a valid snapshot file's JSON as generic values to
+// damage: the envelope, with "snapshot" holding the snapshot.
+func fileJSON(t testing.TB, snap *Snapshot) map[string]any {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Encode(&buf, snap); err != nil {
+		t.Fatal(err)
+	}
+	file, err := snapshotjson.Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// gzipJSON encodes v as a snapshot file would be: JSON, gzip-compressed.
+func gzipJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	data, err := snapshotjson.Write(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+var obj = snapshotjson.Object
+
+// snapshotjsonRead reads a file's JSON from its bytes.
+func snapshotjsonRead(data []byte) (map[string]any, error) {
+	return snapshotjson.Read(bytes.NewReader(data))
+}
+
+// damagedFiles are the kinds of damage a snapshot file is checked for:
+// each changes one value of a valid file and names the field the error
+// must give.
+var damagedFiles = []struct {
+	name, field string
+	damage      func(file map[string]any)
+}{
+	{"null child", "snapshot.root.children[2]: null", func(f map[string]any) {
+		obj(f, "snapshot", "root")["children"].([]any)[2] = nil
+	}},
+	{"null root", "snapshot.root: missing", func(f map[string]any) { obj(f, "snapshot")["root"] = nil }},
+	{"null snapshot", "snapshot: missing", func(f map[string]any) { f["snapshot"] = nil }},
+	{"root histogram far in the past", "snapshot.root.writes.first", func(f map[string]any) {
+		obj(f, "snapshot", "root")["writes"] = map[string]any{"first": -1e15, "counts": []any{1, 2, 3}}
+	}},
+	{"root histogram moved", "snapshot.root.first_write", func(f map[string]any) {
+		writes := obj(f, "snapshot", "root", "writes")
+		writes["first"] = writes["first"].(float64) - 1000
+	}},
+	{"child histogram outside the table's", "snapshot.root.children[1].writes.first", func(f map[string]any) {
+		obj(f, "snapshot", "root", "children", 1, "writes")["first"] = 5e12
+	}},
+	{"time grid beyond int64", "snapshot.root.writes.first", func(f map[string]any) {
+		obj(f, "snapshot")["time_bucket_micros"] = 1e6
+		obj(f, "snapshot", "root", "writes")["first"] = 1e15
+	}},
+	{"negative count", "snapshot.root.children[1].rows: -5", func(f map[string]any) {
+		obj(f, "snapshot", "root", "children", 1)["rows"] = -5
+	}},
+	{"1e308 bytes", "snapshot.root.bytes: 1e+308", func(f map[string]any) { obj(f, "snapshot", "root")["bytes"] = 1e308 }},
+	{"1e308 in an integer", "snapshot.root.max_row_bytes: holds number 1e+308", func(f map[string]any) {
+		obj(f, "snapshot", "root")["max_row_bytes"] = 1e308
+	}},
+	{"inverted write times", "snapshot.root.children[0].last_write", func(f map[string]any) {
+		child := obj(f, "snapshot", "root", "children", 0)
+		child["first_write"], child["last_write"] = child["last_write"], child["first_write"].(float64)-1e9
+	}},
+	{"string for a number", "snapshot.root.children[3].cells: holds string", func(f map[string]any) {
+		obj(f, "snapshot", "root", "children", 3)["cells"] = "many"
+	}},
+	{"unknown node kind", "snapshot.root.children[4].kind: unknown node kind", func(f map[string]any) {
+		obj(f, "snapshot", "root", "children", 4)["kind"] = "\x1b]0;TITLE\x07"
+	}},
+	{"unknown scan mode", "snapshot.scan.mode: unknown scan mode", func(f map[string]any) {
+		obj(f, "snapshot", "scan")["mode"] = "\x1b]0;TITLE\x07\x1b]52;c;aGk=\x07"
+	}},
+	{"unknown sample method", "snapshot.scan.method", func(f map[string]any) { obj(f, "snapshot", "scan")["method"] = "guess" }},
+	{"unknown source", "snapshot.source", func(f map[string]any) { obj(f, "snapshot")["source"] = "\u202ebigtable" }},
+	{"fraction above one", "snapshot.scan.fraction", func(f map[string]any) { obj(f, "snapshot", "scan")["fraction"] = 2 }},
+	{"negative rows read", "snapshot.scan.rows_read", func(f map[string]any) { obj(f, "snapshot", "scan")["rows_read"] = -1 }},
+	{"bad key escape", "snapshot.root.children[0].prefix", func(f map[string]any) {
+		obj(f, "snapshot", "root", "children", 0)["prefix"] = `dev\xZZ`
+	}},
+	{"too many histogram buckets", "snapshot.root.writes.counts: 100000 buckets", func(f map[string]any) {
+		obj(f, "snapshot", "root", "writes")["counts"] = make([]any, 100000)
+	}},
+	{"zero bucket width", "snapshot.time_bucket_micros", func(f map[string]any) { obj(f, "snapshot")["time_bucket_micros"] = 0 }},
+	{"children out of order", "snapshot.root.children[1].start", func(f map[string]any) {
+		children := obj(f, "snapshot", "root")["children"].([]any)
+		children[0], children[1] = children[1], children[0]
+	}},
+	{"child outside its parent", "snapshot.root.children[0].children[0]", func(f map[string]any) {
+		grandchild := obj(f, "snapshot", "root", "children", 0, "children", 0)
+		grandchild["start"], grandchild["end"] = "a", "b"
+	}},
+	{"children hold more than their parent", "snapshot.root.rows", func(f map[string]any) { obj(f, "snapshot", "root")["rows"] = 3 }},
+	{"children wrote more than their parent", "snapshot.root.writes", func(f map[string]any) {
+		counts := obj(f, "snapshot", "root", "writes")["counts"].([]any)
+		counts[len(counts)-1] = 0.5
+	}},
+	{"wrong child depth", "snapshot.root.children[2].depth", func(f map[string]any) {
+		obj(f, "snapshot", "root", "children", 2)["depth"] = 7
+	}},
+	{"row node with children", "snapshot.root.children[0].children[0].children", func(f map[string]any) {
+		grandchild := obj(f, "snapshot", "root", "children", 0, "children", 0)
+		grandchild["kind"] = "row"
+		grandchild["children"] = []any{map[string]any{"kind": "row"}}
+	}},
+	{"family mask beyond the families", "snapshot.root.family_mask", func(f map[string]any) {
+		obj(f, "snapshot", "root")["family_mask"] = []any{1, 1, 1}
+	}},
+	{"overlapping ranges", "snapshot.ranges[1].start", func(f map[string]any) {
+		obj(f, "snapshot", "ranges", 1)["start"] = "a"
+	}},
+	{"negative sample weight", "snapshot.sample[3].weight", func(f map[string]any) {
+		obj(f, "snapshot", "sample", 3)["weight"] = -1
+	}},
+	{"largest row written before its first write", "snapshot.largest[0].last_write", func(f map[string]any) {
+		row := obj(f, "snapshot", "largest", 0)
+		row["last_write"] = row["first_write"].(float64) - 1000
+	}},
+	{"scan end before start", "snapshot.scan.end", func(f map[string]any) {
+		scan := obj(f, "snapshot", "scan")
+		scan["start"], scan["end"] = "z", "a"
+	}},
+	{"negative tree depth", "snapshot.tree_depth", func(f map[string]any) { obj(f, "snapshot")["tree_depth"] = -1 }},
+	{"too many delimiters", "snapshot.delimiters", func(f map[string]any) { obj(f, "snapshot")["delimiters"] = strings.Repeat("#", 300) }},
+	{"families not a list", "snapshot.families: holds string", func(f map[string]any) { obj(f, "snapshot")["families"] = "cf" }},
+	{"started not a time", "snapshot.scan.started", func(f map[string]any) { obj(f, "snapshot", "scan")["started"] = "yesterday" }},
+}
+
+// TestDamagedFilesNameTheField: every kind of damage is refused as a
+// damaged file (not a crash, not a picture of nonsense), and the error
+// names the field by its JSON path.
+func TestDamagedFilesNameTheField(t *testing.T) {
+	snap := testSnapshot(t)
+	for _, tc := range damagedFiles {
+		file := fileJSON(t, snap)
+		tc.damage(file)
+		_, err := Decode(bytes.NewReader(gzipJSON(t, file)))
+		if !errors.Is(err, ErrDamaged) {
+			t.Errorf("%s: err = %v, want a damaged file", tc.name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.field) || !strings.Contains(err.Error(), "scan the table (or record the traffic) again") {
+			t.Errorf("%s: error %q does not name %q and say what to do", tc.name, err, tc.field)
+		}
+	}
+}
+
+// TestDeeplyNestedFileIsRefused: children nested thousands deep are
+// refused before anything recurses over them.
+func TestDeeplyNestedFileIsRefused(t *testing.T) {
+	file := fileJSON(t, testSnapshot(t))
+	node := obj(file, "snapshot", "root", "children", 0)
+	for i := range 6000 {
+		child := map[string]any{"kind": "prefix", "depth": i + 2, "start": node["start"], "end": node["end"]}
+		node["children"] = []any{child}
+		node = child
+	}
+	_, err := Decode(bytes.NewReader(gzipJSON(t, file)))
+	if !errors.Is(err, ErrNotSnapshot) && !errors.Is(err, ErrDamaged) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestUndamagedFileStillLoads: the damage above is what fails, not the
+// round trip through generic JSON.
+func TestUndamagedFileStillLoads(t *testing.T) {
+	if _, err := Decode(bytes.NewReader(gzipJSON(t, fileJSON(t, testSnapshot(t))))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOversizedFileIsRefusedQuickly: a small gzip of a huge body (512 MB
+// of whitespace in 0.5 MB) is refused in well under a second, without
+// holding the body, and the limit can be raised.
+func TestOversizedFileIsRefusedQuickly(t *testing.T) {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	block := bytes.Repeat([]byte(" "), 1<<20)
+	for range 512 {
+		zw.Write(block)
+	}
+	zw.Write([]byte(`{"format":"btviz-snapshot","version":1}`))
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "bomb.btviz")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	_, err := Reader{LimitHint: "set BTVIZ_MAX_SNAPSHOT_MB"}.Load(path)
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	t.Logf("refused in %v, %d kB allocated", elapsed, (after.TotalAlloc-before.TotalAlloc)>>10)
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 16<<20 {
+		t.Errorf("refusing the file allocated %d MB", allocated>>20)
+	}
+	if elapsed > 5*time.Second {
+		t.Errorf("refusing the file took %v", elapsed)
+	}
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "BTVIZ_MAX_SNAPSHOT_MB") || !strings.Contains(err.Error(), "256 MB") {
+		t.Fatalf("err = %v, want too large with the hint", err)
+	}
+	small := filepath.Join(t.TempDir(), "small.btviz")
+	if err := Save(small, testSnapshot(t)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (Reader{MaxBytes: 1 << 10}).Load(small); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("a 1 kB limit let a larger file through: %v", err)
+	}
+	if _, err := (Reader{MaxBytes: 1 << 30}).Load(small); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDirectoryIsCalledADirectory: a directory given as a snapshot is
+// not "not gzip-compressed".
+func TestDirectoryIsCalledADirectory(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Load(dir)
+	if err == nil || !strings.Contains(err.Error(), "is a directory") || strings.Contains(err.Error(), "gzip") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,120 @@
+package keyspace
+
+import (
+	"math"
+	"strconv"
+)
+
+// maxFileMethods bounds a traffic list of data-API methods.
+const maxFileMethods = 256
+
+// trafficGrid checks the recording's table-wide values and its time grid:
+// the root's histograms, which span every other node's, cover at most
+// [MaxTimeBuckets] buckets of a width whose arithmetic cannot overflow.
+// It also refuses node traffic in a snapshot that holds no recording.
+func (v *validator) trafficGrid(path string) error {
+	t, root := v.snap.Traffic, v.snap.Root
+	if t == nil {
+		if root.Traffic != nil {
+			return problem(path+".root.traffic", "set, but the snapshot holds no recording (%s.traffic)", path)
+		}
+		return nil
+	}
+	path += ".traffic"
+	if t.Duration < 0 {
+		return problem(path+".duration_ns", "%d is negative", t.Duration)
+	}
+	if t.BucketMicros <= 0 || t.BucketMicros > maxTimeBucketMicros {
+		return problem(path+".bucket_micros", "time bucket width %d µs is not between 1 and 2^62", t.BucketMicros)
+	}
+	if err := methods(path+".methods", t.Methods); err != nil {
+		return err
+	}
+	for _, list := range []struct {
+		name string
+		rows []HotRow
+	}{{"top_reads", t.TopReads}, {"top_writes", t.TopWrites}} {
+		if len(list.rows) > maxFileRowList {
+			return problem(path+"."+list.name, "%d rows, more than %d", len(list.rows), maxFileRowList)
+		}
+		for i, r := range list.rows {
+			err := counts(path+"."+list.name+"["+strconv.Itoa(i)+"]", field{"count", r.Count}, field{"error", r.Error}, field{"bytes", r.Bytes})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	if len(t.TopScans) > maxFileRowList {
+		return problem(path+".top_scans", "%d scans, more than %d", len(t.TopScans), maxFileRowList)
+	}
+	for i, s := range t.TopScans {
+		scanPath := path + ".top_scans[" + strconv.Itoa(i) + "]"
+		if err := counts(scanPath, field{"count", s.Count}, field{"error", s.Error}, field{"rows", s.Rows}); err != nil {
+			return err
+		}
+		if s.End != "" && s.End <= s.Start {
+			return problem(scanPath+".end", "%v does not come after the start %v", s.End, s.Start)
+		}
+	}
+	if root.Traffic == nil {
+		return nil
+	}
+	seen := false
+	for _, h := range root.Traffic.hists() {
+		if len(h.Counts) == 0 {
+			continue
+		}
+		if !seen {
+			v.trafficFirst, v.trafficLast, seen = h.First, h.Last(), true
+		}
+		v.trafficFirst, v.trafficLast = min(v.trafficFirst, h.First), max(v.trafficLast, h.Last())
+	}
+	timePath := v.path + ".root.traffic.time"
+	if v.trafficLast-v.trafficFirst > MaxTimeBuckets {
+		return problem(timePath, "the recording's histograms span %d buckets, more than the %d of a time axis", v.trafficLast-v.trafficFirst, MaxTimeBuckets)
+	}
+	width := t.BucketMicros
+	if seen && (v.trafficFirst < floorDiv(math.MinInt64, width) || v.trafficLast-1 > floorDiv(math.MaxInt64, width)) {
+		return problem(timePath, "buckets [%d, %d) of %d µs lie beyond any time", v.trafficFirst, v.trafficLast, width)
+	}
+	return nil
+}
+
+// nodeTraffic checks one node's recorded traffic: counts, key bounds,
+// methods, and histograms inside the recording's span.
+func (v *validator) nodeTraffic(path string, t *NodeTraffic) error {
+	if v.snap.Traffic == nil {
+		return problem(path, "set, but the snapshot holds no recording (%s.traffic)", v.path)
+	}
+	c := &t.OpCounts
+	err := counts(path, field{"ops", c.Ops}, field{"point_reads", c.PointReads}, field{"scans", c.Scans},
+		field{"rows_read", c.RowsRead}, field{"bytes_read", c.BytesRead}, field{"rows_written", c.RowsWritten}, field{"bytes_written", c.BytesWritten})
+	if err != nil {
+		return err
+	}
+	if t.LastKey != "" && t.LastKey < t.FirstKey {
+		return problem(path+".last_key", "%v comes before first_key %v", t.LastKey, t.FirstKey)
+	}
+	if err := methods(path+".methods", t.Methods); err != nil {
+		return err
+	}
+	for i, name := range []string{"ops", "rows_read", "bytes_read", "rows_written", "bytes_written"} {
+		if err := histWithin(path+".time."+name, t.hists()[i], v.trafficFirst, v.trafficLast, "the recording's time"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// methods checks a list of method counts.
+func methods(path string, list []MethodCount) error {
+	if len(list) > maxFileMethods {
+		return problem(path, "%d methods, more than %d", len(list), maxFileMethods)
+	}
+	for i, m := range list {
+		if err := counts(path+"["+strconv.Itoa(i)+"]", field{"calls", m.Calls}, field{"errors", m.Errors}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
