@@ -88,7 +88,7 @@ func assertStrings(t *testing.T, what string, got, want []string) {
 
 func TestPrefixBucketingMergesTheColdestNeighboursFirst(t *testing.T) {
 	snap := fruitSnapshot(t)
-	m := mustBuild(t, snap, View{Bucketing: BucketPrefix, Metric: MetricRows, Rows: 10})
+	m := mustBuild(t, snap, View{Bucketing: BucketPrefix, Metric: MetricRows, Rows: 5})
 	assertStrings(t, "one bucket per child", boundaries(m), []string{"..banana#", "banana#..cherry#", "cherry#..date", "date..fig#", "fig#.."})
 	assertStrings(t, "labels", []string{m.Buckets[0].Label, m.Buckets[3].Label}, []string{"apple#", "date"})
 	if m.Buckets[2].Node == nil || !m.Buckets[2].CanDrill() || !m.Buckets[3].NeedsRescan() {
@@ -163,6 +163,35 @@ func TestTabletBucketingFollowsTheTabletMap(t *testing.T) {
 	}
 }
 
+// TestFewPrefixesGoDeeper: five children on ten rows split the largest
+// (cherry#, 10 rows) into its own, so the rows show where the keys are;
+// a level of fewUnits children or more keeps one row per child.
+func TestFewPrefixesGoDeeper(t *testing.T) {
+	snap := fruitSnapshot(t)
+	m := mustBuild(t, snap, View{Bucketing: BucketPrefix, Metric: MetricRows, Rows: 10})
+	assertStrings(t, "cherry# split", boundaries(m), []string{"..banana#", "banana#..cherry#10", "cherry#10..cherry#3", "cherry#3..cherry#5",
+		"cherry#5..cherry#7", "cherry#7..cherry#8", "cherry#8..cherry#9", "cherry#9..date", "date..fig#", "fig#.."})
+	if n := m.Buckets[7].Node; n == nil || n.Prefix != "cherry#9" {
+		t.Fatalf("bucket %s..%s should be the prefix cherry#9", m.Buckets[7].Start, m.Buckets[7].End)
+	}
+	heat := mustBuild(t, snap, View{Bucketing: BucketHeat, Metric: MetricRows, Rows: 10})
+	if len(heat.Buckets) <= 5 {
+		t.Fatalf("heat bucketing should go deeper too, got %v", boundaries(heat))
+	}
+
+	var rows []keyspace.Row
+	for i := range fewUnits {
+		for j := range 3 {
+			rows = append(rows, keyspace.Row{Key: fmt.Sprintf("t%d#%d", i, j), Cells: []keyspace.Cell{cellAt("f", "q", epoch, 1)}})
+		}
+	}
+	many := buildSnapshot(t, "tenants", rows, keyspace.Options{Delimiters: "#"})
+	m = mustBuild(t, many, View{Bucketing: BucketPrefix, Rows: 40})
+	if len(m.Buckets) != fewUnits {
+		t.Fatalf("%d children are not few: want one bucket each, got %v", fewUnits, boundaries(m))
+	}
+}
+
 // TestRangeViewsClipToTheirBounds also shows that buckets tile the range:
 // the keys between banana#'s end and cherry#1 (no rows) belong to the
 // banana# bucket.
@@ -184,7 +213,7 @@ func TestSingleChildChainsAreSkipped(t *testing.T) {
 		}
 	}
 	snap := buildSnapshot(t, "users", rows, keyspace.Options{Delimiters: "#"})
-	m := mustBuild(t, snap, View{Bucketing: BucketPrefix, Rows: 10})
+	m := mustBuild(t, snap, View{Bucketing: BucketPrefix, Rows: 3})
 	assertStrings(t, "users", []string{m.Buckets[0].Label, m.Buckets[0].ShortLabel, string(m.Anchor.Prefix)}, []string{"user#ann#", "ann#", "user#"})
 	if len(m.Buckets) != 3 {
 		t.Fatalf("want one bucket per user, got %v", boundaries(m))

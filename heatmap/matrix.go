@@ -103,13 +103,13 @@ func Build(snap *keyspace.Snapshot, v View) (*Matrix, error) {
 	var starts []int
 	switch v.Bucketing {
 	case BucketPrefix:
-		us = prefixUnits(sc, v.Depth)
+		us = prefixUnits(sc, v.Depth, v.Rows)
 		starts = mergeSmallest(unitValues(us, ms, table), v.Metric.additive(), v.Rows)
 	case BucketEven:
 		us = evenUnits(sc, v.Rows)
 		starts = evenStarts(us, v.Rows)
 	case BucketHeat:
-		us = prefixUnits(sc, v.Depth)
+		us = prefixUnits(sc, v.Depth, v.Rows)
 		starts = heatStarts(unitValues(us, ms, table), v.Metric.additive(), v.Rows)
 	case BucketTablets:
 		us, err = tabletUnits(snap, sc, grid, ms)
