@@ -49,6 +49,12 @@ type HotRow struct {
 	Bytes float64 `json:"bytes"`
 }
 
+// Repeated reports whether the row was certainly read (or written) more
+// than once: a row a single scan returned is counted too, and after a
+// scan of many rows the counter's last entries are such rows, with an
+// error bound as large as their count. Only repeated rows are hot.
+func (r HotRow) Repeated() bool { return r.Count-r.Error >= 2 }
+
 // HotScan is one of the most scanned key ranges: how many scans asked for
 // [Start, End) (an over-estimate by at most Error) and how many rows
 // they returned in all.

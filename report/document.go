@@ -58,6 +58,47 @@ type Document struct {
 	Traffic *TrafficDoc `json:"traffic,omitempty"`
 }
 
+// RecordingOnly reports whether the report is of a traffic recording
+// alone, with no scan of what the table stores: it has no size, prefixes
+// by rows or largest rows to report.
+func (d Document) RecordingOnly() bool { return d.Traffic != nil && d.Scan.RowsRead == 0 }
+
+// originText says where the report's data came from: "emulator",
+// "snapshot, scanned from bigtable", "traffic recording through btviz
+// record of localhost:8086".
+func originText(d Document) string {
+	if d.RecordingOnly() {
+		text := "traffic recording through btviz record"
+		if d.Traffic.Upstream != "" {
+			text += " of " + d.Traffic.Upstream
+		}
+		return sanitize(text)
+	}
+	if d.Origin != "" {
+		return sanitize(d.Source + ", scanned from " + d.Origin)
+	}
+	return sanitize(d.Source)
+}
+
+// whereText names the project and instance, each written by name, or ""
+// when neither is known (a recording of an emulator, whose clients pick
+// any names).
+func whereText(d Document, name func(string) string) string {
+	if d.Project == "" && d.Instance == "" {
+		return ""
+	}
+	return "project " + name(d.Project) + ", instance " + name(d.Instance)
+}
+
+// sourceText is the report header's parenthesis: where the data came
+// from and, when known, the project and instance.
+func sourceText(d Document) string {
+	if where := whereText(d, nameText); where != "" {
+		return originText(d) + "; " + where
+	}
+	return originText(d)
+}
+
 // ScanDoc is how the snapshot was taken.
 type ScanDoc struct {
 	Mode string `json:"mode"`

@@ -24,10 +24,12 @@ func Markdown(in Input) []byte {
 	md.summary(doc)
 	md.heading("## Findings", SectionFindings)
 	md.findings(doc.Findings)
-	md.heading("## Top prefixes", SectionPrefixes)
-	md.prefixes(doc.Prefixes)
-	md.heading("## Largest rows", SectionLargestRows)
-	md.largestRows(doc.LargestRows)
+	if !doc.RecordingOnly() {
+		md.heading("## Top prefixes", SectionPrefixes)
+		md.prefixes(doc.Prefixes)
+		md.heading("## Largest rows", SectionLargestRows)
+		md.largestRows(doc.LargestRows)
+	}
 	if doc.Traffic != nil {
 		md.heading("## Traffic", SectionTraffic)
 		md.traffic(doc.Traffic)
@@ -88,24 +90,31 @@ func (md *markdown) table(header []string, rows [][]string) {
 }
 
 func (md *markdown) summary(doc Document) {
-	source := doc.Source
-	if doc.Origin != "" {
-		source += " (scanned from " + doc.Origin + ")"
+	table := mdName(doc.Table)
+	if where := whereText(doc, mdName); where != "" {
+		table += " in " + where
 	}
-	ranges := fmt.Sprintf("%s tablets", units.Thousands(int64(len(doc.Tablets))))
-	if !doc.RangesAreTablets {
-		ranges = fmt.Sprintf("%s ranges (samples, not tablets)", units.Thousands(int64(len(doc.Tablets))))
+	source := originText(doc)
+	if doc.Origin != "" && !doc.RecordingOnly() {
+		source = doc.Source + " (scanned from " + doc.Origin + ")"
 	}
-	md.table([]string{"Item", "Value"}, [][]string{
-		{"Table", mdName(doc.Table) + " in project " + mdName(doc.Project) + ", instance " + mdName(doc.Instance)},
-		{"Source", mdText(source)},
-		{"Scan", mdText(scanText(doc.Scan))},
-		{"Rows", estimateText(doc.Scan.RowsEstimated, doc.Scan.RowsEstimatedLow, doc.Scan.RowsEstimatedHigh, units.Count)},
-		{"Bytes", estimateText(doc.Scan.BytesEstimated, doc.Scan.BytesEstimatedLow, doc.Scan.BytesEstimatedHigh, units.Bytes)},
-		{"Key ranges", mdText(ranges)},
-		{"Findings", fmt.Sprintf("%d error, %d warning, %d info", doc.FindingCounts.Error, doc.FindingCounts.Warning, doc.FindingCounts.Info)},
-		{"Key escaping", mdText(doc.KeyEscaping)},
-	})
+	rows := [][]string{{"Table", table}, {"Source", mdText(source)}}
+	if doc.RecordingOnly() {
+		rows = append(rows, []string{"Recorded", mdText(trafficSummary(doc.Traffic))})
+	} else {
+		ranges := fmt.Sprintf("%s tablets", units.Thousands(int64(len(doc.Tablets))))
+		if !doc.RangesAreTablets {
+			ranges = fmt.Sprintf("%s ranges (samples, not tablets)", units.Thousands(int64(len(doc.Tablets))))
+		}
+		rows = append(rows,
+			[]string{"Scan", mdText(scanText(doc.Scan))},
+			[]string{"Rows", estimateText(doc.Scan.RowsEstimated, doc.Scan.RowsEstimatedLow, doc.Scan.RowsEstimatedHigh, units.Count)},
+			[]string{"Bytes", estimateText(doc.Scan.BytesEstimated, doc.Scan.BytesEstimatedLow, doc.Scan.BytesEstimatedHigh, units.Bytes)},
+			[]string{"Key ranges", mdText(ranges)})
+	}
+	md.table([]string{"Item", "Value"}, append(rows,
+		[]string{"Findings", fmt.Sprintf("%d error, %d warning, %d info", doc.FindingCounts.Error, doc.FindingCounts.Warning, doc.FindingCounts.Info)},
+		[]string{"Key escaping", mdText(doc.KeyEscaping)}))
 }
 
 // scanText describes the scan in one line.

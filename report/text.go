@@ -18,24 +18,37 @@ const textWidth = 100
 func Text(in Input) []byte {
 	doc := Build(in)
 	t := &text{}
-	source := doc.Source
-	if doc.Origin != "" {
-		source += ", scanned from " + doc.Origin
+	t.line("btviz report: %s (%s)", nameText(doc.Table), sourceText(doc))
+	if !doc.RecordingOnly() {
+		t.line("scan: %s", scanText(doc.Scan))
+		ranges := "tablets"
+		if !doc.RangesAreTablets {
+			ranges = "ranges (samples, not tablets)"
+		}
+		t.line("size: %s rows, %s; %s %s", estimateText(doc.Scan.RowsEstimated, doc.Scan.RowsEstimatedLow, doc.Scan.RowsEstimatedHigh, units.Count),
+			estimateText(doc.Scan.BytesEstimated, doc.Scan.BytesEstimatedLow, doc.Scan.BytesEstimatedHigh, units.Bytes),
+			units.Thousands(int64(len(doc.Tablets))), ranges)
 	}
-	t.line("btviz report: %s (%s; project %s, instance %s)", nameText(doc.Table), sanitize(source), nameText(doc.Project), nameText(doc.Instance))
-	t.line("scan: %s", scanText(doc.Scan))
-	ranges := "tablets"
-	if !doc.RangesAreTablets {
-		ranges = "ranges (samples, not tablets)"
-	}
-	t.line("size: %s rows, %s; %s %s", estimateText(doc.Scan.RowsEstimated, doc.Scan.RowsEstimatedLow, doc.Scan.RowsEstimatedHigh, units.Count),
-		estimateText(doc.Scan.BytesEstimated, doc.Scan.BytesEstimatedLow, doc.Scan.BytesEstimatedHigh, units.Bytes),
-		units.Thousands(int64(len(doc.Tablets))), ranges)
 	t.line("findings: %d error, %d warning, %d info", doc.FindingCounts.Error, doc.FindingCounts.Warning, doc.FindingCounts.Info)
 	for _, f := range doc.Findings {
 		t.line("")
 		t.finding(f, "")
 	}
+	if !doc.RecordingOnly() {
+		t.storage(doc)
+	}
+	if doc.Traffic != nil {
+		t.traffic(doc.Traffic)
+	}
+	for _, w := range doc.WhatIf {
+		t.line("")
+		t.whatIf(w)
+	}
+	return []byte(t.String())
+}
+
+// storage writes the largest prefixes and rows of a scan.
+func (t *text) storage(doc Document) {
 	t.line("")
 	t.line("top prefixes (depth, rows, share, bytes):")
 	prefixWidth := 0
@@ -57,14 +70,6 @@ func Text(in Input) []byte {
 	for _, r := range doc.LargestRows {
 		t.line("  %-*s %10s %8s %8s %6s", keyWidth, printable(string(r.Key)), units.Bytes(float64(r.Bytes)), units.Thousands(r.Cells), units.Thousands(r.Columns), units.Thousands(r.MaxVersions))
 	}
-	if doc.Traffic != nil {
-		t.traffic(doc.Traffic)
-	}
-	for _, w := range doc.WhatIf {
-		t.line("")
-		t.whatIf(w)
-	}
-	return []byte(t.String())
 }
 
 // text accumulates the text report.

@@ -15,7 +15,8 @@ import (
 // method, the totals, the busiest prefixes by operations, and the rows
 // read and written and the ranges scanned most often. Counts of the hot
 // lists come from a bounded top-K counter: the true count lies in
-// [count_low, count].
+// [count_low, count]; the row lists hold only rows read or written more
+// than once for certain (count_low ≥ 2).
 type TrafficDoc struct {
 	Started        string             `json:"started"`
 	DurationMillis int64              `json:"duration_ms"`
@@ -104,9 +105,14 @@ func countsDoc(c *keyspace.OpCounts) TrafficCountsDoc {
 	}
 }
 
+// hotRowDocs lists the rows read (or written) more than once for certain
+// ([keyspace.HotRow.Repeated]).
 func hotRowDocs(rows []keyspace.HotRow) []HotRowDoc {
 	docs := []HotRowDoc{}
 	for _, r := range rows {
+		if !r.Repeated() {
+			continue
+		}
 		docs = append(docs, HotRowDoc{Key: r.Key, Count: units.Round(r.Count), CountLow: units.Round(r.Count - r.Error), Bytes: units.Round(r.Bytes)})
 	}
 	return docs
@@ -135,11 +141,11 @@ func trafficPrefixes(snap *keyspace.Snapshot) []TrafficPrefixDoc {
 
 // trafficSummary says in one line what the recording saw.
 func trafficSummary(t *TrafficDoc) string {
-	return fmt.Sprintf("%s recorded from %s: %s ops (%s, %s), %s rows read (%s), %s rows written (%s)",
+	return fmt.Sprintf("%s recorded from %s: %s (%s, %s), %s read (%s), %s written (%s)",
 		units.Duration(time.Duration(t.DurationMillis)*time.Millisecond), t.Started,
-		units.Thousands(t.Totals.Ops), units.Plural(t.Totals.PointReads, "point read"), units.Plural(t.Totals.Scans, "scan"),
-		units.Thousands(t.Totals.RowsRead), units.Bytes(float64(t.Totals.BytesRead)),
-		units.Thousands(t.Totals.RowsWritten), units.Bytes(float64(t.Totals.BytesWritten)))
+		units.Plural(t.Totals.Ops, "op"), units.Plural(t.Totals.PointReads, "point read"), units.Plural(t.Totals.Scans, "scan"),
+		units.Plural(t.Totals.RowsRead, "row"), units.Bytes(float64(t.Totals.BytesRead)),
+		units.Plural(t.Totals.RowsWritten, "row"), units.Bytes(float64(t.Totals.BytesWritten)))
 }
 
 // trafficText writes the traffic section of the text report.

@@ -62,3 +62,25 @@ func TestReportTrafficSection(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordingAloneReportsNoStorage: a recording with no scan says what
+// it is and has no size, prefixes by rows or largest rows, which would
+// all read zero; only rows read more than once are hot.
+func TestRecordingAloneReportsNoStorage(t *testing.T) {
+	snap := recordedTraffic(t)
+	for _, format := range []Format{FormatText, FormatMarkdown} {
+		rendered, err := Render(format, Input{Snapshot: snap, FromFile: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(rendered)
+		for _, absent := range []string{"size:", "Top prefixes", "top prefixes", "Largest rows", "largest rows", "project ,", "most written rows", "| written |"} {
+			if strings.Contains(text, absent) {
+				t.Errorf("%s: %q in a report of a recording alone:\n%s", format, absent, text)
+			}
+		}
+		if !strings.Contains(text, "traffic recording through btviz record of emulator at") || !strings.Contains(text, "cfg#global") {
+			t.Errorf("%s: no origin or hot row:\n%s", format, text)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -52,11 +53,12 @@ func hotItems(snap *keyspace.Snapshot) []hotItem {
 		title, kind string
 		rows        []keyspace.HotRow
 	}{{"Most read rows", "read", t.TopReads}, {"Most written rows", "written", t.TopWrites}} {
-		if len(section.rows) == 0 {
+		rows := slices.DeleteFunc(slices.Clone(section.rows), func(r keyspace.HotRow) bool { return !r.Repeated() })
+		if len(rows) == 0 {
 			continue
 		}
 		items = append(items, hotItem{title: section.title})
-		for _, row := range section.rows {
+		for _, row := range rows {
 			items = append(items, hotItem{kind: section.kind, row: row})
 		}
 	}
