@@ -82,11 +82,15 @@ func (f *frame) statusLine(width int) string {
 	return ""
 }
 
-// readSummary says what the snapshot's scan read.
+// readSummary says what the snapshot's scan read, or what a recording
+// alone (no scan joined) recorded.
 func readSummary(f *frame) string {
 	s := f.snap.Scan
 	text := fmt.Sprintf("read %s rows, %s cells in %s", heatmap.UnitCount.Format(float64(s.RowsRead)),
 		heatmap.UnitCount.Format(float64(s.CellsRead)), units.Duration(s.Duration))
+	if t := f.snap.Traffic; t != nil && s.RowsRead == 0 {
+		text = fmt.Sprintf("recorded %s in %s", units.Plural(int64(f.snap.TrafficTotals().Ops), "op"), units.Duration(t.Duration))
+	}
 	if s.Mode == "sample" && s.RowsEstimated > 0 {
 		text += fmt.Sprintf(" · about %s rows in all", heatmap.UnitCount.Format(float64(s.RowsEstimated)))
 	}

@@ -113,3 +113,18 @@ func TestLiveViewFollowsTheRecording(t *testing.T) {
 		t.Fatalf("m did not move on from ops: %q", m.frame().state.Metric)
 	}
 }
+
+// TestARecordingAloneSaysWhatItRecorded: opened from its file, a
+// recording with no scan joined says how many operations it recorded, not
+// that a scan read no rows.
+func TestARecordingAloneSaysWhatItRecorded(t *testing.T) {
+	rec := newBuilderRecording(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))
+	readTheCelebrity(rec, "feed", 0, 5)
+	snap := rec.Snapshot("feed")
+	m := New(t.Context(), Config{Snapshot: snap, Backend: NewSnapshotBackend("traffic.btviz", snap), Theme: ThemeDark, Profile: colorprofile.NoTTY})
+	update(m, tea.WindowSizeMsg{Width: 120, Height: 32})
+	s := screen(m)
+	if !strings.Contains(s, "recorded 100 ops in 4s") || strings.Contains(s, "read 0 rows") {
+		t.Fatalf("the status line should say what was recorded:\n%s", s)
+	}
+}
