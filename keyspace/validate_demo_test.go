@@ -21,7 +21,7 @@ func TestEveryDemoSnapshotPassesValidation(t *testing.T) {
 		t.Skip("scans every demo table three ways")
 	}
 	ctx := context.Background()
-	conn, err := connect.Open(ctx, scantest.Seed(t, "all"))
+	conn, err := connect.Open(ctx, scantest.SeedOfficial(t, "all"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/internal/cbtemulator"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
 )
@@ -28,18 +29,34 @@ const timeout = 5 * time.Minute
 // interceptor that injects a fault, say).
 func Seed(t testing.TB, names string, opts ...grpc.ServerOption) connect.Target {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
 	srv, err := emulator.Start("127.0.0.1:0", opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
+	return seedAt(t, srv.Addr, names)
+}
+
+// SeedOfficial is [Seed] on the official emulator binary
+// ([cbtemulator.Start]): the server is not built with the race detector,
+// so a test that loads every scenario runs several times faster under
+// -race, and it reads what the real emulator answers. It skips the test
+// under -short.
+func SeedOfficial(t testing.TB, names string) connect.Target {
+	t.Helper()
+	return seedAt(t, cbtemulator.Start(t), names)
+}
+
+// seedAt loads the scenarios names into the emulator at addr.
+func seedAt(t testing.TB, addr, names string) connect.Target {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
 	scenarios, err := demo.Lookup(names)
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, admin, err := emulator.Dial(ctx, srv.Addr, connect.EmulatorProject, connect.EmulatorInstance)
+	client, admin, err := emulator.Dial(ctx, addr, connect.EmulatorProject, connect.EmulatorInstance)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +65,7 @@ func Seed(t testing.TB, names string, opts ...grpc.ServerOption) connect.Target 
 	if err := emulator.Seed(ctx, admin, client, scenarios, nil); err != nil {
 		t.Fatal(err)
 	}
-	return connect.Target{Project: connect.EmulatorProject, Instance: connect.EmulatorInstance, EmulatorHost: srv.Addr}
+	return connect.Target{Project: connect.EmulatorProject, Instance: connect.EmulatorInstance, EmulatorHost: addr}
 }
 
 // Snapshots seeds the scenarios names and scans each table with opts,
