@@ -3,68 +3,93 @@ package heatmap
 import (
 	"strings"
 
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 )
 
 // tableStartLabel names a range that starts at the very first key.
 const tableStartLabel = "(table start)"
 
-// bucketLabels names a bucket made of units (in key order) with the
-// aggregate stats, starting at start, in a view whose short labels leave
-// out viewPrefix, the anchor's prefix or a longer one all its keys share
-// (then the short label starts with "…"). It returns the full label and
-// the short one, both printable.
-func bucketLabels(units []unit, stats *keyspace.Stats, start, viewPrefix, anchorPrefix string) (label, short string) {
-	raw, suffix := rawLabel(units, stats, start)
-	if raw == "" && (suffix == "" || units[0].kind == unitTablet) {
-		return tableStartLabel + suffix, tableStartLabel + suffix
-	}
-	label = keyspace.Printable(raw) + suffix
-	short = label
-	if rest, ok := strings.CutPrefix(raw, viewPrefix); ok && (rest != "" || suffix != "") {
-		short = keyspace.Printable(rest) + suffix
-		if len(viewPrefix) > len(anchorPrefix) {
-			short = ellipsis + short
+// labelTail is the most bytes a label shows past the first byte that sets
+// its bucket apart from the one above: enough for a whole 19-digit
+// timestamp, short enough that a key without delimiters is not shown
+// whole.
+const labelTail = 24
+
+// labelBuckets names every bucket of m (group k is made of units
+// us[starts[k]:…]) by the start of its range, as a key: [Bucket.Label]
+// is a prefix of [Bucket.LabelKey], and [Bucket.ShortLabel] is the same
+// with the view's shared prefix ([Matrix.SharedPrefix]) written as a
+// leading "…".
+//
+// Labels increase strictly from the top down, by construction: each
+// label is a prefix of its key that is at least one byte longer than
+// that key's common prefix with the key above, so it sorts after the
+// whole key above, and so after that key's label, which is a prefix of
+// it. Past that byte a label runs to the end of the key segment it falls
+// in (at most [labelTail] bytes further, see [labelEnd]), so that it
+// reads as a key: a user name, a whole timestamp. A bucket that is exactly one prefix is
+// labelled with that prefix, which is always long enough.
+func labelBuckets(m *Matrix, us []unit, starts []int, delimiters string) {
+	split := keyspace.NewSplitter(delimiters)
+	view := string(m.SharedPrefix)
+	previous := ""
+	for k := range m.Buckets {
+		b := &m.Buckets[k]
+		group := us[starts[k]:groupEnd(starts, k, len(us))]
+		key := string(b.Start)
+		var from int // the first byte the label must show
+		if k == 0 {
+			// The view's start is often a prefix every key shares: name
+			// the first bucket by the first key it holds instead.
+			if first, _, ok := groupBounds(group); ok && first > key {
+				key = first
+			}
+			from = len(keyspace.CommonPrefix(view, key))
+		} else {
+			from = len(keyspace.CommonPrefix(previous, key))
 		}
+		b.LabelKey = keyspace.Key(key)
+		raw := key[:labelEnd(split, key, from)]
+		if b.Node != nil && b.Node.Kind != keyspace.KindRange {
+			raw = string(b.Node.Prefix) // a prefix, or a row's whole key
+		}
+		b.Label, b.ShortLabel = labelTexts(raw, view)
+		previous = key
 	}
-	return label, short
 }
 
-// rawLabel returns the raw key bytes that name a bucket and a printable
-// suffix: a node's prefix, a tablet's start key, or for a run of keys
-// their common prefix followed by "[a-k]", the range of the byte after it.
-func rawLabel(units []unit, stats *keyspace.Stats, start string) (raw, suffix string) {
-	if len(units) == 1 {
-		u := units[0]
-		switch {
-		case u.kind == unitTablet || u.kind == unitEmpty:
-			return start, ""
-		case u.kind == unitRemainder:
-			return string(u.node.Prefix), ""
-		case u.node.Kind != keyspace.KindRange:
-			return string(u.node.Prefix), ""
-		}
+// labelEnd returns where a label of key that must show byte from ends:
+// at the end of the segment holding that byte, before its delimiter, at
+// most [labelTail] bytes past it, and never before from+1. Only a bucket
+// that is exactly one prefix ends its label with a delimiter, unless the
+// delimiter is what sets it apart.
+func labelEnd(split keyspace.Splitter, key string, from int) int {
+	if from >= len(key) {
+		return len(key)
 	}
-	if len(units) > 0 && units[0].kind == unitTablet {
-		return start, "…"
+	segment := 0
+	for segment+split.Next(key, segment) <= from {
+		segment += split.Next(key, segment)
 	}
-	first, last, ok := groupBounds(units)
-	if !ok {
-		return start, ""
+	end := segment + split.Next(key, segment)
+	if end-1 > from && strings.IndexByte(split.Delimiters(), key[end-1]) >= 0 {
+		end-- // a trailing delimiter would read as "exactly this prefix"
 	}
-	if first == last {
-		return first, ""
-	}
-	common := keyspace.CommonPrefix(first, last)
-	return common, "[" + nextByte(first, len(common)) + "-" + nextByte(last, len(common)) + "]"
+	return min(end, from+1+labelTail)
 }
 
-// nextByte returns key's byte at i, escaped, or "" past its end.
-func nextByte(key string, i int) string {
-	if i >= len(key) {
-		return ""
+// labelTexts returns the printable label of raw key bytes and its short
+// form: "…" and the rest when raw extends the view's shared prefix.
+func labelTexts(raw, view string) (label, short string) {
+	if raw == "" {
+		return tableStartLabel, tableStartLabel
 	}
-	return keyspace.Printable(key[i : i+1])
+	label = keyspace.Printable(raw)
+	if rest, ok := strings.CutPrefix(raw, view); ok && view != "" && rest != "" {
+		return label, ellipsis + keyspace.Printable(rest)
+	}
+	return label, label
 }
 
 // groupBounds returns the smallest and largest key a group of units is
@@ -84,4 +109,14 @@ func groupBounds(units []unit) (first, last string, ok bool) {
 		ok = true
 	}
 	return first, last, ok
+}
+
+// CutLabel cuts a bucket's label to at most width cells the way btviz
+// cuts every key ([escape.CutKey]: start and end kept, no \xNN escape
+// split), keeping a leading "…" that stands for the view's shared prefix.
+func CutLabel(label string, width int) string {
+	if rest, ok := strings.CutPrefix(label, ellipsis); ok && width > 1 {
+		return ellipsis + escape.CutKey(rest, width-1)
+	}
+	return escape.CutKey(label, width)
 }

@@ -142,7 +142,7 @@ func (r *textRenderer) heatLines(lines []string) {
 			if isSelected {
 				style = r.styles.Selected
 			}
-			b.WriteString(style.Render(fit(label, r.l.LabelWidth)))
+			b.WriteString(style.Render(fit(CutLabel(label, r.l.LabelWidth), r.l.LabelWidth)))
 		}
 		if r.l.MarkerX >= 0 {
 			if isSelected {

@@ -95,11 +95,7 @@ func (f *frame) prefixLines(r rect, focused bool) []string {
 	first := scrollStart(f.state.Selected, len(f.matrix.Buckets), visible)
 	for i := first; i < len(f.matrix.Buckets) && i < first+visible; i++ {
 		b := &f.matrix.Buckets[i]
-		label := b.ShortLabel
-		if label == "" {
-			label = b.Label
-		}
-		text := padRight(fitLine(label, labelWidth), labelWidth)
+		text := padRight(heatmap.CutLabel(b.ShortLabel, labelWidth), labelWidth)
 		for _, c := range columns {
 			text += padLeft(c.value(b), c.width)
 		}
