@@ -46,3 +46,21 @@ func escapeBoundary(s string, at int, after bool) int {
 	}
 	return len(s)
 }
+
+// WrapKey splits a key written by [Key] into lines of at most width
+// cells, never inside a \xNN escape, using at most maxLines lines: when
+// the key needs more, the last line holds the rest cut by [CutKey], so
+// that the key's end still shows.
+func WrapKey(printable string, width, maxLines int) []string {
+	s := printable
+	if width < minMiddleCut || maxLines < 1 {
+		return []string{CutKey(s, width)}
+	}
+	var lines []string
+	for len(s) > width && len(lines) < maxLines-1 {
+		at := escapeBoundary(s, width, false)
+		lines = append(lines, s[:at])
+		s = s[at:]
+	}
+	return append(lines, CutKey(s, width))
+}

@@ -1,6 +1,7 @@
 package escape
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -28,6 +29,30 @@ func TestCutKeyKeepsStartAndEndWithoutSplittingEscapes(t *testing.T) {
 		}
 		if w := utf8.RuneCountInString(got); w > tt.width {
 			t.Errorf("CutKey(%q, %d) is %d cells wide", tt.key, tt.width, w)
+		}
+	}
+}
+
+func TestWrapKeyKeepsEscapesWholeAndTheEndInSight(t *testing.T) {
+	key := Key("user#mila_rosewood#\x00\x07\x1b#1793404832385#machine_0042")
+	tests := []struct {
+		width, maxLines int
+		want            []string
+	}{
+		{80, 3, []string{key}},
+		{20, 5, []string{`user#mila_rosewood#`, `\x00\x07\x1b#1793404`, `832385#machine_0042`}},
+		{20, 2, []string{`user#mila_rosewood#`, `\x00\x07\x1b#…e_0042`}},
+		{8, 3, []string{`user#mi…`}},
+	}
+	for _, tt := range tests {
+		got := WrapKey(key, tt.width, tt.maxLines)
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("WrapKey(%d, %d) = %q, want %q", tt.width, tt.maxLines, got, tt.want)
+		}
+		for _, line := range got {
+			if utf8.RuneCountInString(line) > tt.width {
+				t.Errorf("WrapKey(%d, %d): line %q is too wide", tt.width, tt.maxLines, line)
+			}
 		}
 	}
 }
