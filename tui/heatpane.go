@@ -136,6 +136,6 @@ func (h heatHelp) FullHelp() [][]key.Binding {
 		append([]key.Binding{h.k.Drill, h.k.Back, h.k.Search, h.k.Focus}, openKeys(true)...),
 		{h.k.Metric, h.k.Bucketing, h.k.Brighter, h.k.Dimmer, h.k.Scale},
 		append(openKeys(false), h.k.Tables, h.k.Rescan, h.k.Stop),
-		{h.k.Screenshot, h.k.Help, h.k.Quit},
+		{relabel(h.k.Copy, "copy start key"), h.k.Screenshot, h.k.Help, h.k.Quit},
 	}
 }

@@ -40,8 +40,8 @@ func TestSnapshotModelShowsTheTable(t *testing.T) {
 	}
 	requireFrame(t, m.View().Content, 200, 60)
 	v := m.View()
-	if !v.AltScreen || v.MouseMode != tea.MouseModeCellMotion {
-		t.Errorf("view: alt screen %v, mouse %v; want the alternate screen with cell-motion mouse", v.AltScreen, v.MouseMode)
+	if !v.AltScreen || v.MouseMode != tea.MouseModeAllMotion {
+		t.Errorf("view: alt screen %v, mouse %v; want the alternate screen with all-motion mouse (hover)", v.AltScreen, v.MouseMode)
 	}
 }
 

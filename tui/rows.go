@@ -247,7 +247,7 @@ type rowsHelp struct{ k KeyMap }
 
 // ShortHelp lists the largest-rows view's keys.
 func (h rowsHelp) ShortHelp() []key.Binding {
-	return []key.Binding{h.k.Up, h.k.Down, relabel(h.k.Drill, "columns"), h.k.Back, findingsPane{}.open(), h.k.Screenshot, h.k.Help, h.k.Quit}
+	return []key.Binding{h.k.Up, h.k.Down, relabel(h.k.Drill, "columns"), h.k.Back, findingsPane{}.open(), relabel(h.k.Copy, "copy row key"), h.k.Screenshot, h.k.Help, h.k.Quit}
 }
 
 // FullHelp lists the largest-rows view's keys by theme.
@@ -255,6 +255,6 @@ func (h rowsHelp) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom},
 		{relabel(h.k.Drill, "columns"), h.k.Back, h.k.Focus},
-		{findingsPane{}.open(), h.k.Tables, h.k.Screenshot, h.k.Help, h.k.Quit},
+		{findingsPane{}.open(), h.k.Tables, relabel(h.k.Copy, "copy row key"), h.k.Screenshot, h.k.Help, h.k.Quit},
 	}
 }
