@@ -68,6 +68,10 @@ type Bucket struct {
 	// ([Matrix.SharedPrefix]) written as a leading "…". Both are escaped
 	// by [keyspace.Printable].
 	Label, ShortLabel string
+	// LabelTime is the UTC time a time segment of the label holds
+	// ("2026-10-31 00:00:32Z", "rev …" for a reversed timestamp, see
+	// package keytime), or "" when it holds none.
+	LabelTime string
 	// Node is the tree node the bucket is exactly, or nil for a merge of
 	// several units, a tablet, or the rows of a prefix that none of its
 	// children holds.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/keytime"
 )
 
 // tableStartLabel names a range that starts at the very first key.
@@ -55,6 +56,7 @@ func labelBuckets(m *Matrix, us []unit, starts []int, delimiters string) {
 			raw = string(b.Node.Prefix) // a prefix, or a row's whole key
 		}
 		b.Label, b.ShortLabel = labelTexts(raw, view)
+		b.LabelTime = labelTime(raw, key, delimiters)
 		previous = key
 	}
 }
@@ -77,6 +79,22 @@ func labelEnd(split keyspace.Splitter, key string, from int) int {
 		end-- // a trailing delimiter would read as "exactly this prefix"
 	}
 	return min(end, from+1+labelTail)
+}
+
+// labelTime returns the time the first time segment of a label's raw
+// bytes holds ([keytime.InKey]), "rev " before a reversed timestamp's, or
+// "" when there is none. A segment the label cuts short (the key goes on
+// past it without a delimiter) is not read: it would read as another
+// time.
+func labelTime(raw, key, delimiters string) string {
+	_, end, t, ok := keytime.InKey(raw, delimiters)
+	if !ok || (end == len(raw) && end < len(key) && strings.IndexByte(delimiters, key[end]) < 0) {
+		return ""
+	}
+	if t.Kind == keytime.Reversed {
+		return "rev " + t.String()
+	}
+	return t.String()
 }
 
 // labelTexts returns the printable label of raw key bytes and its short
@@ -119,4 +137,34 @@ func CutLabel(label string, width int) string {
 		return ellipsis + escape.CutKey(rest, width-1)
 	}
 	return escape.CutKey(label, width)
+}
+
+// TimedLabel returns a bucket's short label with the time its key holds
+// ([Bucket.LabelTime]) after it, in width cells: the label is cut to
+// leave room for the time, written without its year when room is short.
+// A label without a time, or a gutter too narrow for one, is only cut.
+func TimedLabel(b *Bucket, width int) string {
+	for _, t := range []string{b.LabelTime, shortTime(b.LabelTime)} {
+		if t != "" && width >= len(t)+1+minTimedLabel {
+			return CutLabel(b.ShortLabel, width-len(t)-1) + " " + t
+		}
+	}
+	return CutLabel(b.ShortLabel, width)
+}
+
+// minTimedLabel is the fewest cells of the key a label keeps beside its
+// time.
+const minTimedLabel = 4
+
+// shortTime drops the year and the zone mark of a time written as
+// "2026-10-31 00:00:32Z" ("rev " kept): "10-31 00:00:32".
+func shortTime(t string) string {
+	rev, rest := "", t
+	if r, ok := strings.CutPrefix(t, "rev "); ok {
+		rev, rest = "rev ", r
+	}
+	if len(rest) < len("2006-01-02 15:04:05Z") {
+		return ""
+	}
+	return rev + strings.TrimSuffix(rest[len("2006-"):], "Z")
 }

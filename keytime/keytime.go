@@ -181,8 +181,9 @@ func allDigits(s string) bool {
 }
 
 // InKey returns the first segment of key (split at delimiters) that
-// holds a time, the time, and whether there is one.
-func InKey(key string, delimiters string) (field string, t Time, ok bool) {
+// holds a time, without its delimiter, where it ends in key, the time, and
+// whether there is one.
+func InKey(key string, delimiters string) (field string, end int, t Time, ok bool) {
 	split := keyspace.NewSplitter(delimiters)
 	for from := 0; from < len(key); {
 		n := split.Next(key, from)
@@ -191,9 +192,9 @@ func InKey(key string, delimiters string) (field string, t Time, ok bool) {
 			field = field[:n-1]
 		}
 		if t, ok := Decode(field); ok {
-			return field, t, true
+			return field, from + len(field), t, true
 		}
 		from += n
 	}
-	return "", Time{}, false
+	return "", 0, Time{}, false
 }

@@ -50,17 +50,21 @@ func TestDecodeReadsEveryTimeFormAndNothingElse(t *testing.T) {
 }
 
 func TestInKeyFindsTheFirstTimeSegment(t *testing.T) {
-	tests := []struct{ key, delimiters, field, want string }{
-		{"1793404832385#machine_0042", "#", "1793404832385", "2026-10-31 00:00:32Z"},
-		{"phone#4c410523#20200501", "#", "20200501", "2020-05-01"},
-		{"user#42#p000012", "#", "", ""},
-		{"1793404832385", "", "1793404832385", "2026-10-31 00:00:32Z"},
-		{"\x00\x07\x00\x1b", "", "", ""},
+	tests := []struct {
+		key, delimiters, field string
+		end                    int
+		want                   string
+	}{
+		{"1793404832385#machine_0042", "#", "1793404832385", 13, "2026-10-31 00:00:32Z"},
+		{"phone#4c410523#20200501", "#", "20200501", 23, "2020-05-01"},
+		{"user#42#p000012", "#", "", 0, ""},
+		{"1793404832385", "", "1793404832385", 13, "2026-10-31 00:00:32Z"},
+		{"\x00\x07\x00\x1b", "", "", 0, ""},
 	}
 	for _, tt := range tests {
-		field, got, ok := InKey(tt.key, tt.delimiters)
-		if field != tt.field || ok != (tt.want != "") || (ok && got.String() != tt.want) {
-			t.Errorf("InKey(%q) = %q, %v, %v; want %q, %q", tt.key, field, got, ok, tt.field, tt.want)
+		field, end, got, ok := InKey(tt.key, tt.delimiters)
+		if field != tt.field || end != tt.end || ok != (tt.want != "") || (ok && got.String() != tt.want) {
+			t.Errorf("InKey(%q) = %q, %d, %v, %v; want %q, %d, %q", tt.key, field, end, got, ok, tt.field, tt.end, tt.want)
 		}
 	}
 }

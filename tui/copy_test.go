@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/btviz/btviz/heatmap"
 )
 
 // clipboardText runs a command and returns the text it asks the terminal
@@ -78,5 +80,27 @@ func TestHoverShowsTheRowRangeInTheStatusLine(t *testing.T) {
 	update(m, tea.MouseMotionMsg{X: r.x + 3, Y: r.y + 1})
 	if !strings.Contains(ansi.Strip(m.render()), "a screenshot was saved") {
 		t.Fatal("hovering replaced a message")
+	}
+}
+
+func TestTTogglesTimesInLabels(t *testing.T) {
+	m := newSnapshotModel(t, scenarioSnapshot(t, "timeseries-timestamp-first"), 200, 60, colorprofile.NoTTY)
+	b := &m.matrix.Buckets[1]
+	if b.LabelTime == "" {
+		t.Fatalf("bucket %q has no label time", b.Label)
+	}
+	width := heatmap.TextLayout(m.frame().heatOptions(m.matrix), m.matrix.Timed()).LabelWidth
+	timed := heatmap.TimedLabel(b, width)
+	if !strings.Contains(timed, b.LabelTime) || strings.Contains(m.render(), timed) {
+		t.Fatalf("labels show %q before t", timed)
+	}
+	press(m, "t")
+	screen := ansi.Strip(m.render())
+	if !strings.Contains(screen, "\n"+timed) || !strings.Contains(screen, "labels show the UTC time their key holds") {
+		t.Fatalf("t: labels lack %q or the status line does not say so:\n%s", timed, screen)
+	}
+	press(m, "t")
+	if strings.Contains(m.render(), timed) {
+		t.Fatal("a second t leaves the times")
 	}
 }

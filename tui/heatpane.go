@@ -53,6 +53,7 @@ func (f *frame) heatOptions(m *heatmap.Matrix) heatmap.TextOptions {
 	o := heatmap.TextOptions{
 		Width: r.w, Height: max(r.h-heatTitleLines, 0),
 		Profile: f.profile, Theme: f.styles.Heat, Scale: f.state.Scale, Palette: f.state.Palette,
+		LabelTimes: f.state.LabelTimes,
 	}
 	if m != nil {
 		o.Selected = &heatmap.Cell{Bucket: f.state.Selected, Column: f.state.column()}
@@ -134,7 +135,7 @@ func (h heatHelp) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{h.k.Up, h.k.Down, h.k.Left, h.k.Right, h.k.Top, h.k.Bottom},
 		append([]key.Binding{h.k.Drill, h.k.Back, h.k.Search, h.k.Focus}, openKeys(true)...),
-		{h.k.Metric, h.k.Bucketing, h.k.Brighter, h.k.Dimmer, h.k.Scale},
+		{h.k.Metric, h.k.Bucketing, h.k.Brighter, h.k.Dimmer, h.k.Scale, h.k.LabelTimes},
 		append(openKeys(false), h.k.Tables, h.k.Rescan, h.k.Stop),
 		{relabel(h.k.Copy, "copy start key"), h.k.Screenshot, h.k.Help, h.k.Quit},
 	}

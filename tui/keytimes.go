@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"slices"
+
 	"github.com/btviz/btviz/escape"
+	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/keytime"
 )
@@ -18,7 +21,7 @@ const minKeyBesideTime = 16
 // "1793404832385 (2026-10-31 00:00:32Z)", or "" when btviz reads no
 // time in key ([keytime.InKey]).
 func keyTime(key keyspace.Key, delimiters string) string {
-	field, t, ok := keytime.InKey(string(key), delimiters)
+	field, _, t, ok := keytime.InKey(string(key), delimiters)
 	if !ok {
 		return ""
 	}
@@ -37,7 +40,7 @@ func timeMeaning(t keytime.Time) string {
 // segment holds after it, " (2026-10-31 00:00:32Z)", when the width
 // leaves room for both; otherwise the key alone.
 func keyWithTime(key keyspace.Key, delimiters string, width int) string {
-	_, t, ok := keytime.InKey(string(key), delimiters)
+	_, _, t, ok := keytime.InKey(string(key), delimiters)
 	if !ok {
 		return keyText(key, width)
 	}
@@ -63,4 +66,19 @@ func (f *frame) delimiters() string {
 		return ""
 	}
 	return f.snap.Delimiters
+}
+
+// toggleLabelTimes shows or hides the times key labels hold, and says
+// what it did.
+func (m *Model) toggleLabelTimes() {
+	cur := m.current()
+	cur.state.LabelTimes = !cur.state.LabelTimes
+	switch {
+	case !cur.state.LabelTimes:
+		m.setMessage("labels show keys only (t shows the times they hold)", false)
+	case m.matrix != nil && slices.ContainsFunc(m.matrix.Buckets, func(b heatmap.Bucket) bool { return b.LabelTime != "" }):
+		m.setMessage("labels show the UTC time their key holds (t hides it)", false)
+	default:
+		m.setMessage("no label of this view holds a time btviz reads (epoch, reversed timestamp, date); t hides times again", false)
+	}
 }
