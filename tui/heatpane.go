@@ -2,12 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/heatmap"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // heatPane is the heatmap: key buckets against write time (or one metric
@@ -64,6 +66,32 @@ func (f *frame) heatOptions(m *heatmap.Matrix) heatmap.TextOptions {
 	return o
 }
 
+// sharedPrefixWidth is the most cells a pane title gives the key prefix
+// that "…" stands for in labels.
+const sharedPrefixWidth = 24
+
+// bucketCount says how many buckets a view has and, when its labels
+// elide the view's shared prefix and a title of title leaves room in
+// width cells, what their leading "…" stands for.
+func bucketCount(m *heatmap.Matrix, title string, width int) string {
+	count := fmt.Sprintf("%d buckets", len(m.Buckets))
+	for i := range m.Buckets {
+		if !strings.HasPrefix(m.Buckets[i].ShortLabel, ellipsis) {
+			continue
+		}
+		long := count + " · " + ellipsis + " = " + keyText(m.SharedPrefix, sharedPrefixWidth)
+		if ansi.StringWidth(title)+ansi.StringWidth(long)+minTitleRule+4 <= width {
+			return long
+		}
+		break
+	}
+	return count
+}
+
+// minTitleRule is the shortest rule a pane title keeps between its two
+// ends.
+const minTitleRule = 2
+
 // heatRect is where the heatmap itself (below its title) is drawn.
 func (f *frame) heatRect() rect {
 	r := f.layout.main
@@ -81,7 +109,7 @@ func (f *frame) heatLines(r rect, focused bool) []string {
 	}
 	right := ""
 	if f.matrix != nil {
-		right = fmt.Sprintf("%d buckets", len(f.matrix.Buckets))
+		right = bucketCount(f.matrix, title, r.w)
 	}
 	lines := []string{paneTitle(&f.styles, title, right, r.w, focused)}
 	switch {

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -61,11 +59,11 @@ func listLines(r rect) int { return max(r.h-listHeadLines, 1) }
 // numbers with a bar of the metric.
 func (f *frame) prefixLines(r rect, focused bool) []string {
 	st := &f.styles
-	right := ""
+	title, right := "Prefixes · "+f.metricDescription(), ""
 	if f.matrix != nil {
-		right = fmt.Sprintf("%d buckets", len(f.matrix.Buckets))
+		right = bucketCount(f.matrix, title, r.w)
 	}
-	lines := []string{paneTitle(st, "Prefixes · "+f.metricDescription(), right, r.w, focused)}
+	lines := []string{paneTitle(st, title, right, r.w, focused)}
 	if f.matrix == nil {
 		return append(lines, "", " "+st.Muted.Render(f.emptyText()))
 	}
