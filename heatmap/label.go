@@ -11,11 +11,12 @@ import (
 // tableStartLabel names a range that starts at the very first key.
 const tableStartLabel = "(table start)"
 
-// labelTail is the most bytes a label shows past the first byte that sets
-// its bucket apart from the one above: enough for a whole 19-digit
-// timestamp, short enough that a key without delimiters is not shown
-// whole.
-const labelTail = 24
+// labelTail is the most cells (escaped) a label shows from the first
+// byte that sets its bucket apart from the one above: enough for a whole
+// 19-digit timestamp or a user name, short enough that a binary key
+// without delimiters shows its leading field (five escaped bytes) rather
+// than its whole length cut in the middle.
+const labelTail = 20
 
 // labelBuckets names every bucket of m (group k is made of units
 // us[starts[k]:…]) by the start of its range, as a key: [Bucket.Label]
@@ -28,7 +29,7 @@ const labelTail = 24
 // that key's common prefix with the key above, so it sorts after the
 // whole key above, and so after that key's label, which is a prefix of
 // it. Past that byte a label runs to the end of the key segment it falls
-// in (at most [labelTail] bytes further, see [labelEnd]), so that it
+// in (at most [labelTail] cells, see [labelEnd]), so that it
 // reads as a key: a user name, a whole timestamp. A bucket that is exactly one prefix is
 // labelled with that prefix, which is always long enough.
 func labelBuckets(m *Matrix, us []unit, starts []int, delimiters string) {
@@ -63,7 +64,7 @@ func labelBuckets(m *Matrix, us []unit, starts []int, delimiters string) {
 
 // labelEnd returns where a label of key that must show byte from ends:
 // at the end of the segment holding that byte, before its delimiter, at
-// most [labelTail] bytes past it, and never before from+1. Only a bucket
+// most [labelTail] cells from it, and never before from+1. Only a bucket
 // that is exactly one prefix ends its label with a delimiter, unless the
 // delimiter is what sets it apart.
 func labelEnd(split keyspace.Splitter, key string, from int) int {
@@ -78,7 +79,14 @@ func labelEnd(split keyspace.Splitter, key string, from int) int {
 	if end-1 > from && strings.IndexByte(split.Delimiters(), key[end-1]) >= 0 {
 		end-- // a trailing delimiter would read as "exactly this prefix"
 	}
-	return min(end, from+1+labelTail)
+	cells := 0
+	for i := from; i < end; i++ {
+		cells += len(keyspace.Printable(key[i : i+1]))
+		if cells > labelTail && i > from {
+			return i
+		}
+	}
+	return end
 }
 
 // labelTime returns the time the first time segment of a label's raw
