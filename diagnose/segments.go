@@ -76,7 +76,7 @@ func classifySegment(field string) segmentClass {
 	case isPhone(field):
 		return classPhone
 	}
-	if allDigits(field) {
+	if keytime.Digits(field) {
 		return classifyDigits(field)
 	}
 	switch {
@@ -105,18 +105,6 @@ func classifyDigits(field string) segmentClass {
 		return classReversedTimestamp
 	}
 	return classTimestamp
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // isBinary reports control bytes (including DEL) or bytes that do not

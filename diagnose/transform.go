@@ -252,7 +252,7 @@ func reverseTimestamp(field string) (string, bool) {
 			return "", false
 		}
 		value = t.UnixMilli()
-	case allDigits(field) && len(field) <= 19:
+	case keytime.Digits(field) && len(field) <= 19:
 		v, err := strconv.ParseInt(field, 10, 64)
 		if err != nil {
 			return "", false

@@ -63,7 +63,7 @@ func (t Time) String() string {
 // Decode reads one delimiter-free key segment as a time, and reports
 // whether it is one (see the package doc for the forms).
 func Decode(field string) (Time, bool) {
-	if allDigits(field) {
+	if Digits(field) {
 		return decodeDigits(field)
 	}
 	if IsFormattedDate(field) {
@@ -168,7 +168,9 @@ func IsFormattedDate(field string) bool {
 	return err == nil && (len(field) == 10 || field[10] == 'T' || field[10] == ' ' || field[10] == '_')
 }
 
-func allDigits(s string) bool {
+// Digits reports whether s is a non-empty run of decimal digits: the
+// form of every time here but a formatted date.
+func Digits(s string) bool {
 	if s == "" {
 		return false
 	}
