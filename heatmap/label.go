@@ -57,6 +57,7 @@ func labelBuckets(m *Matrix, us []unit, starts []int, delimiters string) {
 			raw = string(b.Node.Prefix) // a prefix, or a row's whole key
 		}
 		b.Label, b.ShortLabel = labelTexts(raw, view)
+		b.labelKeep = len(keyspace.Printable(raw[min(from, len(raw)):]))
 		b.LabelTime = labelTime(raw, key, delimiters)
 		previous = key
 	}
@@ -137,14 +138,23 @@ func groupBounds(units []unit) (first, last string, ok bool) {
 	return first, last, ok
 }
 
-// CutLabel cuts a bucket's label to at most width cells the way btviz
-// cuts every key ([escape.CutKey]: start and end kept, no \xNN escape
-// split), keeping a leading "…" that stands for the view's shared prefix.
-func CutLabel(label string, width int) string {
+// FitLabel returns the bucket's short label cut to at most width cells
+// the way btviz cuts every key ([escape.CutKey]: start and end kept, no
+// \xNN escape split), keeping whole, as far as width allows, the part
+// that sets it apart from the label above ([escape.CutKeyKeepingEnd]),
+// so that cut labels still read in order. A leading "…" (the view's
+// shared prefix) stays.
+func (b *Bucket) FitLabel(width int) string { return cutLabel(b.ShortLabel, b.labelKeep, width) }
+
+// FitFullLabel is [Bucket.FitLabel] for the label with nothing elided.
+func (b *Bucket) FitFullLabel(width int) string { return cutLabel(b.Label, b.labelKeep, width) }
+
+// cutLabel cuts a label to width cells keeping its last keep cells.
+func cutLabel(label string, keep, width int) string {
 	if rest, ok := strings.CutPrefix(label, ellipsis); ok && width > 1 {
-		return ellipsis + escape.CutKey(rest, width-1)
+		return ellipsis + escape.CutKeyKeepingEnd(rest, width-1, keep)
 	}
-	return escape.CutKey(label, width)
+	return escape.CutKeyKeepingEnd(label, width, keep)
 }
 
 // TimedLabel returns a bucket's short label with the time its key holds
@@ -154,10 +164,10 @@ func CutLabel(label string, width int) string {
 func TimedLabel(b *Bucket, width int) string {
 	for _, t := range []string{b.LabelTime, shortTime(b.LabelTime)} {
 		if t != "" && width >= len(t)+1+minTimedLabel {
-			return CutLabel(b.ShortLabel, width-len(t)-1) + " " + t
+			return b.FitLabel(width-len(t)-1) + " " + t
 		}
 	}
-	return CutLabel(b.ShortLabel, width)
+	return b.FitLabel(width)
 }
 
 // minTimedLabel is the fewest cells of the key a label keeps beside its

@@ -168,7 +168,7 @@ func (r *textRenderer) label(b *Bucket) string {
 	if r.o.LabelTimes {
 		return TimedLabel(b, r.l.LabelWidth)
 	}
-	return CutLabel(b.ShortLabel, r.l.LabelWidth)
+	return b.FitLabel(r.l.LabelWidth)
 }
 
 // writeHalfBlocks writes one line of "▀" cells, upper samples in front,

@@ -93,7 +93,7 @@ func (f *frame) prefixLines(r rect, focused bool) []string {
 	first := scrollStart(f.state.Selected, len(f.matrix.Buckets), visible)
 	for i := first; i < len(f.matrix.Buckets) && i < first+visible; i++ {
 		b := &f.matrix.Buckets[i]
-		text := padRight(heatmap.CutLabel(b.ShortLabel, labelWidth), labelWidth)
+		text := padRight(b.FitLabel(labelWidth), labelWidth)
 		for _, c := range columns {
 			text += padLeft(c.value(b), c.width)
 		}
