@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/btviz/btviz/keytime"
 	"github.com/btviz/btviz/units"
 )
 
@@ -279,7 +280,7 @@ func hashForm(pos *segmentPosition) (form string, formShare, meanChars, entropy 
 	var chars, digits int
 	for _, v := range pos.values {
 		chars += len(v)
-		if allDigits(v) {
+		if keytime.Digits(v) {
 			digits++
 		}
 	}

@@ -1,5 +1,7 @@
 package diagnose
 
+import "github.com/btviz/btviz/keytime"
+
 // Cutting a key segment into parts at character-class boundaries: user123
 // is the word user and the number 123, sensor7reading is sensor, 7 and
 // reading. Many real keys glue an ID to a word with no delimiter; the
@@ -141,7 +143,7 @@ func partNoun(values []string) string {
 	digits, text := 0, 0
 	for _, v := range values {
 		switch {
-		case allDigits(v):
+		case keytime.Digits(v):
 			digits++
 		case !isBinary(v):
 			text++

@@ -2,9 +2,9 @@ package diagnose
 
 import (
 	"math"
-	"strconv"
-	"time"
 	"unicode/utf8"
+
+	"github.com/btviz/btviz/keytime"
 )
 
 // segmentClass is what one key segment (a field between delimiters) looks
@@ -19,7 +19,7 @@ const (
 	// classInteger is decimal digits that are not a plausible time.
 	classInteger
 	// classTimestamp is epoch seconds, milliseconds, microseconds or
-	// nanoseconds between [minPlausibleTime] and [maxPlausibleTime].
+	// nanoseconds in the plausible span of [keytime.Decode].
 	classTimestamp
 	// classReversedTimestamp is Long.MAX_VALUE minus such a timestamp.
 	classReversedTimestamp
@@ -56,13 +56,6 @@ func (c segmentClass) String() string {
 	return classNames[c]
 }
 
-// The plausible span of timestamps in keys: 2000-01-01 to 2100-01-01 UTC.
-// A number of the right width outside it is an ID, not a time.
-var (
-	minPlausibleTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
-	maxPlausibleTime = time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
-)
-
 const (
 	// minHexDigits is the shortest run of hex digits classed as hex.
 	minHexDigits = 8
@@ -83,11 +76,11 @@ func classifySegment(field string) segmentClass {
 	case isPhone(field):
 		return classPhone
 	}
-	if allDigits(field) {
+	if keytime.Digits(field) {
 		return classifyDigits(field)
 	}
 	switch {
-	case isFormattedDate(field):
+	case keytime.IsFormattedDate(field):
 		return classDate
 	case isHex(field):
 		return classHex
@@ -100,89 +93,18 @@ func classifySegment(field string) segmentClass {
 }
 
 // classifyDigits tells timestamps, reversed timestamps and dates from
-// other integers by width and plausible range.
+// other integers by width and plausible range ([keytime.Decode]).
 func classifyDigits(field string) segmentClass {
-	if isCompactDate(field) {
+	t, ok := keytime.Decode(field)
+	switch {
+	case !ok:
+		return classInteger
+	case t.Kind == keytime.Date:
 		return classDate
+	case t.Kind == keytime.Reversed:
+		return classReversedTimestamp
 	}
-	if len(field) > 19 {
-		return classInteger
-	}
-	v, err := strconv.ParseUint(field, 10, 64)
-	if err != nil {
-		return classInteger
-	}
-	if plausibleEpoch(v, len(field)) {
-		return classTimestamp
-	}
-	if len(field) == 19 && v <= math.MaxInt64 {
-		reversed := uint64(math.MaxInt64) - v
-		for _, perSecond := range []uint64{1, 1e3, 1e6, 1e9} {
-			if seconds := int64(reversed / perSecond); seconds >= minPlausibleTime && seconds < maxPlausibleTime {
-				return classReversedTimestamp
-			}
-		}
-	}
-	return classInteger
-}
-
-// plausibleEpoch reports whether v, written with width digits, is epoch
-// seconds (10 digits), milliseconds (13), microseconds (16) or nanoseconds
-// (19) in the plausible span.
-func plausibleEpoch(v uint64, width int) bool {
-	var perSecond uint64
-	switch width {
-	case 10:
-		perSecond = 1
-	case 13:
-		perSecond = 1e3
-	case 16:
-		perSecond = 1e6
-	case 19:
-		perSecond = 1e9
-	default:
-		return false
-	}
-	seconds := int64(v / perSecond)
-	return seconds >= minPlausibleTime && seconds < maxPlausibleTime
-}
-
-// isCompactDate matches yyyymmdd, yyyymmddhh, yyyymmddhhmm and
-// yyyymmddhhmmss with a year from 2000 to 2099.
-func isCompactDate(field string) bool {
-	const layout = "20060102150405"
-	switch len(field) {
-	case 8, 10, 12, 14:
-	default:
-		return false
-	}
-	if field[:2] != "20" {
-		return false
-	}
-	_, err := time.Parse(layout[:len(field)], field)
-	return err == nil
-}
-
-// isFormattedDate matches a field starting yyyy-mm-dd (ISO 8601 and RFC
-// 3339 dates and date-times).
-func isFormattedDate(field string) bool {
-	if len(field) < 10 || field[4] != '-' || field[7] != '-' {
-		return false
-	}
-	_, err := time.Parse("2006-01-02", field[:10])
-	return err == nil && (len(field) == 10 || field[10] == 'T' || field[10] == ' ' || field[10] == '_')
-}
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return classTimestamp
 }
 
 // isBinary reports control bytes (including DEL) or bytes that do not

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/keytime"
 )
 
 // TransformKind names a what-if key transform.
@@ -245,19 +246,19 @@ func (r rekeyer) split(key string) (fields, separators []string) {
 func reverseTimestamp(field string) (string, bool) {
 	var value int64
 	switch {
-	case isCompactDate(field):
+	case keytime.IsCompactDate(field):
 		t, err := time.Parse("20060102150405"[:len(field)], field)
 		if err != nil {
 			return "", false
 		}
 		value = t.UnixMilli()
-	case allDigits(field) && len(field) <= 19:
+	case keytime.Digits(field) && len(field) <= 19:
 		v, err := strconv.ParseInt(field, 10, 64)
 		if err != nil {
 			return "", false
 		}
 		value = v
-	case isFormattedDate(field):
+	case keytime.IsFormattedDate(field):
 		t, err := time.Parse(time.RFC3339Nano, field)
 		if err != nil {
 			if t, err = time.Parse("2006-01-02", field[:10]); err != nil {

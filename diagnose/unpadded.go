@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 
+	"github.com/btviz/btviz/keytime"
 	"github.com/btviz/btviz/units"
 )
 
@@ -32,7 +33,7 @@ func checkUnpaddedNumbers(d *diagnosis) []Finding {
 		}
 		var shorter int
 		for _, v := range pos.values {
-			if allDigits(v) && len(v) < pos.maxWidth {
+			if keytime.Digits(v) && len(v) < pos.maxWidth {
 				shorter++
 			}
 		}
@@ -60,7 +61,7 @@ func checkUnpaddedNumbers(d *diagnosis) []Finding {
 func (d *diagnosis) misorderedPair(pos *segmentPosition) (early, late string, ok bool) {
 	short, long := -1, -1
 	for i, v := range pos.values {
-		if !allDigits(v) || v[0] == '0' {
+		if !keytime.Digits(v) || v[0] == '0' {
 			continue
 		}
 		if len(v) == pos.minWidth && (short < 0 || v > pos.values[short]) {

@@ -56,11 +56,25 @@ func (b Bucketing) valid() bool {
 // one's Start.
 type Bucket struct {
 	Start, End keyspace.Key
-	// Label names the bucket for a key axis: the node's prefix, or for a
-	// run of keys their common prefix and the range of the next byte
-	// ("user#a[b-k]"). ShortLabel is the same without the view's own
-	// prefix. Both are escaped by [keyspace.Printable].
+	// LabelKey is the key the labels name: Start, or for a view's first
+	// bucket the first key it holds (a view's start is often the prefix
+	// all its keys share).
+	LabelKey keyspace.Key
+	// Label names the bucket for a key axis by the start of its range:
+	// the prefix it is exactly, or the part of LabelKey that sets it
+	// apart from the bucket above, to the end of that key segment
+	// ("user#mila_rosewood#p000012#"). Labels increase strictly from the
+	// top down. ShortLabel is the same with the view's shared prefix
+	// ([Matrix.SharedPrefix]) written as a leading "…". Both are escaped
+	// by [keyspace.Printable].
 	Label, ShortLabel string
+	// LabelTime is the UTC time a time segment of the label holds
+	// ("2026-10-31 00:00:32Z", "rev …" for a reversed timestamp, see
+	// package keytime), or "" when it holds none.
+	LabelTime string
+	// labelKeep is how many cells at the end of the labels set the
+	// bucket apart from the one above: what [Bucket.FitLabel] keeps.
+	labelKeep int
 	// Node is the tree node the bucket is exactly, or nil for a merge of
 	// several units, a tablet, or the rows of a prefix that none of its
 	// children holds.

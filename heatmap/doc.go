@@ -19,4 +19,11 @@
 // them ([BucketEven]), hot ranges kept apart while cold runs merge as
 // TiDB's Key Visualizer does ([BucketHeat]), and one row per tablet
 // ([BucketTablets]).
+//
+// Each bucket is labelled by the start of its range as a key
+// ([Bucket.Label]): the prefix it is exactly, or as much of its first key
+// as sets it apart from the bucket above, to the end of that key segment,
+// with the part the whole view shares written "…" ([Bucket.ShortLabel]).
+// Labels increase from the top down by construction, and are cut for
+// width the way every key is ([Bucket.FitLabel]).
 package heatmap

@@ -24,6 +24,9 @@ type TextOptions struct {
 	Selected *Cell
 	// Location is the time zone of the time axis (default UTC).
 	Location *time.Location
+	// LabelTimes writes the time a label's key holds beside it
+	// ([TimedLabel]).
+	LabelTimes bool
 }
 
 // Cell addresses one value of a [Matrix]: a bucket and a column. Column

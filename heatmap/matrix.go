@@ -136,7 +136,8 @@ func Build(snap *keyspace.Snapshot, v View) (*Matrix, error) {
 		}
 		m.Time = grid.axis(columns)
 	}
-	m.Buckets = makeBuckets(us, starts, sc, string(m.SharedPrefix), m.Columns())
+	m.Buckets = makeBuckets(us, starts, sc, m.Columns())
+	labelBuckets(m, us, starts, snap.Delimiters)
 	fillValues(m, us, starts, grid, ms, table)
 	return m, nil
 }
@@ -214,9 +215,8 @@ func sharedPrefix(sc scope, us []unit) string {
 }
 
 // makeBuckets aggregates each group of units (group k starts at unit
-// starts[k]) into a bucket whose range tiles the scope, with short labels
-// written without viewPrefix.
-func makeBuckets(units []unit, starts []int, sc scope, viewPrefix string, columns int) []Bucket {
+// starts[k]) into a bucket whose range tiles the scope.
+func makeBuckets(units []unit, starts []int, sc scope, columns int) []Bucket {
 	buckets := make([]Bucket, len(starts))
 	values := make([]float64, len(starts)*columns)
 	for k := range buckets {
@@ -237,7 +237,6 @@ func makeBuckets(units []unit, starts []int, sc scope, viewPrefix string, column
 			start = max(group[0].start, sc.start)
 		}
 		b.Start = keyspace.Key(start)
-		b.Label, b.ShortLabel = bucketLabels(group, &b.Stats, start, viewPrefix, string(sc.anchor.Prefix))
 		b.Values = values[k*columns : (k+1)*columns : (k+1)*columns]
 	}
 	for k := range buckets {

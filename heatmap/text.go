@@ -135,7 +135,7 @@ func (r *textRenderer) heatLines(lines []string) {
 		if r.l.LabelWidth > 0 {
 			label := ""
 			if upper.lo != lastLabelled && len(r.m.Buckets) > 0 {
-				label = r.m.Buckets[upper.lo].ShortLabel
+				label = r.label(&r.m.Buckets[upper.lo])
 				lastLabelled = upper.lo
 			}
 			style := r.styles.Label
@@ -160,6 +160,15 @@ func (r *textRenderer) heatLines(lines []string) {
 		}
 		lines[i] = b.String()
 	}
+}
+
+// label writes a bucket's label for the gutter, with its time when the
+// options ask for it.
+func (r *textRenderer) label(b *Bucket) string {
+	if r.o.LabelTimes {
+		return TimedLabel(b, r.l.LabelWidth)
+	}
+	return b.FitLabel(r.l.LabelWidth)
 }
 
 // writeHalfBlocks writes one line of "▀" cells, upper samples in front,

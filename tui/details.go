@@ -45,10 +45,8 @@ func (f *frame) bucketDetails(r rect) []string {
 	}
 	lines := []string{paneTitle(st, fmt.Sprintf("Bucket %d of %d", i+1, len(f.matrix.Buckets)), kind, r.w, false)}
 	valueWidth := r.w - detailLabelColumn - 2
-	lines = append(lines,
-		f.field("start", keyStart(b.Start, valueWidth)),
-		f.field("end excl", keyEnd(b.End, valueWidth)),
-	)
+	lines = append(lines, f.boundFields("start", b.Start, "(table start)", valueWidth)...)
+	lines = append(lines, f.boundFields("end excl", b.End, "(table end)", valueWidth)...)
 	if f.snap.HasTraffic() {
 		lines = append(lines, f.trafficFields(b)...)
 	}
@@ -77,7 +75,7 @@ func (f *frame) bucketDetails(r rect) []string {
 			m.View.Metric.Unit().Format(m.Value(i, c)))))
 	}
 	rowLine := func(key keyspace.Key, figure string) string {
-		return "   " + st.Text.Render(keyText(key, max(r.w-4-ansi.StringWidth(figure)-2, 8))) + "  " + st.Muted.Render(figure)
+		return "   " + st.Text.Render(keyWithTime(key, f.delimiters(), max(r.w-4-ansi.StringWidth(figure)-2, 8))) + "  " + st.Muted.Render(figure)
 	}
 	if top := topRowsIn(b.Start, b.End, bySize, f.snap.Largest, nodeList(b.Node, false)); len(top) > 0 {
 		lines = append(lines, " "+st.Strong.Render("Largest rows here"))
@@ -123,19 +121,20 @@ func (f *frame) drillHint(b *heatmap.Bucket) string {
 	return "enter: re-read this range in full for more detail"
 }
 
-// keyStart and keyEnd write a range bound, naming the table's ends.
-func keyStart(k keyspace.Key, width int) string {
-	if k == "" {
-		return "(table start)"
+// boundFields writes a range bound whole under label, and on the next
+// line the time its first time segment holds, when it holds one.
+func (f *frame) boundFields(label string, k keyspace.Key, tableEnd string, width int) []string {
+	var lines []string
+	for i, line := range keyLines(k, width, tableEnd) {
+		if i > 0 {
+			label = ""
+		}
+		lines = append(lines, f.field(label, line))
 	}
-	return keyText(k, width)
-}
-
-func keyEnd(k keyspace.Key, width int) string {
-	if k == "" {
-		return "(table end)"
+	if t := keyTime(k, f.delimiters()); t != "" {
+		lines = append(lines, f.field("", f.styles.Muted.Render(cut(t, width))))
 	}
-	return keyText(k, width)
+	return lines
 }
 
 // microsTime writes a cell timestamp.

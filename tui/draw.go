@@ -145,45 +145,10 @@ func paneTitle(st *Styles, title, right string, width int, focused bool) string 
 }
 
 // keyText writes a key escaped by [keyspace.Printable] and cut to width
-// cells: the only way key bytes reach the screen. A key too long keeps its
-// start and its end around "…": keys in one list share their start and
-// differ at the end (an ID, a timestamp), so cutting only the end would
-// show the same text for all of them. The cut never splits a \xNN escape.
+// cells by [escape.CutKey] (start and end kept, no escape split): the only
+// way key bytes reach the screen.
 func keyText(key keyspace.Key, width int) string {
-	s := key.String() // printable ASCII: one byte is one cell
-	if width <= 0 || len(s) <= width {
-		return s
-	}
-	if width < minMiddleCut {
-		return s[:escapeBoundary(s, width-1, false)] + ellipsis
-	}
-	tail := (width - 1) / 3
-	head := width - 1 - tail
-	return s[:escapeBoundary(s, head, false)] + ellipsis + s[escapeBoundary(s, len(s)-tail, true):]
-}
-
-// minMiddleCut is the narrowest width at which keyText keeps a key's end.
-const minMiddleCut = 12
-
-// escapeBoundary returns the position nearest to at, in text written by
-// [keyspace.Printable], that does not fall inside a \xNN escape: at or
-// before at, or at or after it when after is set. Every backslash in such
-// text starts an escape.
-func escapeBoundary(s string, at int, after bool) int {
-	for i := 0; i < len(s); {
-		next := i + 1
-		if s[i] == '\\' {
-			next = min(i+4, len(s))
-		}
-		if at < next {
-			if at == i || !after {
-				return i
-			}
-			return next
-		}
-		i = next
-	}
-	return len(s)
+	return escape.CutKey(key.String(), width) // printable ASCII: one byte is one cell
 }
 
 // cut shortens already printable text to width cells with "…".

@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/keyspace"
 )
 
 func TestSafeTextEscapesControlBytes(t *testing.T) {
@@ -35,32 +34,5 @@ func TestHostileFindingTextIsEscaped(t *testing.T) {
 	}
 	if !strings.Contains(frame, `user#\x1b]0;pwned\x07`) {
 		t.Fatal("the hostile prefix is not shown escaped")
-	}
-}
-
-func TestKeyTextKeepsStartAndEndWithoutSplittingEscapes(t *testing.T) {
-	tests := []struct {
-		key   string
-		width int
-		want  string
-	}{
-		{"user#42", 20, "user#42"},
-		{"user#mila_rosewood#p000000#1793121947079", 20, "user#mila_ros…947079"},
-		// The tail keeps whole escapes: "\xa1\x8fB5\x8a" would cut \x8f.
-		{"\x00\x07\x00\x1b\x00\x00\x01\xa1\x8fB5\x8a", 24, `\x00\x07\x00\x1b…B5\x8a`},
-		{"\x00\x07\x00\x1b\x00\x00\x01\xa1\x8fB5\x8a", 23, `\x00\x07\x00…B5\x8a`},
-		{"\x00\x07\x00\x1b\x00\x00\x01\xa1\x8fB5\x8a", 21, `\x00\x07\x00…B5\x8a`},
-		// Below minMiddleCut only the start is kept, cut before an escape.
-		{"\x00\x07\x00\x1b", 10, `\x00\x07…`},
-		{"abcdefghijklmnop", 8, "abcdefg…"},
-	}
-	for _, tt := range tests {
-		got := keyText(keyspace.Key(tt.key), tt.width)
-		if got != tt.want {
-			t.Errorf("keyText(%q, %d) = %q, want %q", tt.key, tt.width, got, tt.want)
-		}
-		if w := ansi.StringWidth(got); w > tt.width {
-			t.Errorf("keyText(%q, %d) is %d cells wide", tt.key, tt.width, w)
-		}
 	}
 }

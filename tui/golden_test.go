@@ -52,7 +52,13 @@ func TestGoldenFrames(t *testing.T) {
 			{"prefixes", ViewState{Main: PanePrefixes, Prefix: "user#", Metric: heatmap.MetricRows}, []goldenTheme{plainTheme}},
 			{"help", ViewState{FullHelp: true, Scale: heatmap.Scale{Kind: heatmap.ScaleLog, Brightness: 2}}, []goldenTheme{plainTheme}},
 		}},
-		{"timeseries-timestamp-first", []view{{"heatmap", ViewState{Bucketing: heatmap.BucketEven}, []goldenTheme{plainTheme}}}},
+		{"timeseries-timestamp-first", []view{
+			{"heatmap", ViewState{Bucketing: heatmap.BucketEven}, []goldenTheme{plainTheme}},
+			{"label-times", ViewState{Bucketing: heatmap.BucketEven, LabelTimes: true}, []goldenTheme{plainTheme}},
+			{"rows", ViewState{Main: PaneRows}, []goldenTheme{plainTheme}},
+		}},
+		{"timeseries-reversed-ts", []view{{"label-times", ViewState{Prefix: "machine_1032405#", LabelTimes: true}, []goldenTheme{plainTheme}}}},
+		{"phone-device-day", []view{{"label-times", ViewState{Prefix: "phone#00001a5d#", LabelTimes: true}, []goldenTheme{plainTheme}}}},
 		{"users-sequential-ids", []view{{"heatmap", ViewState{}, []goldenTheme{plainTheme}}}},
 		{"large-row-and-cell", []view{
 			{"max-row", ViewState{Metric: heatmap.MetricMaxRow}, []goldenTheme{plainTheme}},

@@ -2,12 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/heatmap"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // heatPane is the heatmap: key buckets against write time (or one metric
@@ -53,6 +55,7 @@ func (f *frame) heatOptions(m *heatmap.Matrix) heatmap.TextOptions {
 	o := heatmap.TextOptions{
 		Width: r.w, Height: max(r.h-heatTitleLines, 0),
 		Profile: f.profile, Theme: f.styles.Heat, Scale: f.state.Scale, Palette: f.state.Palette,
+		LabelTimes: f.state.LabelTimes,
 	}
 	if m != nil {
 		o.Selected = &heatmap.Cell{Bucket: f.state.Selected, Column: f.state.column()}
@@ -62,6 +65,32 @@ func (f *frame) heatOptions(m *heatmap.Matrix) heatmap.TextOptions {
 	}
 	return o
 }
+
+// sharedPrefixWidth is the most cells a pane title gives the key prefix
+// that "…" stands for in labels.
+const sharedPrefixWidth = 24
+
+// bucketCount says how many buckets a view has and, when its labels
+// elide the view's shared prefix and a title of title leaves room in
+// width cells, what their leading "…" stands for.
+func bucketCount(m *heatmap.Matrix, title string, width int) string {
+	count := fmt.Sprintf("%d buckets", len(m.Buckets))
+	for i := range m.Buckets {
+		if !strings.HasPrefix(m.Buckets[i].ShortLabel, ellipsis) {
+			continue
+		}
+		long := count + " · " + ellipsis + " = " + keyText(m.SharedPrefix, sharedPrefixWidth)
+		if ansi.StringWidth(title)+ansi.StringWidth(long)+minTitleRule+4 <= width {
+			return long
+		}
+		break
+	}
+	return count
+}
+
+// minTitleRule is the shortest rule a pane title keeps between its two
+// ends.
+const minTitleRule = 2
 
 // heatRect is where the heatmap itself (below its title) is drawn.
 func (f *frame) heatRect() rect {
@@ -80,7 +109,7 @@ func (f *frame) heatLines(r rect, focused bool) []string {
 	}
 	right := ""
 	if f.matrix != nil {
-		right = fmt.Sprintf("%d buckets", len(f.matrix.Buckets))
+		right = bucketCount(f.matrix, title, r.w)
 	}
 	lines := []string{paneTitle(&f.styles, title, right, r.w, focused)}
 	switch {
@@ -134,8 +163,8 @@ func (h heatHelp) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{h.k.Up, h.k.Down, h.k.Left, h.k.Right, h.k.Top, h.k.Bottom},
 		append([]key.Binding{h.k.Drill, h.k.Back, h.k.Search, h.k.Focus}, openKeys(true)...),
-		{h.k.Metric, h.k.Bucketing, h.k.Brighter, h.k.Dimmer, h.k.Scale},
+		{h.k.Metric, h.k.Bucketing, h.k.Brighter, h.k.Dimmer, h.k.Scale, h.k.LabelTimes},
 		append(openKeys(false), h.k.Tables, h.k.Rescan, h.k.Stop),
-		{h.k.Screenshot, h.k.Help, h.k.Quit},
+		{relabel(h.k.Copy, "copy start key"), h.k.Screenshot, h.k.Help, h.k.Quit},
 	}
 }

@@ -20,6 +20,7 @@ type KeyMap struct {
 	Focus, FocusBack        key.Binding
 	Rescan, Stop, Tables    key.Binding
 	Screenshot, Help, Quit  key.Binding
+	Copy, LabelTimes        key.Binding
 	Accept, Cancel          key.Binding
 	OpenTable, ForceQuit    key.Binding
 }
@@ -52,6 +53,8 @@ func DefaultKeyMap() KeyMap {
 		Stop:       b([]string{"x"}, "x", "stop scan"),
 		Tables:     b([]string{"T"}, "T", "tables"),
 		Screenshot: b([]string{"s"}, "s", "screenshot"),
+		Copy:       b([]string{"y"}, "y", "copy key"),
+		LabelTimes: b([]string{"t"}, "t", "times in labels"),
 		Help:       b([]string{"?"}, "?", "help"),
 		Quit:       b([]string{"q", "ctrl+c"}, "q", "quit"),
 		ForceQuit:  b([]string{"ctrl+c"}, "ctrl+c", "quit"),

@@ -46,6 +46,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Rescan):
 		return m.rescan()
+	case key.Matches(msg, k.Copy):
+		return m.copyKey()
+	case key.Matches(msg, k.LabelTimes):
+		m.toggleLabelTimes()
+		return nil
 	case key.Matches(msg, k.Search):
 		return m.openPrompt(searchPrompt, searchPlaceholder, "")
 	case key.Matches(msg, k.Focus):

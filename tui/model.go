@@ -199,12 +199,13 @@ func (m *Model) ViewState() ViewState { return m.frame().state }
 
 // View draws the screen: the frame [RenderFrame] would draw for the same
 // state, plus what only a live program has (scan progress, messages, the
-// search prompt), in the alternate screen with mouse reporting on. It
+// search prompt), in the alternate screen with mouse reporting on (motion
+// too, for hovering). It
 // leaves the window title alone: nothing could restore it on exit.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	v.MouseMode = tea.MouseModeAllMotion // hovering a heatmap row shows its range
 	return v
 }
 

@@ -40,8 +40,8 @@ func TestSnapshotModelShowsTheTable(t *testing.T) {
 	}
 	requireFrame(t, m.View().Content, 200, 60)
 	v := m.View()
-	if !v.AltScreen || v.MouseMode != tea.MouseModeCellMotion {
-		t.Errorf("view: alt screen %v, mouse %v; want the alternate screen with cell-motion mouse", v.AltScreen, v.MouseMode)
+	if !v.AltScreen || v.MouseMode != tea.MouseModeAllMotion {
+		t.Errorf("view: alt screen %v, mouse %v; want the alternate screen with all-motion mouse (hover)", v.AltScreen, v.MouseMode)
 	}
 }
 
@@ -82,7 +82,7 @@ func TestArrowsAndVimKeysMoveTheSelection(t *testing.T) {
 
 func TestDrillIntoThePrefixAndBack(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 200, 60, colorprofile.NoTTY)
-	m.current().state.Selected = bucketIndex(t, m, "mila_rosewood#")
+	m.current().state.Selected = bucketIndex(t, m, "…mila_rosewood#")
 	press(m, "enter")
 	if len(m.levels) != 2 || m.current().state.Prefix != "user#mila_rosewood#" {
 		t.Fatalf("enter on mila_rosewood#: %d levels at prefix %q, want 2 at user#mila_rosewood#", len(m.levels), m.current().state.Prefix)
@@ -95,7 +95,7 @@ func TestDrillIntoThePrefixAndBack(t *testing.T) {
 	if len(m.levels) != 1 {
 		t.Fatalf("esc leaves %d levels, want 1", len(m.levels))
 	}
-	if got := m.matrix.Buckets[m.current().state.Selected].ShortLabel; got != "mila_rosewood#" {
+	if got := m.matrix.Buckets[m.current().state.Selected].ShortLabel; got != "…mila_rosewood#" {
 		t.Fatalf("back at the top, %q is selected, want mila_rosewood#", got)
 	}
 	press(m, "enter", "backspace")
@@ -149,7 +149,7 @@ func TestSearchJumpsToAPrefix(t *testing.T) {
 	if m.current().state.Prefix != "user#" {
 		t.Fatalf("search for user#mila shows %q, want user#", m.current().state.Prefix)
 	}
-	if got := m.matrix.Buckets[m.current().state.Selected].ShortLabel; got != "mila_rosewood#" {
+	if got := m.matrix.Buckets[m.current().state.Selected].ShortLabel; got != "…mila_rosewood#" {
 		t.Fatalf("search for user#mila selects %q, want the bucket of the keys that start with it, mila_rosewood#", got)
 	}
 	if m.message.text != "" {
@@ -207,7 +207,7 @@ func TestFindingJumpsToItsRange(t *testing.T) {
 	if cur.state.Shown() != PaneHeatmap || cur.state.Prefix != "user#" {
 		t.Fatalf("enter on the hot-key-range finding: pane %q, prefix %q; want the heatmap of user#", cur.state.Shown(), cur.state.Prefix)
 	}
-	if got := m.matrix.Buckets[cur.state.Selected].ShortLabel; got != "mila_rosewood#" {
+	if got := m.matrix.Buckets[cur.state.Selected].ShortLabel; got != "…mila_rosewood#" {
 		t.Fatalf("selected %q, want mila_rosewood#", got)
 	}
 	press(m, "esc")
@@ -273,7 +273,7 @@ func TestTabMovesFocusBetweenPanes(t *testing.T) {
 
 func TestMouseSelectsBucketsFindingsAndBreadcrumbs(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 200, 60, colorprofile.TrueColor)
-	target := bucketIndex(t, m, "mila_rosewood#")
+	target := bucketIndex(t, m, "…mila_rosewood#")
 	// Find the screen line of the bucket through the same hit test.
 	f := m.frame()
 	r := f.heatRect()

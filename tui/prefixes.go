@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -61,11 +59,11 @@ func listLines(r rect) int { return max(r.h-listHeadLines, 1) }
 // numbers with a bar of the metric.
 func (f *frame) prefixLines(r rect, focused bool) []string {
 	st := &f.styles
-	right := ""
+	title, right := "Prefixes · "+f.metricDescription(), ""
 	if f.matrix != nil {
-		right = fmt.Sprintf("%d buckets", len(f.matrix.Buckets))
+		right = bucketCount(f.matrix, title, r.w)
 	}
-	lines := []string{paneTitle(st, "Prefixes · "+f.metricDescription(), right, r.w, focused)}
+	lines := []string{paneTitle(st, title, right, r.w, focused)}
 	if f.matrix == nil {
 		return append(lines, "", " "+st.Muted.Render(f.emptyText()))
 	}
@@ -95,11 +93,7 @@ func (f *frame) prefixLines(r rect, focused bool) []string {
 	first := scrollStart(f.state.Selected, len(f.matrix.Buckets), visible)
 	for i := first; i < len(f.matrix.Buckets) && i < first+visible; i++ {
 		b := &f.matrix.Buckets[i]
-		label := b.ShortLabel
-		if label == "" {
-			label = b.Label
-		}
-		text := padRight(fitLine(label, labelWidth), labelWidth)
+		text := padRight(b.FitLabel(labelWidth), labelWidth)
 		for _, c := range columns {
 			text += padLeft(c.value(b), c.width)
 		}

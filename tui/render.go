@@ -112,6 +112,9 @@ type statusMessage struct {
 	isErr bool
 	// done marks the report of something finished (a screenshot saved).
 	done bool
+	// hover marks the key range of the heatmap row under the pointer,
+	// which the pointer's next move replaces.
+	hover bool
 }
 
 // buildMatrix builds the heatmap of the frame's state, sized for its

@@ -125,7 +125,7 @@ func rowItems(f *frame) (items []rowItem, selectedLine int) {
 		if i == bySize {
 			items = append(items, rowItem{st.Strong.Render(" By versions of one column"), -1})
 		}
-		text := padRight(keyText(row.Key, keyWidth-1), keyWidth) + padLeft(heatmap.UnitBytes.Format(float64(row.Bytes)), rowNumberColumn) +
+		text := padRight(keyWithTime(row.Key, f.delimiters(), keyWidth-1), keyWidth) + padLeft(heatmap.UnitBytes.Format(float64(row.Bytes)), rowNumberColumn) +
 			padLeft(units.Thousands(row.Cells), rowSmallColumn) + padLeft(units.Thousands(row.Columns), rowSmallColumn) +
 			padLeft(strconv.Itoa(row.Families), rowSmallColumn) + padLeft(units.Thousands(row.MaxVersions), rowSmallColumn)
 		items = append(items, rowItem{text, i})
@@ -183,11 +183,16 @@ func (f *frame) rowDetails(r rect) []string {
 	lines := []string{
 		paneTitle(st, "Row", hint, r.w, false),
 		f.field("key", keyText(row.Key, valueWidth)),
+	}
+	if t := keyTime(row.Key, f.delimiters()); t != "" {
+		lines = append(lines, f.field("", st.Muted.Render(cut(t, valueWidth))))
+	}
+	lines = append(lines,
 		f.field("size", heatmap.UnitBytes.Format(float64(row.Bytes))+"   cells "+strconv.FormatInt(row.Cells, 10)),
 		f.field("columns", fmt.Sprintf("%d in %d families", row.Columns, row.Families)),
 		f.field("versions", fmt.Sprintf("at most %d per column", row.MaxVersions)),
 		f.field("max cell", heatmap.UnitBytes.Format(float64(row.MaxCellBytes))),
-	}
+	)
 	if row.Cells > 0 {
 		lines = append(lines, f.field("writes", microsTime(row.FirstWrite)+" → "+microsTime(row.LastWrite)))
 	}
@@ -242,7 +247,7 @@ type rowsHelp struct{ k KeyMap }
 
 // ShortHelp lists the largest-rows view's keys.
 func (h rowsHelp) ShortHelp() []key.Binding {
-	return []key.Binding{h.k.Up, h.k.Down, relabel(h.k.Drill, "columns"), h.k.Back, findingsPane{}.open(), h.k.Screenshot, h.k.Help, h.k.Quit}
+	return []key.Binding{h.k.Up, h.k.Down, relabel(h.k.Drill, "columns"), h.k.Back, findingsPane{}.open(), relabel(h.k.Copy, "copy row key"), h.k.Screenshot, h.k.Help, h.k.Quit}
 }
 
 // FullHelp lists the largest-rows view's keys by theme.
@@ -250,6 +255,6 @@ func (h rowsHelp) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom},
 		{relabel(h.k.Drill, "columns"), h.k.Back, h.k.Focus},
-		{findingsPane{}.open(), h.k.Tables, h.k.Screenshot, h.k.Help, h.k.Quit},
+		{findingsPane{}.open(), h.k.Tables, relabel(h.k.Copy, "copy row key"), h.k.Screenshot, h.k.Help, h.k.Quit},
 	}
 }

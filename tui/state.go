@@ -49,6 +49,8 @@ type ViewState struct {
 	RowColumns bool
 	// FullHelp shows every key instead of the one-line help.
 	FullHelp bool
+	// LabelTimes writes the time a key label holds beside it.
+	LabelTimes bool
 }
 
 // DefaultBucketing is the bucketing a view starts with: one row per child

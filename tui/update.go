@@ -38,6 +38,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleClick(msg.Mouse())
 	case tea.MouseWheelMsg:
 		return m, m.handleWheel(msg.Mouse())
+	case tea.MouseMotionMsg:
+		m.handleMotion(msg.Mouse())
+		return m, nil
 	case tea.PasteMsg:
 		if m.searching {
 			var cmd tea.Cmd
