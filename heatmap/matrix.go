@@ -181,7 +181,7 @@ func unitValues(us []unit, ms measure, table amounts) []float64 {
 const longSharedPrefix = 12
 
 // sharedPrefixContext is how many bytes of a long shared prefix the
-// labels keep before where the keys differ, so that "…x0042[0-3]" still
+// labels keep before where the keys differ, so that "…x00420017" still
 // shows what the digits follow.
 const sharedPrefixContext = 4
 
