@@ -96,13 +96,18 @@ func TestCloudLikeSampleReadsLittleAndEstimatesWell(t *testing.T) {
 			// A sample this small (40 to 200 rows a tablet) estimates the
 			// total to a few percent. Tablets that hold the end of one
 			// prefix and the start of the next are cut into pieces, so
-			// the prefixes' shares hold (before the pieces, 2 to 5 pp off
-			// at 1%); the benchmark's larger table has the finer marks
+			// at 5% the prefixes' shares hold (before the pieces, 1.5 to
+			// 2.1 pp off); at 1%, 40 rows a tablet, only the gross errors
+			// fail here: the benchmark's larger table has the finer marks
 			// (see the README's Cloud-like figures).
 			if math.Abs(float64(scan.RowsEstimated-n)) > 0.1*float64(n) {
 				t.Errorf("%v: estimated %d rows of %d", fraction, scan.RowsEstimated, n)
 			}
-			if limit := 0.015 + 0.015*(0.05-fraction)/0.04; worst > limit {
+			limit := 0.08
+			if fraction >= 0.05 {
+				limit = 0.015
+			}
+			if worst > limit {
 				t.Errorf("%v: a top-level prefix's share is %.2f pp off (want ≤ %.1f pp)", fraction, 100*worst, 100*limit)
 			}
 		}
