@@ -108,9 +108,7 @@ func planTablet(bytes int64, rowBytes, fraction float64) tabletPlan {
 	}
 	target := fraction * rows
 	spans := max(minTabletSpans, int(math.Round(target/spanRows)))
-	// The probes' rows are part of the tablet's share: the spans read
-	// the rest.
-	budget := max(minSpanRows, int64(math.Ceil((target-probeCount*probeRows)/float64(spans))))
+	budget := max(minSpanRows, int64(math.Ceil(target/float64(spans))))
 	if float64(int64(spans)*budget+probeCount*probeRows) >= wholeTabletShare*rows {
 		return tabletPlan{whole: true, rows: rows, readBytes: bytes}
 	}
