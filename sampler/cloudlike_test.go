@@ -94,15 +94,21 @@ func TestCloudLikeSampleReadsLittleAndEstimatesWell(t *testing.T) {
 				t.Errorf("%v: estimate %d outside its own interval [%d, %d]", fraction, scan.RowsEstimated, scan.RowsEstimatedLow, scan.RowsEstimatedHigh)
 			}
 			// A sample this small (40 to 200 rows a tablet) estimates the
-			// total to a few percent; its prefix shares are rough where a
-			// tablet holds the end of one prefix and the start of the
-			// next, and the interval does not cover that (see the README's
-			// Cloud-like figures): only the gross errors fail here.
+			// total to a few percent. Tablets that hold the end of one
+			// prefix and the start of the next are cut into pieces, so
+			// at 5% the prefixes' shares hold (before the pieces, 1.5 to
+			// 2.1 pp off); at 1%, 40 rows a tablet, only the gross errors
+			// fail here: the benchmark's larger table has the finer marks
+			// (see the README's Cloud-like figures).
 			if math.Abs(float64(scan.RowsEstimated-n)) > 0.1*float64(n) {
 				t.Errorf("%v: estimated %d rows of %d", fraction, scan.RowsEstimated, n)
 			}
-			if worst > 0.08 {
-				t.Errorf("%v: a top-level prefix's share is %.2f pp off", fraction, 100*worst)
+			limit := 0.08
+			if fraction >= 0.05 {
+				limit = 0.015
+			}
+			if worst > limit {
+				t.Errorf("%v: a top-level prefix's share is %.2f pp off (want ≤ %.1f pp)", fraction, 100*worst, 100*limit)
 			}
 		}
 	}

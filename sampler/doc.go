@@ -32,8 +32,12 @@
 //   - Positions ([keyspace.MethodPositions]), on tablets: each tablet is
 //     read at a few positions spread between its boundary keys on a key
 //     map learned from the tablet boundaries, first by probes that find
-//     where its rows are (from the start of each of three strata), then by
-//     short spans placed evenly among them, each with a row limit; each row a span read stands for B/b
+//     where its rows are (from the start of each of three strata), or, in
+//     a tablet that holds the end of one top-level prefix and the start of
+//     the next, by reads that find each prefix's first and last rows
+//     there, then by short spans placed evenly among them (evenly within
+//     each prefix's piece), each with a row limit; each row a span read
+//     stands for B/b
 //     rows, B the tablet's bytes by the offsets and b the bytes its spans
 //     returned (a ratio estimator: the tablet's bytes come out exact, its
 //     rows, cells and prefixes in proportion to what the spans saw, and

@@ -16,8 +16,13 @@ import (
 //
 //   - The line: a [keyMap] puts the tablet's keys on a line between its
 //     boundary keys, by the bytes the tablet map's keys and the pilot's
-//     rows use at each key position.
-//   - Probes (first round): probeCount probes, one in each of as many
+//     rows use at each key position. A tablet that may hold more than
+//     one top-level prefix (its boundary keys differ in their first
+//     segment, or it is the first or last) is cut into pieces instead,
+//     one per prefix, each the line from its first row to its last, as
+//     long as its share of the rows (see [tabletLine]).
+//   - Probes (first round, on a line not cut into pieces): probeCount
+//     probes, one in each of as many
 //     equal strata of the line, each reading up to probeRows rows from a
 //     random place, in a window that doubles while it finds nothing, up
 //     to the stratum's end. They tell where the line has no rows and how
@@ -25,13 +30,17 @@ import (
 //   - Spans (second round): the probes refine the line into a [warp], and
 //     the tablet's share of the rows to read is split into spans placed
 //     one in each of n equal strata of the warped line, at a random place
-//     within the stratum (stratified; seeded). A span covers the warped
+//     within the stratum (stratified; seeded); a tablet cut into pieces
+//     gives each piece its own strata, in proportion to its warped length
+//     and at least one. A span covers the warped
 //     length that holds its budget of rows by the warp and is read with
 //     a row limit of spanLimitFactor times that, so a span in denser keys
 //     than expected costs no more than that limit.
 //   - Estimate: every row a span read in tablet T stands for B/b rows, B
 //     the tablet's bytes by SampleRowKeys' offsets and b the bytes of the
-//     rows the spans returned, in the same units (a ratio estimator: the
+//     rows the spans returned, in the same units, each piece's spans'
+//     bytes over the share of its warped length they cover (a ratio
+//     estimator: the
 //     tablet's bytes come out exact, its rows, cells and prefixes in
 //     proportion to what the spans saw). Each point of the warped line
 //     falls in a span with the same chance, so the spans are a uniform
@@ -107,6 +116,38 @@ func planTablet(bytes int64, rowBytes, fraction float64) tabletPlan {
 		rows: rows, spans: spans, budget: budget, limit: spanLimitFactor * budget,
 		readBytes: int64(float64(int64(spans)*budget+probeCount*probeRows) * rowBytes),
 	}
+}
+
+// apportion splits n spans among strata of the given lengths in
+// proportion to them, by largest remainders, at least one each.
+func apportion(n int, lengths []float64) []int {
+	var total float64
+	for _, l := range lengths {
+		total += l
+	}
+	counts := make([]int, len(lengths))
+	rest := make([]float64, len(lengths))
+	given := 0
+	for h, l := range lengths {
+		quota := 0.0
+		if total > 0 {
+			quota = float64(n) * l / total
+		}
+		counts[h] = max(1, int(quota))
+		rest[h] = quota - float64(int(quota))
+		given += counts[h]
+	}
+	for ; given < n; given++ {
+		best := 0
+		for h := range rest {
+			if rest[h] > rest[best] {
+				best = h
+			}
+		}
+		counts[best]++
+		rest[best] = -1
+	}
+	return counts
 }
 
 // stratified returns n span starts on [0, length), one at a random place

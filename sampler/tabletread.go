@@ -28,7 +28,10 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	defer w.watch.end(w.id)
 	tablet := s.plan.ranges[i]
 	whole := s.plan.wholeTablets[i]
-	line := s.plan.keys.segmentOf(whole[0], whole[1])
+	line, err := w.lineOf(ctx, whole[0], whole[1], plan.rows)
+	if err != nil {
+		return err
+	}
 	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
 	// span returns the keys [start, end) of the line's part [from, to),
 	// within the tablet.
@@ -40,57 +43,91 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 		return start, end
 	}
 
-	seen, err := w.probe(ctx, plan, line, span)
-	if err != nil {
-		return err
+	// A tablet cut into pieces knows where its rows are from the reads
+	// that found them; another is probed.
+	seen := line.observed()
+	if len(line.pieces) == 0 {
+		if seen, err = w.probe(ctx, plan, line, span); err != nil {
+			return err
+		}
 	}
 	warped := newWarp(plan.rows, seen)
-	length := warped.length()
 	width := float64(plan.budget)
 	r := &rangeReader{index: i, estimate: plan.readBytes, weight: 1, pass: passFirst, holding: true}
 	if whole != [2]string{string(tablet.Start), string(tablet.End)} {
 		r.clip = &bounds{start: string(tablet.Start), end: string(tablet.End)}
 	}
+	// The spans are drawn stratum by stratum, a stratum a piece of the
+	// line (see [tabletLine]; the whole line when it has none), each
+	// stratum's spans in proportion to its warped length (see
+	// [apportion]), none crossing into the next: a span cut short by its row limit
+	// stands for the rest of its width (see below), which is then rows of
+	// its own piece. Each stratum's rows are estimated from its spans
+	// over the share of its warped length they cover, and the tablet's
+	// bytes share out what the strata's estimates make (a combined ratio
+	// estimator).
+	strata := line.strata(warped)
 	var sums ratioSums
 	// A span that hit its row limit was read up to its last row only:
-	// its rows stand for the whole span's warped width, factor times
+	// its rows stand for the span's whole warped width, factor times
 	// their own (the span's rows beyond the limit are taken to be like
 	// those before it), so that a span in keys denser than the warp
 	// expected does not lose the rest of them.
 	var starts []string
 	var factors []float64
-	for _, x := range stratified(plan.spans, length, width, rng) {
-		start, end := span(warped.place(x), warped.place(x+width))
-		if end != "" && end <= start {
-			sums.add(0, 0, 0) // no key lies in it: no rows
-			continue
-		}
-		rows, logical, bytes := r.rows, r.logical, r.seen
-		var returned int64
-		var last string
-		err := s.table.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
-			w.add(r, row)
-			returned++
-			last = row.Key()
-			return true
-		}, s.readOptions(false, plan.limit)...)
-		if err != nil {
-			w.abandon(r)
-			return err
-		}
-		factor := 1.0
-		if returned >= plan.limit {
-			if readTo := warped.at(line.share(last)); readTo > x {
-				factor = min(maxTruncationFactor, width/(readTo-x))
-			}
-		}
-		starts, factors = append(starts, start), append(factors, factor)
-		sums.add(factor*float64(r.rows-rows), factor*float64(r.logical-logical), factor*float64(r.seen-bytes))
+	var stratumOf []int
+	lengths := make([]float64, len(strata))
+	for h, st := range strata {
+		lengths[h] = st.to - st.from
 	}
-	coverage := min(1, float64(plan.spans)*width/length)
-	weight := 1 / coverage
-	if sums.b > 0 {
-		weight = float64(tablet.SampledBytes) / sums.b
+	counts := apportion(plan.spans, lengths)
+	for h, st := range strata {
+		if st.to <= st.from {
+			continue // no room: no rows expected
+		}
+		n := counts[h]
+		st.coverage = min(1, float64(n)*width/(st.to-st.from))
+		strata[h] = st
+		for _, x := range stratified(n, st.to-st.from, width, rng) {
+			x += st.from
+			to := min(x+width, st.to)
+			start, end := span(warped.place(x), warped.place(to))
+			if end != "" && end <= start {
+				sums.add(0, 0, 0) // no key lies in it: no rows
+				continue
+			}
+			rows, logical, bytes := r.rows, r.logical, r.seen
+			var returned int64
+			var last string
+			err := s.table.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
+				w.add(r, row)
+				returned++
+				last = row.Key()
+				return true
+			}, s.readOptions(false, plan.limit)...)
+			if err != nil {
+				w.abandon(r)
+				return err
+			}
+			factor := 1.0
+			if returned >= plan.limit {
+				if readTo := warped.at(line.share(last)); readTo > x {
+					factor = min(maxTruncationFactor, (to-x)/(readTo-x))
+				}
+			}
+			starts, factors, stratumOf = append(starts, start), append(factors, factor), append(stratumOf, h)
+			scale := factor / st.coverage
+			sums.add(scale*float64(r.rows-rows), scale*float64(r.logical-logical), scale*float64(r.seen-bytes))
+		}
+	}
+	// sums.b is the tablet's bytes as its spans see them: each stratum's
+	// spans' bytes over the share of it they cover.
+	weights := make([]float64, len(strata))
+	for h, st := range strata {
+		weights[h] = 1 / max(st.coverage, 1e-12)
+		if sums.b > 0 {
+			weights[h] *= float64(tablet.SampledBytes) / sums.b
+		}
 	}
 	w.flushCurrent(r)
 	for _, b := range r.held {
@@ -99,10 +136,11 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 			if k == len(starts) || starts[k] != b.rows[j].Key {
 				k--
 			}
-			b.rows[j].Weight = weight * factors[max(k, 0)]
+			k = max(k, 0)
+			b.rows[j].Weight = weights[stratumOf[k]] * factors[k]
 		}
 	}
-	if !s.opts.StripValues && unexplained(tablet.SampledBytes, sums.b/coverage, s.plan.rescanFloor) {
+	if !s.opts.StripValues && unexplained(tablet.SampledBytes, sums.b, s.plan.rescanFloor) {
 		for _, b := range r.held {
 			b.release()
 		}
@@ -125,7 +163,7 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 // the rows found say how dense the keys are there. It returns the parts
 // of the line the probes saw, with their rows; the rows themselves only
 // count as read.
-func (w *worker) probe(ctx context.Context, plan tabletPlan, line segment, span func(from, to float64) (string, string)) ([]observed, error) {
+func (w *worker) probe(ctx context.Context, plan tabletPlan, line tabletLine, span func(from, to float64) (string, string)) ([]observed, error) {
 	s := w.s
 	var seen []observed
 	stratum := 1.0 / probeCount
