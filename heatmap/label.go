@@ -159,10 +159,13 @@ func cutLabel(label string, keep, width int) string {
 
 // TimedLabel returns a bucket's short label with the time its key holds
 // ([Bucket.LabelTime]) after it, in width cells: the label is cut to
-// leave room for the time, written without its year when room is short.
-// A label without a time, or a gutter too narrow for one, is only cut.
+// leave room for the time, written without its year when room is short,
+// and without its seconds when it is shorter still (an 18-cell gutter:
+// "…17… 10-31 00:00"). A label without a time, or a gutter too narrow
+// for one, is only cut.
 func TimedLabel(b *Bucket, width int) string {
-	for _, t := range []string{b.LabelTime, shortTime(b.LabelTime)} {
+	short := shortTime(b.LabelTime)
+	for _, t := range []string{b.LabelTime, short, minuteTime(short)} {
 		if t != "" && width >= len(t)+1+minTimedLabel {
 			return b.FitLabel(width-len(t)-1) + " " + t
 		}
@@ -173,6 +176,15 @@ func TimedLabel(b *Bucket, width int) string {
 // minTimedLabel is the fewest cells of the key a label keeps beside its
 // time.
 const minTimedLabel = 4
+
+// minuteTime drops the seconds of a time shortTime wrote:
+// "10-31 00:00:32" → "10-31 00:00".
+func minuteTime(short string) string {
+	if len(short) < len("01-02 15:04:05") {
+		return ""
+	}
+	return short[:len(short)-len(":05")]
+}
 
 // shortTime drops the year and the zone mark of a time written as
 // "2026-10-31 00:00:32Z" ("rev " kept): "10-31 00:00:32".

@@ -27,6 +27,7 @@ func TestTimedLabelMakesRoomForTheTime(t *testing.T) {
 		{40, "…1793404832385 2026-10-31 00:00:32Z"},
 		{30, "…1793404… 2026-10-31 00:00:32Z"},
 		{20, "…179… 10-31 00:00:32"},
+		{17, "…179… 10-31 00:00"},
 		{12, "…1793404832…"},
 	} {
 		if got := TimedLabel(b, tt.width); got != tt.want {

@@ -27,6 +27,9 @@ func TestE2ETerminalKeyTimes(t *testing.T) {
 		{"timeseries-reversed-ts", "machine_1032405#", regexp.MustCompile(`\b\d{19} \(reversed: 20\d\d-\d\d-\d\d \d\d:\d\d:\d\dZ\)`)},
 		{"phone-device-day", "phone#00001a5d#", regexp.MustCompile(`\b20\d{6} \(20\d\d-\d\d-\d\d\)`)},
 	}
+	// labelTime is a heatmap row's label followed by its time, with or
+	// without the year and seconds.
+	labelTime := regexp.MustCompile(`^\S+ (rev )?(20\d\d-)?\d\d-\d\d\b`)
 	rowTime := regexp.MustCompile(`#\S+ \((reversed: )?20\d\d-\d\d-\d\d( \d\d:\d\d:\d\dZ)?\)`)
 	for _, tt := range tables {
 		t.Run(tt.table, func(t *testing.T) {
@@ -51,6 +54,15 @@ func TestE2ETerminalKeyTimes(t *testing.T) {
 			// t: the labels show times too.
 			term.Send("t")
 			term.WaitFor(t, 5*time.Second, "labels show the UTC time their key holds")
+			term.WaitUntil(t, 5*time.Second, "a label with its time", func(screen string) bool {
+				for _, line := range strings.Split(screen, "\n") {
+					label, _, _ := strings.Cut(line, "│")
+					if labelTime.MatchString(label) {
+						return true
+					}
+				}
+				return false
+			})
 			// y: the selected bucket's start key, said in the status line.
 			term.Send("y")
 			term.WaitFor(t, 5*time.Second, "✓ copied the ", "key of bucket ", "to the clipboard (OSC 52")
