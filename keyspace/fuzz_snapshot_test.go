@@ -198,6 +198,15 @@ func nthSlot(doc *any, n int) (slot, int, bool) {
 // huge or tiny one, text, null, a boolean, an empty or one-element array,
 // an empty object, or, for an array, one of its elements dropped or
 // repeated.
+// finite keeps a mutated number one JSON can hold: an overflow to ±Inf
+// becomes ±1e308 (a file cannot hold infinities, so no reader sees them).
+func finite(x float64) float64 {
+	if math.IsInf(x, 0) {
+		return math.Copysign(1e308, x)
+	}
+	return x
+}
+
 func mutate(s slot, kind uint8, number float64, text string) {
 	if math.IsNaN(number) || math.IsInf(number, 0) {
 		number = 1e308
@@ -210,7 +219,7 @@ func mutate(s slot, kind uint8, number float64, text string) {
 	case 2:
 		s.set(1e308)
 	case 3:
-		s.set(math.Trunc(number) * 1e15)
+		s.set(finite(math.Trunc(number) * 1e15))
 	case 4:
 		s.set(text)
 	case 5:
@@ -234,7 +243,7 @@ func mutate(s slot, kind uint8, number float64, text string) {
 		}
 	case 12:
 		if f, ok := s.get().(float64); ok {
-			s.set(f + number)
+			s.set(finite(f + number))
 		}
 	case 13:
 		if str, ok := s.get().(string); ok {
