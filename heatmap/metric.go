@@ -70,7 +70,7 @@ func MetricsFor(snap *keyspace.Snapshot) []Metric {
 		return storage
 	}
 	traffic := []Metric{MetricOps, MetricReads, MetricWrites, MetricReadBytes, MetricWriteBytes, MetricWriteShare}
-	if snap.Root == nil || snap.Root.Rows == 0 {
+	if snap.TrafficOnly() {
 		return traffic
 	}
 	return append(traffic, MetricRows, MetricBytes, MetricVersions, MetricMaxRow, MetricShare)

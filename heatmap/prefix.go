@@ -1,5 +1,7 @@
 package heatmap
 
+import "slices"
+
 // fewUnits is how many prefixes at a view's asked depth count as few:
 // a view of fewer (two or three top-level prefixes, a tenant with a
 // handful of children) draws a heatmap of a handful of rows that shows
@@ -26,8 +28,7 @@ func prefixUnits(sc scope, depth, rows int) []unit {
 		if i < 0 {
 			break
 		}
-		children := childUnits(us[i].node, nil)
-		us = append(us[:i], append(children, us[i+1:]...)...)
+		us = slices.Replace(us, i, i+1, childUnits(us[i].node, nil)...)
 	}
 	return us
 }

@@ -55,6 +55,18 @@ type HotRow struct {
 // error bound as large as their count. Only repeated rows are hot.
 func (r HotRow) Repeated() bool { return r.Count-r.Error >= 2 }
 
+// RepeatedRows returns the rows of a hot list that are [HotRow.Repeated],
+// in its order: the hot rows every view lists.
+func RepeatedRows(rows []HotRow) []HotRow {
+	var out []HotRow
+	for _, r := range rows {
+		if r.Repeated() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // HotScan is one of the most scanned key ranges: how many scans asked for
 // [Start, End) (an over-estimate by at most Error) and how many rows
 // they returned in all.
@@ -225,6 +237,11 @@ func (n *Node) KeyBounds() (first, last Key, ok bool) {
 
 // HasTraffic reports whether the snapshot holds a traffic recording.
 func (s *Snapshot) HasTraffic() bool { return s != nil && s.Traffic != nil }
+
+// TrafficOnly reports whether the snapshot is a traffic recording alone,
+// with no scan of what the table stores joined to it: it has no rows,
+// sizes or largest rows to show.
+func (s *Snapshot) TrafficOnly() bool { return s.HasTraffic() && (s.Root == nil || s.Root.Rows == 0) }
 
 // TrafficTotals returns the table's traffic totals (zero without a
 // recording).

@@ -56,12 +56,15 @@ type Document struct {
 	WhatIf           []WhatIfDoc  `json:"what_if,omitempty"`
 	// Traffic is what a traffic recording saw, when the report is of one.
 	Traffic *TrafficDoc `json:"traffic,omitempty"`
+	// trafficOnly marks a report of a recording alone
+	// ([keyspace.Snapshot.TrafficOnly]).
+	trafficOnly bool
 }
 
 // RecordingOnly reports whether the report is of a traffic recording
 // alone, with no scan of what the table stores: it has no size, prefixes
 // by rows or largest rows to report.
-func (d Document) RecordingOnly() bool { return d.Traffic != nil && d.Scan.RowsRead == 0 }
+func (d Document) RecordingOnly() bool { return d.trafficOnly }
 
 // originText says where the report's data came from: "emulator",
 // "snapshot, scanned from bigtable", "traffic recording through btviz
@@ -194,6 +197,7 @@ func Build(in Input) Document {
 		LargestRows:      []RowDoc{},
 		Findings:         findingDocs(in.Findings),
 		Traffic:          trafficDoc(snap),
+		trafficOnly:      snap.TrafficOnly(),
 	}
 	if in.FromFile {
 		doc.Source, doc.Origin = SourceSnapshot, sanitize(string(snap.Source))

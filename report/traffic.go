@@ -106,13 +106,10 @@ func countsDoc(c *keyspace.OpCounts) TrafficCountsDoc {
 }
 
 // hotRowDocs lists the rows read (or written) more than once for certain
-// ([keyspace.HotRow.Repeated]).
+// ([keyspace.RepeatedRows]).
 func hotRowDocs(rows []keyspace.HotRow) []HotRowDoc {
 	docs := []HotRowDoc{}
-	for _, r := range rows {
-		if !r.Repeated() {
-			continue
-		}
+	for _, r := range keyspace.RepeatedRows(rows) {
 		docs = append(docs, HotRowDoc{Key: r.Key, Count: units.Round(r.Count), CountLow: units.Round(r.Count - r.Error), Bytes: units.Round(r.Bytes)})
 	}
 	return docs

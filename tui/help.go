@@ -88,8 +88,8 @@ func readSummary(f *frame) string {
 	s := f.snap.Scan
 	text := fmt.Sprintf("read %s rows, %s cells in %s", heatmap.UnitCount.Format(float64(s.RowsRead)),
 		heatmap.UnitCount.Format(float64(s.CellsRead)), units.Duration(s.Duration))
-	if t := f.snap.Traffic; t != nil && s.RowsRead == 0 {
-		text = fmt.Sprintf("recorded %s in %s", units.Plural(int64(f.snap.TrafficTotals().Ops), "op"), units.Duration(t.Duration))
+	if f.snap.TrafficOnly() {
+		text = fmt.Sprintf("recorded %s in %s", units.Plural(int64(f.snap.TrafficTotals().Ops), "op"), units.Duration(f.snap.Traffic.Duration))
 	}
 	if s.Mode == "sample" && s.RowsEstimated > 0 {
 		text += fmt.Sprintf(" · about %s rows in all", heatmap.UnitCount.Format(float64(s.RowsEstimated)))

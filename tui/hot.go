@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"slices"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -53,7 +52,7 @@ func hotItems(snap *keyspace.Snapshot) []hotItem {
 		title, kind string
 		rows        []keyspace.HotRow
 	}{{"Most read rows", "read", t.TopReads}, {"Most written rows", "written", t.TopWrites}} {
-		rows := slices.DeleteFunc(slices.Clone(section.rows), func(r keyspace.HotRow) bool { return !r.Repeated() })
+		rows := keyspace.RepeatedRows(section.rows)
 		if len(rows) == 0 {
 			continue
 		}
