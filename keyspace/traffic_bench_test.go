@@ -49,3 +49,35 @@ func BenchmarkAddOp(b *testing.B) {
 		rec.Add(op)
 	}
 }
+
+// BenchmarkAddOpBatch measures folding one MutateRows call of 100 random
+// rows of 100,000 (bench/run.sh proxy's batch workload) into a
+// recording: the recording proxy's cost per batch.
+func BenchmarkAddOpBatch(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	const n = 256
+	ops := make([]Op, n)
+	for i := range ops {
+		op := Op{Table: "bench", Method: MethodMutateRows}
+		for range 100 {
+			k := Key(fmt.Sprintf("user#%06d#profile", rng.IntN(100_000)))
+			op.Keys = append(op.Keys, k)
+			op.RowsWritten = append(op.RowsWritten, RowIO{Key: k, Bytes: 30})
+		}
+		ops[i] = op
+	}
+	start := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	rec := NewRecordingBuilder(RecordingMeta{Started: start, Delimiters: "#"}, Options{})
+	for i := range 4 * n { // a tree as after a few seconds of recording
+		op := &ops[i%n]
+		op.Time = start.Add(time.Duration(i) * time.Millisecond)
+		rec.Add(op)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		op := &ops[i%n]
+		op.Time = start.Add(time.Duration(4*n+i) * 500 * time.Microsecond)
+		rec.Add(op)
+	}
+}

@@ -114,9 +114,15 @@ func (b *Builder) addOp(op *Op) {
 	defer func() { b.addingOp = false }()
 	bucket := b.trafficBucket(op.Time)
 	isRead := op.Method == MethodReadRows
+	// A write names its rows and then writes them, in the same order (a
+	// MutateRows call's rows written are the entries the server applied):
+	// each row written that is the next named key is folded in on the
+	// path found for the key, one descent for both.
+	written := op.RowsWritten
 	for _, key := range op.Keys {
 		k := string(key)
-		for _, n := range b.opPath(k) {
+		path := b.opPath(k)
+		for _, n := range path {
 			t := nodeTraffic(n)
 			t.coverKey(k)
 			t.Ops++
@@ -128,6 +134,10 @@ func (b *Builder) addOp(op *Op) {
 		}
 		if isRead {
 			b.traffic.reads.add(k, 1, 0)
+		}
+		if len(written) > 0 && written[0].Key == key {
+			b.addWrite(path, written[0], bucket, false)
+			written = written[1:]
 		}
 	}
 	for _, r := range op.Ranges {
@@ -173,18 +183,25 @@ func (b *Builder) addOp(op *Op) {
 		}
 		b.traffic.reads.add(k, count, float64(r.Bytes))
 	}
-	for _, r := range op.RowsWritten {
-		k := string(r.Key)
-		for _, n := range b.opPath(k) {
-			t := nodeTraffic(n)
-			t.coverKey(k)
-			t.RowsWritten++
-			t.BytesWritten += float64(r.Bytes)
-			t.Time.RowsWritten.add(bucket, 1)
-			t.Time.BytesWritten.add(bucket, float64(r.Bytes))
-		}
-		b.traffic.writes.add(k, 1, float64(r.Bytes))
+	for _, r := range written {
+		b.addWrite(b.opPath(string(r.Key)), r, bucket, true)
 	}
+}
+
+// addWrite folds one row written into the nodes of its path; cover says
+// whether the nodes' key bounds have yet to hold its key.
+func (b *Builder) addWrite(path []*Node, r RowIO, bucket int64, cover bool) {
+	for _, n := range path {
+		t := nodeTraffic(n)
+		if cover {
+			t.coverKey(string(r.Key))
+		}
+		t.RowsWritten++
+		t.BytesWritten += float64(r.Bytes)
+		t.Time.RowsWritten.add(bucket, 1)
+		t.Time.BytesWritten.add(bucket, float64(r.Bytes))
+	}
+	b.traffic.writes.add(string(r.Key), 1, float64(r.Bytes))
 }
 
 // opPath returns the nodes key belongs to, root first, creating nodes as

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"testing"
 	"time"
@@ -204,6 +205,42 @@ func TestHotCounterFindsHeavyHitters(t *testing.T) {
 	top := h.top(3)
 	if top[0].key != "hot" || math.Abs(top[0].count-2000) > top[0].error || top[0].count < 2000 {
 		t.Fatalf("top %+v: want hot with 2000 within its error", top)
+	}
+}
+
+// TestHotCounterBoundsHoldUnderChurn checks the filtered counter's
+// promise on a stream where most keys are seen a few times (so counters
+// change hands all the time): every counter's true count lies in
+// [count−error, count], and every key seen more than total/capacity
+// times has a counter.
+func TestHotCounterBoundsHoldUnderChurn(t *testing.T) {
+	const capacity = 64
+	h := newHotCounter(capacity)
+	rng := rand.New(rand.NewPCG(1, 2))
+	zipf := rand.NewZipf(rng, 1.1, 1, 5_000)
+	truth := map[string]float64{}
+	total := 0.0
+	for range 200_000 {
+		key := fmt.Sprintf("k%d", zipf.Uint64())
+		if rng.IntN(4) == 0 {
+			key = fmt.Sprintf("u%d", rng.IntN(50_000)) // uniform background
+		}
+		w := float64(1 + rng.IntN(2))
+		h.add(key, w, 0)
+		truth[key] += w
+		total += w
+	}
+	counted := map[string]bool{}
+	for _, e := range h.top(capacity) {
+		counted[e.key] = true
+		if got := truth[e.key]; got > e.count || got < e.count-e.error {
+			t.Errorf("%s: true count %v outside [%v, %v]", e.key, got, e.count-e.error, e.count)
+		}
+	}
+	for key, n := range truth {
+		if n > total/capacity && !counted[key] {
+			t.Errorf("%s seen %v times of %v has no counter", key, n, total)
+		}
 	}
 }
 

@@ -272,6 +272,7 @@ func (c *call) finish(code uint32) {
 			op.RowsRead = c.returned
 		}
 	case keyspace.MethodMutateRows:
+		op.RowsWritten = make([]keyspace.RowIO, 0, len(c.entryOK))
 		for i, ok := range c.entryOK {
 			if ok {
 				op.RowsWritten = append(op.RowsWritten, keyspace.RowIO{Key: op.Keys[i], Bytes: c.entryBytes[i]})
