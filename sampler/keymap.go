@@ -37,6 +37,7 @@ type keyMap struct {
 	// follow it, sorted; witnesses how many known keys pass through it.
 	next      map[string][]byte
 	witnesses map[string]int
+	known     map[string]bool // the keys learned
 	// free[i] says whether position i branches freely (computed lazily).
 	free  []bool
 	dirty bool
@@ -73,13 +74,21 @@ func (m *keyMap) learnBytes(keys ...string) {
 }
 
 // learn adds keys spread over the table (tablet boundaries) to the known
-// keys.
+// keys. A key already known is not learned again: a boundary ends one
+// tablet and starts the next, and counted twice every prefix of it would
+// have two witnesses that agree on the next byte, which is how names
+// look, not numbers (a tablet from acct#39… to acct#48… would then run
+// its line almost wholly through acct#48…).
 func (m *keyMap) learn(keys ...string) {
 	if m.next == nil {
-		m.next, m.witnesses = map[string][]byte{}, map[string]int{}
+		m.next, m.witnesses, m.known = map[string][]byte{}, map[string]int{}, map[string]bool{}
 	}
-	m.learnBytes(keys...)
 	for _, key := range keys {
+		if m.known[key] {
+			continue
+		}
+		m.known[key] = true
+		m.learnBytes(key)
 		for i := 0; i < len(key) && i < keyMapDepth; i++ {
 			prefix := key[:i]
 			m.witnesses[prefix]++

@@ -92,6 +92,9 @@ type Options struct {
 
 	// heldLimit overrides maxHeldBytes, for tests.
 	heldLimit int64
+	// defaultConcurrency says Concurrency is a default, which the plan
+	// may change (see [scanner.fitReaders]).
+	defaultConcurrency bool
 }
 
 // bounds is the key range [start, end) a scan covers.
@@ -151,9 +154,9 @@ func (o Options) normalize(emulator bool) (Options, bounds, error) {
 	}
 	switch {
 	case o.Concurrency == 0 && emulator:
-		o.Concurrency = DefaultEmulatorConcurrency
+		o.Concurrency, o.defaultConcurrency = DefaultEmulatorConcurrency, true
 	case o.Concurrency == 0:
-		o.Concurrency = DefaultConcurrency
+		o.Concurrency, o.defaultConcurrency = DefaultConcurrency, true
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -80,10 +80,16 @@ func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.Wa
 	case !planner.usable():
 		stopSpans()
 		s.discard(readers)
-		if !shape.measured || shape.tablets {
+		switch {
+		case !shape.measured || shape.tablets && len(shape.keys) < pilotRows:
 			shape = s.measure(ctx, planner.spans)
+		case shape.tablets:
+			// The pilot read its rows from the first spans, as it would
+			// again: only the judgement needs the whole map.
+			shape.judge(planner.spans, s.emulator)
 		}
 		s.plan = newPlan(planner.spans, shape, s.opts)
+		s.fitReaders()
 		s.announce()
 		return s.readPlan(ctx), nil
 	}

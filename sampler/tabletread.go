@@ -3,6 +3,7 @@ package sampler
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"slices"
 
 	"cloud.google.com/go/bigtable"
@@ -28,6 +29,14 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	defer w.watch.end(w.id)
 	tablet := s.plan.ranges[i]
 	whole := s.plan.wholeTablets[i]
+	clipped := whole != [2]string{string(tablet.Start), string(tablet.End)}
+	if pilot := s.plan.shape.keys; os.Getenv("ZZ_NOFIRST") == "" && whole[0] == "" && len(pilot) > 0 && (whole[1] == "" || pilot[0] < whole[1]) {
+		// The first tablet's line starts at the table's first row, which
+		// the pilot read: from "" a line spends most of its length on
+		// keys that sort before any row (a key map knows nothing of
+		// them), and its first reads ask for the whole tablet.
+		whole[0] = pilot[0]
+	}
 	line, err := w.lineOf(ctx, whole[0], whole[1], plan.rows)
 	if err != nil {
 		return err
@@ -54,7 +63,7 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	warped := newWarp(plan.rows, seen)
 	width := float64(plan.budget)
 	r := &rangeReader{index: i, estimate: plan.readBytes, weight: 1, pass: passFirst, holding: true}
-	if whole != [2]string{string(tablet.Start), string(tablet.End)} {
+	if clipped {
 		r.clip = &bounds{start: string(tablet.Start), end: string(tablet.End)}
 	}
 	// The spans are drawn stratum by stratum, a stratum a piece of the
