@@ -49,7 +49,7 @@ func (f *scanFlags) register(flags *pflag.FlagSet) {
 	flags.Float64Var(&f.fraction, "sample", 0, "read about this fraction of rows, 0 < F ≤ 1, at random (default for large tables)")
 	flags.Int64Var(&f.maxRows, "max-rows", 0, "read at most about N rows, spread over the key space")
 	flags.StringVar(&f.maxRead, "max-read", "", "read at most about this many bytes without --full, e.g. 500MB or 10GB (default 2GB): a larger sample is made smaller")
-	flags.IntVar(&f.concurrency, "concurrency", 0, "key ranges read in parallel (default 8, 2 on an emulator)")
+	flags.IntVar(&f.concurrency, "concurrency", 0, "key ranges read in parallel (default 8; on an emulator 2, or 8 for a sample inside tablets)")
 	flags.StringVar(&f.delimiters, "delimiters", "", "key-segment delimiter characters, e.g. '#' or '#:' (default: detect from the keys)")
 }
 
