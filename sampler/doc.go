@@ -114,7 +114,10 @@
 // and the weights compare value bytes with value bytes. Its SampleRowKeys
 // walks the whole table (about a third of a second per million rows), so
 // a span sample starts reading while the samples still stream; and it
-// reads with [DefaultEmulatorConcurrency] reads in flight.
+// reads with [DefaultEmulatorConcurrency] reads in flight, save for a
+// sample inside tablets (an emulator whose SampleRowKeys answers tablets),
+// whose short reads keep [DefaultConcurrency] in flight as on Cloud
+// Bigtable.
 //
 // # Stopping
 //

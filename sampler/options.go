@@ -56,7 +56,9 @@ type Options struct {
 	// [DefaultMaxReadBytes]).
 	MaxRead int64
 	// Concurrency is the number of reads in flight (default
-	// [DefaultConcurrency], [DefaultEmulatorConcurrency] on an emulator).
+	// [DefaultConcurrency]; [DefaultEmulatorConcurrency] on an emulator,
+	// save for a sample inside tablets, which reads as on Cloud
+	// Bigtable).
 	Concurrency int
 	// StripValues has the server strip cell values, which makes a scan
 	// cheaper but leaves value and row sizes unknown (counted as 0), so
