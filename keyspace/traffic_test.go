@@ -211,8 +211,10 @@ func TestHotCounterFindsHeavyHitters(t *testing.T) {
 // TestHotCounterBoundsHoldUnderChurn checks the filtered counter's
 // promise on a stream where most keys are seen a few times (so counters
 // change hands all the time): every counter's true count lies in
-// [count−error, count], and every key seen more than total/capacity
-// times has a counter.
+// [count−error, count]; and, on this stream, every key seen more than
+// total/capacity times has a counter, as plain Space-Saving guarantees
+// (the filter does not promise it for every stream: a bucket's count
+// can lift several keys).
 func TestHotCounterBoundsHoldUnderChurn(t *testing.T) {
 	const capacity = 64
 	h := newHotCounter(capacity)
