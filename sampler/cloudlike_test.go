@@ -61,6 +61,9 @@ func TestCloudLikeSampleReadsLittleAndEstimatesWell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if full.Scan.Concurrency != DefaultEmulatorConcurrency {
+		t.Errorf("a full scan of an emulator reads %d at once, want %d", full.Scan.Concurrency, DefaultEmulatorConcurrency)
+	}
 	if !full.RangesAreTablets || len(full.Ranges) < 40 {
 		t.Fatalf("full scan: tablets %v, %d ranges", full.RangesAreTablets, len(full.Ranges))
 	}
@@ -79,6 +82,9 @@ func TestCloudLikeSampleReadsLittleAndEstimatesWell(t *testing.T) {
 				scan.RowsEstimated, scan.RowsEstimatedLow, scan.RowsEstimatedHigh, len(table.rows))
 			if scan.Method != keyspace.MethodPositions {
 				t.Errorf("method %q, want positions", scan.Method)
+			}
+			if scan.Concurrency != DefaultConcurrency {
+				t.Errorf("%d reads in flight, want %d as on Cloud Bigtable: tablets are read at positions on any server", scan.Concurrency, DefaultConcurrency)
 			}
 			if float64(read) > 1.5*fraction*float64(len(table.rows))+1000 {
 				t.Errorf("%v: the server read %d rows", fraction, read)
