@@ -36,3 +36,25 @@ func TestKeyMapLearnsABoundaryOnce(t *testing.T) {
 		}
 	}
 }
+
+// The first tablet's line starts at the table's first row where both go
+// on with a number of one width, and at "" otherwise (see lineStart).
+func TestFirstTabletLineStart(t *testing.T) {
+	for _, c := range []struct {
+		first, start, end, want string
+	}{
+		{"acct#00000017", "", "acct#16736241", "acct#00000017"},
+		{"acct#0000000", "", "acct#0037485", "acct#0000000"},
+		{"user#000000#profile", "", "user#003748#profile", "user#000000#profile"},
+		{"media#aaron_ito12#0f", "", "media#felix_reyes498#c2", ""}, // names
+		{"0#user#aaron#p1", "", "1#user#bob#p9", ""},                // a one-digit salt before names
+		{"acct#00000017", "acct#1", "acct#2", "acct#1"},             // not the first tablet
+		{"acct#00000017", "", "", ""},                               // one tablet
+		{"zz#1", "", "acct#2", ""},                                  // a pilot past the tablet
+	} {
+		p := &plan{shape: mapShape{keys: []string{c.first}}}
+		if got := p.lineStart(c.start, c.end); got != c.want {
+			t.Errorf("first row %q, tablet [%q, %q): line starts at %q, want %q", c.first, c.start, c.end, got, c.want)
+		}
+	}
+}

@@ -150,7 +150,7 @@ func (l tabletLine) strata(warped warp) []stratum {
 // the tablet's rows less the other pieces' put it.
 func (w *worker) lineOf(ctx context.Context, start, end string, rows float64) (tabletLine, error) {
 	s := w.s
-	line := tabletLine{whole: s.plan.keys.segmentOf(start, end)}
+	line := tabletLine{whole: s.plan.keys.segmentOf(s.plan.lineStart(start, end), end)}
 	if s.delimiters == "" {
 		return line, nil
 	}

@@ -137,6 +137,9 @@ func (p *plan) planPositions(tablets []span, seed uint64) {
 			p.wholeTablets[i] = [2]string{t.wholeStart, t.wholeEnd}
 		}
 		p.keys.learn(p.wholeTablets[i][0], p.wholeTablets[i][1])
+		if first := p.lineStart(p.wholeTablets[i][0], p.wholeTablets[i][1]); first != p.wholeTablets[i][0] {
+			p.keys.learn(first) // where the first tablet's keys begin
+		}
 		plan := planTablet(t.bytes, p.shape.rowBytes, p.fraction)
 		p.tablets = append(p.tablets, plan)
 		p.units = append(p.units, unit{i, i + 1})
@@ -276,4 +279,41 @@ func rowBudgets(ranges []keyspace.Range, totalBytes, maxRows int64) []int64 {
 		limits[i] = max(1, int64(math.Round(share*float64(maxRows))))
 	}
 	return limits
+}
+
+// lineStart returns where the key line of the tablet [start, end) begins:
+// start, but for the first tablet (start "") the table's first row,
+// which the pilot read, when the first row and end go on from their
+// common part with numbers of the same width (acct#00000017 and
+// acct#16736241). From "" a line spends most of its length on keys that
+// sort before every row, so its first reads ask for most of the tablet
+// (an emulator gathers a range whole before it applies the row limit)
+// and take the tablet's first rows, not rows at their positions; from
+// the first row, a number spreads over the line as the key map spreads
+// digits. Anything else (names, a one-digit salt before names) stays on
+// the line from "": the map knows only the tablet boundaries' first
+// letters, and a line of names would put the reads between them, where
+// no key is, while reads from "" at least find the tablet's first rows.
+func (p *plan) lineStart(start, end string) string {
+	if start != "" || end == "" || len(p.shape.keys) == 0 {
+		return start
+	}
+	first := p.shape.keys[0]
+	if first >= end {
+		return start
+	}
+	n := len(keyspace.CommonPrefix(first, end))
+	if width := digitRun(first[n:]); width < 2 || digitRun(end[n:]) != width {
+		return start
+	}
+	return first
+}
+
+// digitRun returns how many digits s starts with.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return n
 }

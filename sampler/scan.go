@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"sort"
 	"sync"
@@ -194,7 +193,7 @@ func (s *scanner) mapThenRead(ctx context.Context) (*sync.WaitGroup, error) {
 // is planned as Cloud Bigtable would be: a 1% sample of 2M rows on 50
 // tablets took 0.48 s with 2 in flight and 0.38 s with 8.
 func (s *scanner) fitReaders() {
-	if os.Getenv("ZZ_NOCONC") == "" && s.opts.defaultConcurrency && s.plan.method == keyspace.MethodPositions {
+	if s.opts.defaultConcurrency && s.plan.method == keyspace.MethodPositions {
 		s.opts.Concurrency = DefaultConcurrency
 	}
 }

@@ -3,7 +3,6 @@ package sampler
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"slices"
 
 	"cloud.google.com/go/bigtable"
@@ -30,13 +29,6 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	tablet := s.plan.ranges[i]
 	whole := s.plan.wholeTablets[i]
 	clipped := whole != [2]string{string(tablet.Start), string(tablet.End)}
-	if pilot := s.plan.shape.keys; os.Getenv("ZZ_NOFIRST") == "" && whole[0] == "" && len(pilot) > 0 && (whole[1] == "" || pilot[0] < whole[1]) {
-		// The first tablet's line starts at the table's first row, which
-		// the pilot read: from "" a line spends most of its length on
-		// keys that sort before any row (a key map knows nothing of
-		// them), and its first reads ask for the whole tablet.
-		whole[0] = pilot[0]
-	}
 	line, err := w.lineOf(ctx, whole[0], whole[1], plan.rows)
 	if err != nil {
 		return err
