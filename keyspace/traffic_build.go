@@ -114,11 +114,12 @@ func (b *Builder) addOp(op *Op) {
 	defer func() { b.addingOp = false }()
 	bucket := b.trafficBucket(op.Time)
 	isRead := op.Method == MethodReadRows
-	// A write names its rows and then writes them, in the same order (a
-	// MutateRows call's rows written are the entries the server applied):
-	// each row written that is the next named key is folded in on the
+	// A call names its rows and then reads or writes them, in the same
+	// order (a point read's rows come back in key order, as it names
+	// them; a MutateRows call's rows written are the entries the server
+	// applied): each row that is the next named key is folded in on the
 	// path found for the key, one descent for both.
-	written := op.RowsWritten
+	read, written := op.RowsRead, op.RowsWritten
 	for _, key := range op.Keys {
 		k := string(key)
 		path := b.opPath(k)
@@ -132,7 +133,11 @@ func (b *Builder) addOp(op *Op) {
 				t.PointReads++
 			}
 		}
-		if isRead {
+		switch {
+		case isRead && len(read) > 0 && read[0].Key == key:
+			b.addRead(path, read[0], bucket, false, 1)
+			read = read[1:]
+		case isRead:
 			b.traffic.reads.add(k, 1, 0)
 		}
 		if len(written) > 0 && written[0].Key == key {
@@ -167,41 +172,50 @@ func (b *Builder) addOp(op *Op) {
 		}
 		b.traffic.scans.add(scanKey(r), 1, rows)
 	}
-	for _, r := range op.RowsRead {
-		k := string(r.Key)
-		for _, n := range b.opPath(k) {
-			t := nodeTraffic(n)
-			t.coverKey(k)
-			t.RowsRead++
-			t.BytesRead += float64(r.Bytes)
-			t.Time.RowsRead.add(bucket, 1)
-			t.Time.BytesRead.add(bucket, float64(r.Bytes))
-		}
+	for _, r := range read {
 		count := 1.0
 		if isRead && slices.Contains(op.Keys, r.Key) {
 			count = 0 // counted when it was named
 		}
-		b.traffic.reads.add(k, count, float64(r.Bytes))
+		b.addRead(b.opPath(string(r.Key)), r, bucket, true, count)
 	}
 	for _, r := range written {
 		b.addWrite(b.opPath(string(r.Key)), r, bucket, true)
 	}
 }
 
-// addWrite folds one row written into the nodes of its path; cover says
-// whether the nodes' key bounds have yet to hold its key.
+// addRead folds one row read into the nodes of its path, and count reads
+// of it into the hot-row counter; cover says whether the nodes' key
+// bounds have yet to hold its key.
+func (b *Builder) addRead(path []*Node, r RowIO, bucket int64, cover bool, count float64) {
+	foldRow(path, r, bucket, cover, false)
+	b.traffic.reads.add(string(r.Key), count, float64(r.Bytes))
+}
+
+// addWrite folds one row written into the nodes of its path and the
+// hot-row counter; cover as for [Builder.addRead].
 func (b *Builder) addWrite(path []*Node, r RowIO, bucket int64, cover bool) {
+	foldRow(path, r, bucket, cover, true)
+	b.traffic.writes.add(string(r.Key), 1, float64(r.Bytes))
+}
+
+// foldRow counts one row and its bytes, read or written, in every node
+// of path and in its time bucket.
+func foldRow(path []*Node, r RowIO, bucket int64, cover, written bool) {
 	for _, n := range path {
 		t := nodeTraffic(n)
 		if cover {
 			t.coverKey(string(r.Key))
 		}
-		t.RowsWritten++
-		t.BytesWritten += float64(r.Bytes)
-		t.Time.RowsWritten.add(bucket, 1)
-		t.Time.BytesWritten.add(bucket, float64(r.Bytes))
+		rows, bytes, rowHist, byteHist := &t.RowsRead, &t.BytesRead, &t.Time.RowsRead, &t.Time.BytesRead
+		if written {
+			rows, bytes, rowHist, byteHist = &t.RowsWritten, &t.BytesWritten, &t.Time.RowsWritten, &t.Time.BytesWritten
+		}
+		*rows++
+		*bytes += float64(r.Bytes)
+		rowHist.add(bucket, 1)
+		byteHist.add(bucket, float64(r.Bytes))
 	}
-	b.traffic.writes.add(string(r.Key), 1, float64(r.Bytes))
 }
 
 // opPath returns the nodes key belongs to, root first, creating nodes as
