@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"fmt"
+	"sort"
 )
 
 // NodeKind says what a [Node] of the prefix tree stands for.
@@ -90,25 +91,15 @@ func (n *Node) Contains(key string) bool { return InRange(key, string(n.Start), 
 
 // childIndex returns the index of the child whose range contains key, or
 // the index at which a child for key would be inserted and false.
-//
-// The search is written out rather than handed to sort.Search: it runs
-// for every level of every row a recording folds in, and the closure
-// call cost a fifth of that.
 func (n *Node) childIndex(key string) (int, bool) {
-	children := n.Children
-	lo, hi := 0, len(children)
-	for lo < hi { // the first child whose range ends after key
-		mid := int(uint(lo+hi) >> 1)
-		if end := children[mid].End; end == "" || key < string(end) {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
+	i := sort.Search(len(n.Children), func(i int) bool {
+		end := n.Children[i].End
+		return end == "" || key < string(end)
+	})
+	if i < len(n.Children) && key >= string(n.Children[i].Start) {
+		return i, true
 	}
-	if lo < len(children) && key >= string(children[lo].Start) {
-		return lo, true
-	}
-	return lo, false
+	return i, false
 }
 
 // Find returns the deepest node whose range contains key, and the path of

@@ -28,7 +28,6 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	defer w.watch.end(w.id)
 	tablet := s.plan.ranges[i]
 	whole := s.plan.wholeTablets[i]
-	clipped := whole != [2]string{string(tablet.Start), string(tablet.End)}
 	line, err := w.lineOf(ctx, whole[0], whole[1], plan.rows)
 	if err != nil {
 		return err
@@ -55,7 +54,7 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	warped := newWarp(plan.rows, seen)
 	width := float64(plan.budget)
 	r := &rangeReader{index: i, estimate: plan.readBytes, weight: 1, pass: passFirst, holding: true}
-	if clipped {
+	if whole != [2]string{string(tablet.Start), string(tablet.End)} {
 		r.clip = &bounds{start: string(tablet.Start), end: string(tablet.End)}
 	}
 	// The spans are drawn stratum by stratum, a stratum a piece of the
