@@ -3,6 +3,7 @@ package keyspace
 import (
 	"cmp"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 )
 
@@ -17,42 +18,62 @@ import (
 // its own bucket). Each bucket's count is at least the true count of
 // every key in it without a counter, so each counter over-estimates its
 // key's true count by at most its error, as in Space-Saving; but a key
-// seen once costs a hash and an addition instead of a heap update and two
-// map writes, which is most keys of a write-heavy recording.
+// seen once costs a hash and an addition instead of a heap update, which
+// is most keys of a write-heavy recording.
+//
+// The buckets also index the counters: each holds a chain of the
+// counters whose keys hash to it (almost always none or one), so that
+// finding, adding and evicting a counter costs no map operation, and the
+// heap holds each count next to its counter's number, so that sifting
+// reads one array.
 type hotCounter struct {
 	capacity int
-	index    map[string]*hotEntry
-	heap     []*hotEntry
-	filter   []float64 // the buckets of keys without a counter
-	// held counts the keys with a counter in each bucket: a key whose
-	// bucket holds none has none, and needs no look in index.
-	held []uint16
-	seed maphash.Seed
+	entries  []hotEntry // the counters, at most capacity
+	heap     []heapSlot // a min-heap of the counters by count
+	filter   []float64  // the buckets of keys without a counter
+	// first is, per bucket, 1 + the number of the first counter in its
+	// chain (0: none).
+	first []int32
+	seed  maphash.Seed
 }
 
 // filterPerCounter is how many filter buckets a hotCounter keeps per
 // counter: with 16, uniformly random writes to 100,000 rows hand a
 // counter over for one row in six (with 4, for three in seven), and the
-// three counters of a recording take 480 KB.
+// three counters of a recording take 984 KB with their chains.
 const filterPerCounter = 16
 
 // hotEntry is one counter: its key (a row key, or a scanned range's
-// bounds joined by [scanKey]), count, error bound and a second measure
-// (bytes, or rows returned), and where it is in the heap (so that moving
-// it costs no map update).
+// bounds joined by [scanKey]), error bound and a second measure (bytes,
+// or rows returned); its slot in the heap, which holds its count; its
+// filter bucket and the next counter in the bucket's chain (1 + its
+// number; 0: none).
 type hotEntry struct {
 	key          string
-	count, error float64
-	extra        float64
-	at           int
+	error, extra float64
+	at, bucket   int32
+	next         int32
+}
+
+// heapSlot is one place in the heap: a count and the counter it is of.
+type heapSlot struct {
+	count float64
+	entry int32
+}
+
+// hotCount is a counter as [hotCounter.top] reports it.
+type hotCount struct {
+	key                 string
+	count, error, extra float64
 }
 
 func newHotCounter(capacity int) hotCounter {
 	return hotCounter{
 		capacity: capacity,
-		index:    make(map[string]*hotEntry, capacity),
+		entries:  make([]hotEntry, 0, capacity),
+		heap:     make([]heapSlot, 0, capacity),
 		filter:   make([]float64, filterPerCounter*capacity),
-		held:     make([]uint16, filterPerCounter*capacity),
+		first:    make([]int32, filterPerCounter*capacity),
 		seed:     maphash.MakeSeed(),
 	}
 }
@@ -61,20 +82,22 @@ func newHotCounter(capacity int) hotCounter {
 // measure (lost while the key has no counter).
 func (h *hotCounter) add(key string, weight, extra float64) {
 	bucket := h.bucket(key)
-	if h.held[bucket] > 0 {
-		if e, ok := h.index[key]; ok {
-			e.count += weight
+	for next := h.first[bucket]; next != 0; {
+		e := &h.entries[next-1]
+		if e.key == key {
+			h.heap[e.at].count += weight
 			e.extra += extra
-			h.down(e.at)
+			h.down(int(e.at))
 			return
 		}
+		next = e.next
 	}
-	if len(h.heap) < h.capacity {
-		e := &hotEntry{key: key, count: weight, extra: extra, at: len(h.heap)}
-		h.heap = append(h.heap, e)
-		h.index[key] = e
-		h.held[bucket]++
-		h.up(e.at)
+	if len(h.entries) < h.capacity {
+		n := int32(len(h.entries))
+		h.entries = append(h.entries, hotEntry{key: key, extra: extra, at: int32(len(h.heap)), bucket: bucket, next: h.first[bucket]})
+		h.first[bucket] = n + 1
+		h.heap = append(h.heap, heapSlot{count: weight, entry: n})
+		h.up(len(h.heap) - 1)
 		return
 	}
 	seen := h.filter[bucket]
@@ -85,47 +108,55 @@ func (h *hotCounter) add(key string, weight, extra float64) {
 	}
 	// Replace the smallest counter; its count goes back to its bucket,
 	// which must stay at least the true count of every key in it.
-	evicted := h.bucket(min.key)
-	h.filter[evicted] = max(h.filter[evicted], min.count)
-	h.held[evicted]--
-	delete(h.index, min.key)
-	*min = hotEntry{key: key, count: seen + weight, error: seen, extra: extra, at: 0}
-	h.index[key] = min
-	h.held[bucket]++
+	e := &h.entries[min.entry]
+	h.filter[e.bucket] = max(h.filter[e.bucket], min.count)
+	h.unchain(min.entry)
+	*e = hotEntry{key: key, error: seen, extra: extra, at: 0, bucket: bucket, next: h.first[bucket]}
+	h.first[bucket] = min.entry + 1
+	h.heap[0].count = seen + weight
 	h.down(0)
 }
 
+// unchain takes counter n out of its bucket's chain.
+func (h *hotCounter) unchain(n int32) {
+	link := &h.first[h.entries[n].bucket]
+	for *link != n+1 {
+		link = &h.entries[*link-1].next
+	}
+	*link = h.entries[n].next
+}
+
 // bucket returns key's filter bucket.
-func (h *hotCounter) bucket(key string) int {
-	return int(maphash.String(h.seed, key) % uint64(len(h.filter)))
+func (h *hotCounter) bucket(key string) int32 {
+	hi, _ := bits.Mul64(maphash.String(h.seed, key), uint64(len(h.filter)))
+	return int32(hi)
 }
 
 // top returns the k largest counters, largest first (ties by key).
-func (h *hotCounter) top(k int) []hotEntry {
-	entries := make([]hotEntry, len(h.heap))
-	for i, e := range h.heap {
-		entries[i] = *e
+func (h *hotCounter) top(k int) []hotCount {
+	counts := make([]hotCount, len(h.heap))
+	for i, slot := range h.heap {
+		e := &h.entries[slot.entry]
+		counts[i] = hotCount{key: e.key, count: slot.count, error: e.error, extra: e.extra}
 	}
-	slices.SortFunc(entries, func(a, b hotEntry) int {
+	slices.SortFunc(counts, func(a, b hotCount) int {
 		if c := cmp.Compare(b.count, a.count); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.key, b.key)
 	})
-	return entries[:min(k, len(entries))]
+	return counts[:min(k, len(counts))]
 }
-
-func (h *hotCounter) less(i, j int) bool { return h.heap[i].count < h.heap[j].count }
 
 func (h *hotCounter) swap(i, j int) {
 	h.heap[i], h.heap[j] = h.heap[j], h.heap[i]
-	h.heap[i].at, h.heap[j].at = i, j
+	h.entries[h.heap[i].entry].at, h.entries[h.heap[j].entry].at = int32(i), int32(j)
 }
 
 func (h *hotCounter) up(i int) {
 	for i > 0 {
 		parent := (i - 1) / 2
-		if !h.less(i, parent) {
+		if h.heap[i].count >= h.heap[parent].count {
 			return
 		}
 		h.swap(i, parent)
@@ -136,10 +167,10 @@ func (h *hotCounter) up(i int) {
 func (h *hotCounter) down(i int) {
 	for {
 		smallest, left, right := i, 2*i+1, 2*i+2
-		if left < len(h.heap) && h.less(left, smallest) {
+		if left < len(h.heap) && h.heap[left].count < h.heap[smallest].count {
 			smallest = left
 		}
-		if right < len(h.heap) && h.less(right, smallest) {
+		if right < len(h.heap) && h.heap[right].count < h.heap[smallest].count {
 			smallest = right
 		}
 		if smallest == i {

@@ -232,6 +232,9 @@ func TestHotCounterBoundsHoldUnderChurn(t *testing.T) {
 		truth[key] += w
 		total += w
 	}
+	if err := h.check(); err != nil {
+		t.Fatal(err)
+	}
 	counted := map[string]bool{}
 	for _, e := range h.top(capacity) {
 		counted[e.key] = true
@@ -333,4 +336,35 @@ func buildSnapshot(t *testing.T, rows func(add func(key string))) *Snapshot {
 	snap := b.Snapshot()
 	snap.Table = "t"
 	return snap
+}
+
+// check verifies a hotCounter's structure: every counter is in the chain
+// of its key's bucket exactly once and no chain holds anything else,
+// every heap slot and its counter point at each other, and the heap is
+// ordered.
+func (h *hotCounter) check() error {
+	chained := 0
+	for b, next := range h.first {
+		for ; next != 0; next = h.entries[next-1].next {
+			e := &h.entries[next-1]
+			if e.bucket != int32(b) || h.bucket(e.key) != int32(b) {
+				return fmt.Errorf("counter %q is chained in bucket %d, its bucket is %d", e.key, b, h.bucket(e.key))
+			}
+			if chained++; chained > len(h.entries) {
+				return fmt.Errorf("the chains hold more than the %d counters", len(h.entries))
+			}
+		}
+	}
+	if chained != len(h.entries) || len(h.heap) != len(h.entries) {
+		return fmt.Errorf("%d counters, %d chained, %d in the heap", len(h.entries), chained, len(h.heap))
+	}
+	for i, slot := range h.heap {
+		if h.entries[slot.entry].at != int32(i) {
+			return fmt.Errorf("heap slot %d holds counter %d, which says it is at %d", i, slot.entry, h.entries[slot.entry].at)
+		}
+		if i > 0 && slot.count < h.heap[(i-1)/2].count {
+			return fmt.Errorf("heap slot %d (%v) is below its parent (%v)", i, slot.count, h.heap[(i-1)/2].count)
+		}
+	}
+	return nil
 }

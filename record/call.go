@@ -102,6 +102,10 @@ func (c *call) request(msg []byte) {
 func (c *call) decodeRequest(msg []byte) (resource []byte, err error) {
 	op := c.op
 	var keys [][]byte // MutateRows' row keys, in msg
+	if op.Method == keyspace.MethodMutateRows {
+		n := countFields(msg, mutateRowsEntries)
+		keys, c.entryBytes = make([][]byte, 0, n), make([]int64, 0, n)
+	}
 	it := fieldsOf(msg)
 	for it.next() {
 		if c.spec.isResource(it.num) {

@@ -87,3 +87,16 @@ func (f *fields) uint() uint64 {
 	}
 	return f.varint
 }
+
+// countFields returns how many top-level fields of msg have number num
+// (those before any malformed one), so that a decoder can size its
+// slices once.
+func countFields(msg []byte, num protowire.Number) int {
+	n := 0
+	for it := fieldsOf(msg); it.next(); {
+		if it.num == num {
+			n++
+		}
+	}
+	return n
+}
