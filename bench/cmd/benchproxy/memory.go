@@ -76,6 +76,12 @@ func memory(args []string) error {
 	return nil
 }
 
+// memorySamples is how many times recordOps reads the heap during a run,
+// whatever its length: the peak is the largest of as many readings at 1M
+// operations as at 10M (more readings of the same saw-tooth would find a
+// higher one by chance).
+const memorySamples = 100
+
 // recordOps feeds n operations of the mix into a recording and measures
 // the heap.
 func recordOps(n int64) (memoryResult, error) {
@@ -122,7 +128,7 @@ func recordOps(n int64) (memoryResult, error) {
 			op.RowsWritten = []keyspace.RowIO{{Key: "counter#likes", Bytes: 16}}
 		}
 		rec.Add(&op)
-		if i%100_000 == 0 {
+		if i%max(1, n/memorySamples) == 0 {
 			sample()
 		}
 	}
