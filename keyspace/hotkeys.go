@@ -40,7 +40,7 @@ type hotCounter struct {
 // filterPerCounter is how many filter buckets a hotCounter keeps per
 // counter: with 16, uniformly random writes to 100,000 rows hand a
 // counter over for one row in six (with 4, for three in seven), and the
-// three counters of a recording take 984 KB with their chains.
+// three counters of a recording take 768 KB, their counters included.
 const filterPerCounter = 16
 
 // hotEntry is one counter: its key (a row key, or a scanned range's
