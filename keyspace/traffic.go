@@ -205,15 +205,19 @@ func (t *NodeTraffic) clone() *NodeTraffic {
 // the list sorted by method name. A list holds a handful of methods, so a
 // linear scan is the quickest search.
 func addMethod(counts []MethodCount, method string, calls, errors float64) []MethodCount {
+	// Most calls add to a method the node has, named by the same
+	// constant: equality is a length and a pointer compared.
+	for i := range counts {
+		if counts[i].Method == method {
+			counts[i].Calls += calls
+			counts[i].Errors += errors
+			return counts
+		}
+	}
 	i := 0
 	for ; i < len(counts) && counts[i].Method < method; i++ {
 	}
-	if i == len(counts) || counts[i].Method != method {
-		counts = slices.Insert(counts, i, MethodCount{Method: method})
-	}
-	counts[i].Calls += calls
-	counts[i].Errors += errors
-	return counts
+	return slices.Insert(counts, i, MethodCount{Method: method, Calls: calls, Errors: errors})
 }
 
 // KeyBounds returns the smallest and largest row key the node is known
