@@ -57,9 +57,9 @@ type call struct {
 	answered, matched     bool
 	returned              []keyspace.RowIO // ReadModifyWriteRow's new row
 
-	// MutateRows: each entry's mutation bytes and whether it was applied.
-	entryBytes []int64
-	entryOK    []bool
+	// MutateRows: whether each entry was applied (the Op's RowsWritten
+	// holds every entry until the call ends).
+	entryOK []bool
 }
 
 // newCall starts the recording of a call to spec's method at start.
@@ -101,10 +101,9 @@ func (c *call) request(msg []byte) {
 // name it is about.
 func (c *call) decodeRequest(msg []byte) (resource []byte, err error) {
 	op := c.op
-	var keys [][]byte // MutateRows' row keys, in msg
+	var entries []entrySpan // MutateRows' entries
 	if op.Method == keyspace.MethodMutateRows {
-		n := countFields(msg, mutateRowsEntries)
-		keys, c.entryBytes = make([][]byte, 0, n), make([]int64, 0, n)
+		entries = make([]entrySpan, 0, countFields(msg, mutateRowsEntries))
 	}
 	it := fieldsOf(msg)
 	for it.next() {
@@ -133,11 +132,9 @@ func (c *call) decodeRequest(msg []byte) (resource []byte, err error) {
 			}
 		case keyspace.MethodMutateRows:
 			if it.num == mutateRowsEntries {
-				var key []byte
-				var mutationBytes int64
-				key, mutationBytes, err = decodeEntry(it.bytes())
-				keys = append(keys, key)
-				c.entryBytes = append(c.entryBytes, mutationBytes)
+				var e entrySpan
+				e, err = decodeEntry(&it)
+				entries = append(entries, e)
 			}
 		}
 		if err != nil {
@@ -151,8 +148,8 @@ func (c *call) decodeRequest(msg []byte) (resource []byte, err error) {
 		op.Ranges = []keyspace.KeyRange{{}} // no rows named: the whole table
 	}
 	if op.Method == keyspace.MethodMutateRows {
-		op.Keys = copyKeys(keys)
-		c.entryOK = make([]bool, len(c.entryBytes))
+		op.Keys, op.RowsWritten = entryRows(msg, entries)
+		c.entryOK = make([]bool, len(entries))
 	}
 	return resource, nil
 }
@@ -276,36 +273,40 @@ func (c *call) finish(code uint32) {
 			op.RowsRead = c.returned
 		}
 	case keyspace.MethodMutateRows:
-		op.RowsWritten = make([]keyspace.RowIO, 0, len(c.entryOK))
+		applied := op.RowsWritten[:0]
 		for i, ok := range c.entryOK {
 			if ok {
-				op.RowsWritten = append(op.RowsWritten, keyspace.RowIO{Key: op.Keys[i], Bytes: c.entryBytes[i]})
+				applied = append(applied, op.RowsWritten[i])
 			}
 		}
+		op.RowsWritten = applied
 	}
 	c.rec.add(op)
 }
 
-// copyKeys copies keys out of a frame into one allocation, however many
-// there are: a MutateRows call names hundreds of rows.
-func copyKeys(keys [][]byte) []keyspace.Key {
+// entryRows copies the row keys of a MutateRows call's entries out of its
+// request into one allocation, however many there are (a call names up
+// to 100,000 rows), and returns them with a row written per entry.
+func entryRows(msg []byte, entries []entrySpan) ([]keyspace.Key, []keyspace.RowIO) {
 	total := 0
-	for _, k := range keys {
-		total += len(k)
+	for _, e := range entries {
+		total += int(e.keyEnd - e.keyStart)
 	}
 	var b strings.Builder
 	b.Grow(total)
-	for _, k := range keys {
-		b.Write(k)
+	for _, e := range entries {
+		b.Write(msg[e.keyStart:e.keyEnd])
 	}
 	all := b.String()
-	out := make([]keyspace.Key, len(keys))
+	keys, rows := make([]keyspace.Key, len(entries)), make([]keyspace.RowIO, len(entries))
 	at := 0
-	for i, k := range keys {
-		out[i] = keyspace.Key(all[at : at+len(k)])
-		at += len(k)
+	for i, e := range entries {
+		n := int(e.keyEnd - e.keyStart)
+		keys[i] = keyspace.Key(all[at : at+n])
+		rows[i] = keyspace.RowIO{Key: keys[i], Bytes: e.mutationBytes}
+		at += n
 	}
-	return out
+	return keys, rows
 }
 
 // isResource reports whether field num of the method's request holds the

@@ -123,7 +123,7 @@ func wrapped(field *fields) []byte {
 		}
 	}
 	if it.err != nil {
-		field.err, field.rest = it.err, nil
+		field.fail()
 	}
 	return value
 }

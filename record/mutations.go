@@ -32,18 +32,27 @@ const (
 	cellValue       = 2
 )
 
-// decodeEntry reads one MutateRowsRequest.Entry: its row key (in msg)
-// and the bytes of its mutations as sent.
-func decodeEntry(msg []byte) (key []byte, mutationBytes int64, err error) {
-	for it := fieldsOf(msg); ; {
+// entrySpan is one MutateRowsRequest.Entry as decoded: where its row key
+// lies in the request, and the bytes of its mutations as sent.
+type entrySpan struct {
+	keyStart, keyEnd uint32 // a gRPC message is shorter than 4 GiB
+	mutationBytes    int64
+}
+
+// decodeEntry reads one MutateRowsRequest.Entry, the field entry is at.
+func decodeEntry(entry *fields) (entrySpan, error) {
+	var e entrySpan
+	for it := entry.inner(); ; {
 		if !it.next() {
-			return key, mutationBytes, it.err
+			return e, it.err
 		}
 		switch it.num {
 		case entryRowKey:
-			key = it.bytes()
+			if it.bytes() != nil {
+				e.keyStart, e.keyEnd = uint32(it.start), uint32(it.end)
+			}
 		case entryMutations:
-			mutationBytes += int64(len(it.bytes()))
+			e.mutationBytes += int64(len(it.bytes()))
 		}
 	}
 }
