@@ -134,20 +134,19 @@ func report(args []string) error {
 				latency, perCall(r.run.ClientCPU, r.run), perCall(r.run.EmulatorCPU, r.run), proxyCPU)
 		}
 		ratio := proxied.callsPerSecond() / direct.callsPerSecond()
-		paired := pairedRatios(runs[i].direct, runs[i].proxied)
+		paired := benchproc.Pair(rates(runs[i].proxied), rates(runs[i].direct))
 		if !s.checked {
 			added := float64(s.workers)/proxied.callsPerSecond() - float64(s.workers)/direct.callsPerSecond()
 			checks = append(checks, fmt.Sprintf("info  %s: the proxy adds %.0f µs per call (throughput ratio %.2f)", s, added*1e6, ratio))
 			continue
 		}
-		kept := medianOf(paired)
 		mark := "PASS"
-		if kept < minThroughputRatio {
+		if paired.Median < minThroughputRatio {
 			mark = "FAIL"
 			failed++
 		}
 		checks = append(checks, fmt.Sprintf("%s  %s: throughput through the recording proxy / direct, median of the rounds' ratios %.2f (need ≥ %.2f; ratio of the medians %.2f; rounds %s)",
-			mark, s, kept, minThroughputRatio, ratio, formatRatios(paired)))
+			mark, s, paired.Median, minThroughputRatio, ratio, paired))
 	}
 	fmt.Printf("\n%s\n\n", strings.Join(checks, "\n"))
 	if failed > 0 {
@@ -157,33 +156,13 @@ func report(args []string) error {
 	return nil
 }
 
-// pairedRatios returns each round's proxied throughput over its direct
-// one. The two runs of a round follow each other, so a machine that
-// slows down or speeds up between rounds (other work on it) changes both
-// alike and leaves their ratio alone, which comparing the medians of all
-// direct and all proxied runs does not.
-func pairedRatios(direct, proxied []result) []float64 {
-	ratios := make([]float64, min(len(direct), len(proxied)))
-	for i := range ratios {
-		ratios[i] = proxied[i].callsPerSecond() / direct[i].callsPerSecond()
+// rates returns the calls per second of runs.
+func rates(runs []result) []float64 {
+	out := make([]float64, len(runs))
+	for i, r := range runs {
+		out[i] = r.callsPerSecond()
 	}
-	return ratios
-}
-
-// medianOf returns the median of xs (the upper one of an even count).
-func medianOf(xs []float64) float64 {
-	sorted := slices.Clone(xs)
-	slices.Sort(sorted)
-	return sorted[len(sorted)/2]
-}
-
-// formatRatios lists ratios as the check line shows them.
-func formatRatios(ratios []float64) string {
-	parts := make([]string, len(ratios))
-	for i, r := range ratios {
-		parts[i] = fmt.Sprintf("%.2f", r)
-	}
-	return strings.Join(parts, " ")
+	return out
 }
 
 // median returns the run of median throughput.
