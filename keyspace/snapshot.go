@@ -45,6 +45,12 @@ const (
 	MethodPositions SampleMethod = "positions"
 )
 
+// SampleMethods returns every [SampleMethod] a snapshot may name: the
+// list a file is checked against.
+func SampleMethods() []SampleMethod {
+	return []SampleMethod{MethodRows, MethodSpans, MethodPositions}
+}
+
 // ScanInfo records how a snapshot was taken, so that every view can say
 // what it shows and how sure it is.
 type ScanInfo struct {

@@ -3,6 +3,7 @@ package keyspace
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -138,10 +139,8 @@ func (v *validator) scan(path string) error {
 	default:
 		return problem(path+".mode", "unknown scan mode %q (want full or sample)", scan.Mode)
 	}
-	switch scan.Method {
-	case "", MethodRows, MethodSpans:
-	default:
-		return problem(path+".method", "unknown sample method %q (want rows or spans)", scan.Method)
+	if scan.Method != "" && !slices.Contains(SampleMethods(), scan.Method) {
+		return problem(path+".method", "unknown sample method %q (want one of %v)", scan.Method, SampleMethods())
 	}
 	if math.IsNaN(scan.Fraction) || scan.Fraction < 0 || scan.Fraction > 1 {
 		return problem(path+".fraction", "%v is not a share between 0 and 1", scan.Fraction)

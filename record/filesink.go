@@ -35,6 +35,18 @@ func NewFileSink(path string, meta keyspace.RecordingMeta, now func() time.Time)
 	return &FileSink{path: path, builder: keyspace.NewRecordingBuilder(meta, keyspace.Options{}), now: now}
 }
 
+// WriteTo starts writing the recording to path, and writes what it holds
+// so far there at once: a sink made with no path (so that nothing
+// touches the file until, say, the proxy's port is its own) begins to
+// write, and an unwritable path fails before any application relies on
+// the proxy.
+func (s *FileSink) WriteTo(path string) error {
+	s.mu.Lock()
+	s.path = path
+	s.mu.Unlock()
+	return s.Flush(FlushInfo{})
+}
+
 // Add folds op into the recording.
 func (s *FileSink) Add(op *keyspace.Op) {
 	s.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -57,6 +58,9 @@ type Upstream struct {
 // the calls, not here.
 func DialEmulator(hostport string) (*Upstream, error) {
 	hostport = strings.TrimPrefix(strings.TrimSpace(hostport), "http://")
+	if _, port, err := net.SplitHostPort(hostport); err != nil || port == "" {
+		return nil, fmt.Errorf("upstream %q is not host:port: give the emulator as host:port, e.g. localhost:8086", hostport)
+	}
 	conn, err := grpc.NewClient("passthrough:///"+hostport,
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		// An emulator that was down is used again within a second of

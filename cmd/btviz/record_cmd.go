@@ -103,15 +103,12 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 	}
 	defer session.upstream.Close()
 
-	sink := record.NewFileSink(f.out, keyspace.RecordingMeta{
+	// The sink writes no file until the proxy holds its port: a record
+	// that cannot start leaves an earlier recording at --out as it was.
+	sink := record.NewFileSink("", keyspace.RecordingMeta{
 		Source: session.source, Project: session.target.Project, Instance: session.target.Instance,
 		Upstream: session.upstream.Where,
 	}, nil)
-	// Write the empty recording now, so that an unwritable --out fails
-	// before any application relies on the proxy.
-	if err := sink.Flush(record.FlushInfo{}); err != nil {
-		return usageErrorf("cannot write the recording to --out %s: %w", f.out, err)
-	}
 	var instance string
 	if session.target.Project != "" && session.target.Instance != "" {
 		instance = record.InstanceName(session.target.Project, session.target.Instance)
@@ -126,6 +123,10 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 	p, err := startLiveProxy(f.listen, session.upstream, sink, opts, logf)
 	if err != nil {
 		return usageError(err)
+	}
+	if err := sink.WriteTo(f.out); err != nil {
+		p.stop()
+		return usageErrorf("cannot write the recording to --out %s: %w", f.out, err)
 	}
 	if f.tui {
 		err := a.recordLive(ctx, p, session, f)

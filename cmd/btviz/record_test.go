@@ -124,6 +124,11 @@ func TestRecordRefusesBadInput(t *testing.T) {
 	defer busy.Close()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "t.btviz")
+	// An earlier recording at --out survives a record that cannot start.
+	earlier := []byte("an earlier recording")
+	if err := os.WriteFile(out, earlier, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -131,6 +136,7 @@ func TestRecordRefusesBadInput(t *testing.T) {
 	}{
 		{"no --out", []string{"record", "--upstream", "localhost:8086"}, []string{"--out FILE"}},
 		{"no upstream", []string{"record", "--out", out}, []string{"name the upstream", "--upstream HOST:PORT"}},
+		{"upstream without a port", []string{"record", "--out", out, "--upstream", "garbage"}, []string{`upstream "garbage" is not host:port`}},
 		{"upstream is the proxy", []string{"record", "--out", out, "--listen", "127.0.0.1:8087", "--upstream", "localhost:8087"}, []string{"the proxy's own --listen address"}},
 		{"port in use", []string{"record", "--out", out, "--upstream", "localhost:8086", "--listen", busy.Addr().String()}, []string{busy.Addr().String(), "address already in use", "pick another --listen"}},
 		{"unwritable out", []string{"record", "--out", filepath.Join(dir, "missing", "t.btviz"), "--upstream", "localhost:8086", "--listen", "127.0.0.1:0"}, []string{"cannot write the recording"}},
@@ -140,6 +146,9 @@ func TestRecordRefusesBadInput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := runBtviz(t, map[string]string{"HOME": t.TempDir()}, c.args...)
 			r.requireExit(t, exitUsage, c.want...)
+			if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, earlier) {
+				t.Errorf("the recording at --out is %q (%v) after a record that did not start; want it kept", got, err)
+			}
 		})
 	}
 }
