@@ -26,29 +26,6 @@ func CutKey(printable string, width int) string {
 	return s[:escapeBoundary(s, head, false)] + Ellipsis + s[escapeBoundary(s, len(s)-tail, true):]
 }
 
-// minCutHead is the fewest cells of a key's start [CutKeyKeepingEnd]
-// keeps.
-const minCutHead = 4
-
-// CutKeyKeepingEnd is [CutKey] for a key whose last keep cells are what
-// sets it apart (a key label's differing part): those stay whole, the
-// start is cut shorter to make room, and at least a few cells of the
-// start stay. With keep no larger than what CutKey keeps of the end it
-// cuts as CutKey does.
-func CutKeyKeepingEnd(printable string, width, keep int) string {
-	s := printable
-	if width <= 0 || len(s) <= width || width < minMiddleCut || keep <= (width-1)/3 {
-		return CutKey(s, width)
-	}
-	most := width - 1 - minCutHead
-	tailStart := escapeBoundary(s, len(s)-min(keep, most), false)
-	if len(s)-tailStart > most {
-		tailStart = escapeBoundary(s, len(s)-most, true)
-	}
-	head := width - 1 - (len(s) - tailStart)
-	return s[:escapeBoundary(s, head, false)] + Ellipsis + s[tailStart:]
-}
-
 // escapeBoundary returns the position nearest to at, in text written by
 // [Key], that does not fall inside a \xNN escape: at or before at, or at
 // or after it when after is set. Every backslash in such text starts an

@@ -56,27 +56,3 @@ func TestWrapKeyKeepsEscapesWholeAndTheEndInSight(t *testing.T) {
 		}
 	}
 }
-
-func TestCutKeyKeepingEndKeepsWhatSetsTheKeyApart(t *testing.T) {
-	tests := []struct {
-		key         string
-		width, keep int
-		want        string
-	}{
-		// The differing digits stay whole; CutKey would keep "634919".
-		{"mila_rosewood#1793491634919", 19, 10, "mila_ros…3491634919"},
-		{"mila_rosewood#1793491634919", 19, 3, CutKey("mila_rosewood#1793491634919", 19)},
-		// No more than leaves four cells of the start; escapes stay whole.
-		{Key("\x00\x07\x00\x1b\x00\x00\x01\xa1\x8fB5\x8a"), 16, 40, `\x00…\x8fB5\x8a`},
-		{"short", 19, 10, "short"},
-	}
-	for _, tt := range tests {
-		got := CutKeyKeepingEnd(tt.key, tt.width, tt.keep)
-		if got != tt.want {
-			t.Errorf("CutKeyKeepingEnd(%q, %d, %d) = %q, want %q", tt.key, tt.width, tt.keep, got, tt.want)
-		}
-		if w := utf8.RuneCountInString(got); w > tt.width {
-			t.Errorf("CutKeyKeepingEnd(%q, %d, %d) is %d cells wide", tt.key, tt.width, tt.keep, w)
-		}
-	}
-}

@@ -54,6 +54,25 @@ func Key(key string) string {
 
 func keyByteNeedsEscape(c byte) bool { return c < 0x20 || c > 0x7e || c == '\\' }
 
+// KeyByteNeedsEscape reports whether [Key] writes byte c as \xNN.
+func KeyByteNeedsEscape(c byte) bool { return keyByteNeedsEscape(c) }
+
+// KeyHexFrom is [Key] with every byte from byte from on written as \xNN,
+// printable or not: where keys branch on bytes some of which need an
+// escape, writing them all alike keeps the escaped keys in the order of
+// their bytes (a backslash sorts among the printable bytes).
+func KeyHexFrom(key string, from int) string {
+	if from >= len(key) {
+		return Key(key)
+	}
+	var b strings.Builder
+	b.WriteString(Key(key[:from]))
+	for i := from; i < len(key); i++ {
+		writeByteEscape(&b, key[i])
+	}
+	return b.String()
+}
+
 // Text renders free text from elsewhere (a name, an error from a server,
 // a field of a file) for display: valid UTF-8 that is not [Unsafe] is
 // kept as it is, so names in any script read naturally; each unsafe rune

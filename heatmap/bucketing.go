@@ -72,9 +72,6 @@ type Bucket struct {
 	// ("2026-10-31 00:00:32Z", "rev …" for a reversed timestamp, see
 	// package keytime), or "" when it holds none.
 	LabelTime string
-	// labelKeep is how many cells at the end of the labels set the
-	// bucket apart from the one above: what [Bucket.FitLabel] keeps.
-	labelKeep int
 	// Node is the tree node the bucket is exactly, or nil for a merge of
 	// several units, a tablet, or the rows of a prefix that none of its
 	// children holds.

@@ -24,6 +24,6 @@
 // ([Bucket.Label]): the prefix it is exactly, or as much of its first key
 // as sets it apart from the bucket above, to the end of that key segment,
 // with the part the whole view shares written "…" ([Bucket.ShortLabel]).
-// Labels increase from the top down by construction, and are cut for
-// width the way every key is ([Bucket.FitLabel]).
+// Labels increase from the top down by construction, and stay in order
+// when they are cut to a gutter's width ([Matrix.FitLabels]).
 package heatmap

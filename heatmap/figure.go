@@ -217,11 +217,11 @@ func (f *figure) drawKeyAxis(c canvas) {
 	rowHeight := float64(f.heat.height()) / float64(buckets)
 	step := max(1, int(math.Ceil(figLineHeight/rowHeight)))
 	unit := f.m.View.Metric.Unit()
+	labels := f.m.FitFullLabels(f.labelChars)
 	for b := 0; b < buckets; b += step {
 		center := f.heat.y0 + int((float64(b)+0.5)*rowHeight)
 		c.fill(f.heat.x0-figTickLength-1, center, f.heat.x0-1, center+1, f.muted)
-		label := f.m.Buckets[b].FitFullLabel(f.labelChars)
-		c.text(f.heat.x0-figTickLength-4, center+figLabelSize/2-1, label, figLabelSize, false, f.label, anchorEnd)
+		c.text(f.heat.x0-figTickLength-4, center+figLabelSize/2-1, labels[b], figLabelSize, false, f.label, anchorEnd)
 		if !f.m.Timed() {
 			c.text(f.heat.x1+8, center+figLabelSize/2-1, unit.Format(f.m.Buckets[b].Values[0]), figLabelSize, false, f.text, anchorStart)
 		}

@@ -36,6 +36,7 @@ func labelBuckets(m *Matrix, us []unit, starts []int, delimiters string) {
 	split := keyspace.NewSplitter(delimiters)
 	view := string(m.SharedPrefix)
 	previous := ""
+	raws := make([]string, len(m.Buckets))
 	for k := range m.Buckets {
 		b := &m.Buckets[k]
 		group := us[starts[k]:groupEnd(starts, k, len(us))]
@@ -56,11 +57,58 @@ func labelBuckets(m *Matrix, us []unit, starts []int, delimiters string) {
 		if b.Node != nil && b.Node.Kind != keyspace.KindRange {
 			raw = string(b.Node.Prefix) // a prefix, or a row's whole key
 		}
-		b.Label, b.ShortLabel = labelTexts(raw, view)
-		b.labelKeep = len(keyspace.Printable(raw[min(from, len(raw)):]))
+		raws[k] = raw
 		b.LabelTime = labelTime(raw, key, delimiters)
 		previous = key
 	}
+	hexFrom := branchEscapes(raws)
+	for k := range m.Buckets {
+		m.Buckets[k].Label, m.Buckets[k].ShortLabel = labelTexts(raws[k], view, hexFrom[k])
+	}
+}
+
+// branchEscapes returns, for each of raws (strictly increasing), the byte
+// from which its label writes every byte as \xNN (past its end when
+// none). [escape.Key] alone does not always keep labels in order: an
+// escape starts with a backslash, which sorts among the printable bytes,
+// so "\x1f" sorts after " " and "\x80" before "a" as text, though not
+// as bytes. Wherever labels branch (share their first i bytes and differ
+// at byte i) on such a mix, every branch writes its bytes from i on as
+// \xNN, which sort as the bytes do. Labels that share a later byte
+// shared byte i too, so they decided alike.
+func branchEscapes(raws []string) []int {
+	n := len(raws)
+	from := make([]int, n)
+	longest := 0
+	for k, raw := range raws {
+		from[k] = len(raw)
+		longest = max(longest, len(raw))
+	}
+	shared := make([]int, n) // shared[k]: bytes raws[k-1] and raws[k] share
+	for k := 1; k < n; k++ {
+		shared[k] = len(keyspace.CommonPrefix(raws[k-1], raws[k]))
+	}
+	for i := range longest {
+		for a := 0; a < n; {
+			b := a // labels a…b share their first i bytes
+			for b+1 < n && shared[b+1] >= i {
+				b++
+			}
+			var mix branchMix
+			for k := a; k <= b; k++ {
+				if i < len(raws[k]) {
+					mix.add(raws[k][i])
+				}
+			}
+			if mix.misorders() {
+				for k := a; k <= b; k++ {
+					from[k] = min(from[k], i)
+				}
+			}
+			a = b + 1
+		}
+	}
+	return from
 }
 
 // labelEnd returns where a label of key that must show byte from ends:
@@ -106,15 +154,43 @@ func labelTime(raw, key, delimiters string) string {
 	return t.String()
 }
 
-// labelTexts returns the printable label of raw key bytes and its short
+// branchMix is what bytes labels take where they branch.
+type branchMix struct {
+	lowEscape, highEscape, lowPrintable, highPrintable bool
+}
+
+func (m *branchMix) add(c byte) {
+	switch {
+	case c == '\\': // its escape sorts where the byte does
+	case escape.KeyByteNeedsEscape(c) && c < ' ':
+		m.lowEscape = true
+	case escape.KeyByteNeedsEscape(c):
+		m.highEscape = true
+	case c < '\\':
+		m.lowPrintable = true
+	default:
+		m.highPrintable = true
+	}
+}
+
+// misorders reports whether escaped and printable branches would sort
+// apart from their bytes: a byte below the printable ones written as
+// "\x…" sorts after the printable bytes below the backslash, one above
+// them before those above it.
+func (m branchMix) misorders() bool {
+	return m.lowEscape && m.lowPrintable || m.highEscape && m.highPrintable
+}
+
+// labelTexts returns the printable label of raw key bytes, every byte
+// from hexFrom on written as \xNN (see [branchEscapes]), and its short
 // form: "…" and the rest when raw extends the view's shared prefix.
-func labelTexts(raw, view string) (label, short string) {
+func labelTexts(raw, view string, hexFrom int) (label, short string) {
 	if raw == "" {
 		return tableStartLabel, tableStartLabel
 	}
-	label = keyspace.Printable(raw)
+	label = escape.KeyHexFrom(raw, hexFrom)
 	if rest, ok := strings.CutPrefix(raw, view); ok && view != "" && rest != "" {
-		return label, ellipsis + keyspace.Printable(rest)
+		return label, ellipsis + escape.KeyHexFrom(rest, max(hexFrom-len(view), 0))
 	}
 	return label, label
 }
@@ -138,39 +214,36 @@ func groupBounds(units []unit) (first, last string, ok bool) {
 	return first, last, ok
 }
 
-// FitLabel returns the bucket's short label cut to at most width cells
-// the way btviz cuts every key ([escape.CutKey]: start and end kept, no
-// \xNN escape split), keeping whole, as far as width allows, the part
-// that sets it apart from the label above ([escape.CutKeyKeepingEnd]),
-// so that cut labels still read in order. A leading "…" (the view's
-// shared prefix) stays.
-func (b *Bucket) FitLabel(width int) string { return cutLabel(b.ShortLabel, b.labelKeep, width) }
-
-// FitFullLabel is [Bucket.FitLabel] for the label with nothing elided.
-func (b *Bucket) FitFullLabel(width int) string { return cutLabel(b.Label, b.labelKeep, width) }
-
-// cutLabel cuts a label to width cells keeping its last keep cells.
-func cutLabel(label string, keep, width int) string {
-	if rest, ok := strings.CutPrefix(label, ellipsis); ok && width > 1 {
-		return ellipsis + escape.CutKeyKeepingEnd(rest, width-1, keep)
+// TimedLabels returns the matrix's labels ([Matrix.FitLabels]) with
+// the time each one's key holds ([Bucket.LabelTime]) after it, in width
+// cells: the label is cut to leave room for the time, written without
+// its year when room is short, and without its seconds when it is
+// shorter still (an 18-cell gutter: "…17… 10-31 00:00"). A label
+// without a time, or a gutter too narrow for one, is only cut.
+func (m *Matrix) TimedLabels(width int) []string {
+	fitted := map[int][]string{}
+	fit := func(k, width int) string {
+		if fitted[width] == nil {
+			fitted[width] = m.FitLabels(width)
+		}
+		return fitted[width][k]
 	}
-	return escape.CutKeyKeepingEnd(label, width, keep)
-}
-
-// TimedLabel returns a bucket's short label with the time its key holds
-// ([Bucket.LabelTime]) after it, in width cells: the label is cut to
-// leave room for the time, written without its year when room is short,
-// and without its seconds when it is shorter still (an 18-cell gutter:
-// "…17… 10-31 00:00"). A label without a time, or a gutter too narrow
-// for one, is only cut.
-func TimedLabel(b *Bucket, width int) string {
-	short := shortTime(b.LabelTime)
-	for _, t := range []string{b.LabelTime, short, minuteTime(short)} {
-		if t != "" && width >= len(t)+1+minTimedLabel {
-			return b.FitLabel(width-len(t)-1) + " " + t
+	out := make([]string, len(m.Buckets))
+	for k := range m.Buckets {
+		b := &m.Buckets[k]
+		out[k] = ""
+		short := shortTime(b.LabelTime)
+		for _, t := range []string{b.LabelTime, short, minuteTime(short)} {
+			if t != "" && width >= len(t)+1+minTimedLabel {
+				out[k] = fit(k, width-len(t)-1) + " " + t
+				break
+			}
+		}
+		if out[k] == "" {
+			out[k] = fit(k, width)
 		}
 	}
-	return b.FitLabel(width)
+	return out
 }
 
 // minTimedLabel is the fewest cells of the key a label keeps beside its

@@ -19,7 +19,7 @@ func TestLabelTimeReadsOnlyWholeTimeSegments(t *testing.T) {
 }
 
 func TestTimedLabelMakesRoomForTheTime(t *testing.T) {
-	b := &Bucket{ShortLabel: "…1793404832385", LabelTime: "2026-10-31 00:00:32Z"}
+	m := &Matrix{Buckets: []Bucket{{ShortLabel: "…1793404832385", LabelTime: "2026-10-31 00:00:32Z"}}}
 	for _, tt := range []struct {
 		width int
 		want  string
@@ -30,7 +30,7 @@ func TestTimedLabelMakesRoomForTheTime(t *testing.T) {
 		{17, "…179… 10-31 00:00"},
 		{12, "…1793404832…"},
 	} {
-		if got := TimedLabel(b, tt.width); got != tt.want {
+		if got := m.TimedLabels(tt.width)[0]; got != tt.want {
 			t.Errorf("TimedLabel(%d) = %q, want %q", tt.width, got, tt.want)
 		}
 	}

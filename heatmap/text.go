@@ -127,6 +127,10 @@ func (r *textRenderer) heatLines(lines []string) {
 	}
 	var b strings.Builder
 	lastLabelled := -1
+	var labels []string
+	if r.l.LabelWidth > 0 {
+		labels = r.labels()
+	}
 	for i := range lines {
 		b.Reset()
 		upper := rows[i*perLine]
@@ -135,7 +139,7 @@ func (r *textRenderer) heatLines(lines []string) {
 		if r.l.LabelWidth > 0 {
 			label := ""
 			if upper.lo != lastLabelled && len(r.m.Buckets) > 0 {
-				label = r.label(&r.m.Buckets[upper.lo])
+				label = labels[upper.lo]
 				lastLabelled = upper.lo
 			}
 			style := r.styles.Label
@@ -162,13 +166,13 @@ func (r *textRenderer) heatLines(lines []string) {
 	}
 }
 
-// label writes a bucket's label for the gutter, with its time when the
-// options ask for it.
-func (r *textRenderer) label(b *Bucket) string {
+// labels writes the buckets' labels for the gutter, with their times
+// when the options ask for them.
+func (r *textRenderer) labels() []string {
 	if r.o.LabelTimes {
-		return TimedLabel(b, r.l.LabelWidth)
+		return r.m.TimedLabels(r.l.LabelWidth)
 	}
-	return b.FitLabel(r.l.LabelWidth)
+	return r.m.FitLabels(r.l.LabelWidth)
 }
 
 // writeHalfBlocks writes one line of "▀" cells, upper samples in front,

@@ -90,7 +90,7 @@ func TestTTogglesTimesInLabels(t *testing.T) {
 		t.Fatalf("bucket %q has no label time", b.Label)
 	}
 	width := heatmap.TextLayout(m.frame().heatOptions(m.matrix), m.matrix.Timed()).LabelWidth
-	timed := heatmap.TimedLabel(b, width)
+	timed := m.matrix.TimedLabels(width)[1]
 	if !strings.Contains(timed, b.LabelTime) || strings.Contains(m.render(), timed) {
 		t.Fatalf("labels show %q before t", timed)
 	}

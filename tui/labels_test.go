@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/colorprofile"
 
@@ -25,9 +26,11 @@ const maxLabelDrill = 6
 // order is the order of the bytes a label stands for: escaped text
 // cannot keep it for binary keys (\x1f sorts after a space).
 func TestLabelsIncreaseAtEveryDrillLevel(t *testing.T) {
+	labelTies, labelPairs = 0, 0
+	defer func() { t.Logf("cut labels: %d of %d adjacent pairs read the same", labelTies, labelPairs) }()
 	for _, sc := range demo.Scenarios() {
 		snap := scenarioSnapshot(t, sc.Name)
-		for _, size := range goldenSizes {
+		for _, size := range labelSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", sc.Name, size.width, size.height), func(t *testing.T) {
 				shared := newShared(true, colorprofile.NoTTY, size.width, size.height, false)
 				views := 0
@@ -39,7 +42,7 @@ func TestLabelsIncreaseAtEveryDrillLevel(t *testing.T) {
 						t.Fatalf("%s: %v", path, f.buildErr)
 					}
 					views++
-					checkLabels(t, f.matrix, path)
+					checkLabels(t, f.matrix, path, heatmap.TextLayout(f.heatOptions(f.matrix), f.matrix.Timed()).LabelWidth)
 					if depth == maxLabelDrill {
 						return
 					}
@@ -99,7 +102,7 @@ func drillPicks(m *heatmap.Matrix, depth int) []int {
 }
 
 // checkLabels asserts the label invariants of one view.
-func checkLabels(t *testing.T, m *heatmap.Matrix, path string) {
+func checkLabels(t *testing.T, m *heatmap.Matrix, path string, gutter int) {
 	t.Helper()
 	previous := ""
 	for k := range m.Buckets {
@@ -120,6 +123,53 @@ func checkLabels(t *testing.T, m *heatmap.Matrix, path string) {
 		}
 		previous = key
 	}
+	// Cut to a gutter's width, as every output draws them, they still
+	// read in order as strings, and each is its label with parts left
+	// out around "…".
+	for _, width := range []int{gutter} {
+		fitted := m.FitLabels(width)
+		for k, label := range fitted {
+			if n := utf8.RuneCountInString(label); n > width {
+				t.Errorf("%s: width %d: label %q is %d cells wide", path, width, label, n)
+			}
+			if !elidedFrom(label, m.Buckets[k].ShortLabel) {
+				t.Errorf("%s: width %d: label %q is not %q with parts left out", path, width, label, m.Buckets[k].ShortLabel)
+			}
+			if k > 0 && label < fitted[k-1] {
+				t.Errorf("%s: width %d: label %q sorts before the label above, %q (uncut %q, %q)", path, width, label, fitted[k-1], m.Buckets[k].ShortLabel, m.Buckets[k-1].ShortLabel)
+			}
+			if k > 0 && label == fitted[k-1] {
+				labelTies++
+			}
+			labelPairs++
+		}
+	}
+}
+
+// labelSizes are the terminal sizes the label test draws at: the
+// goldens' and two between.
+var labelSizes = append([]goldenSize{{120, 40}, {160, 48}}, goldenSizes...)
+
+// elidedFrom reports whether fitted is label with parts left out around
+// "…": its pieces between marks appear in label in order, the first at
+// its start.
+func elidedFrom(fitted, label string) bool {
+	at := 0
+	for i, piece := range strings.Split(fitted, "…") {
+		if i == 0 {
+			if !strings.HasPrefix(label, piece) {
+				return false
+			}
+			at = len(piece)
+			continue
+		}
+		j := strings.Index(label[at:], piece)
+		if j < 0 {
+			return false
+		}
+		at += j + len(piece)
+	}
+	return true
 }
 
 // labelKeyOf returns the key bytes a label names: the label unescaped,
@@ -142,3 +192,8 @@ func labelKeyOf(t *testing.T, label string, shared keyspace.Key, path string) st
 	}
 	return prefix + key
 }
+
+// labelTies and labelPairs count, over the label test, adjacent cut
+// labels that read the same (their gutter too narrow to show what sets
+// them apart) and all adjacent pairs.
+var labelTies, labelPairs int

@@ -89,11 +89,12 @@ func (f *frame) prefixLines(r rect, focused bool) []string {
 		values[i] = f.matrix.BucketTotal(i)
 		top = max(top, values[i])
 	}
+	labels := f.matrix.FitLabels(labelWidth)
 	visible := listLines(r)
 	first := scrollStart(f.state.Selected, len(f.matrix.Buckets), visible)
 	for i := first; i < len(f.matrix.Buckets) && i < first+visible; i++ {
 		b := &f.matrix.Buckets[i]
-		text := padRight(b.FitLabel(labelWidth), labelWidth)
+		text := padRight(labels[i], labelWidth)
 		for _, c := range columns {
 			text += padLeft(c.value(b), c.width)
 		}
