@@ -68,6 +68,7 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	// estimator).
 	strata := line.strata(warped)
 	var sums ratioSums
+	var spanRows int64 // the rows the spans returned
 	// A span that hit its row limit was read up to its last row only:
 	// its rows stand for the span's whole warped width, factor times
 	// their own (the span's rows beyond the limit are taken to be like
@@ -109,6 +110,7 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 				w.abandon(r)
 				return err
 			}
+			spanRows += returned
 			factor := 1.0
 			if returned >= plan.limit {
 				if readTo := warped.at(line.share(last)); readTo > x {
@@ -119,6 +121,9 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 			scale := factor / st.coverage
 			sums.add(scale*float64(r.rows-rows), scale*float64(r.logical-logical), scale*float64(r.seen-bytes))
 		}
+	}
+	if tablet.SampledBytes > 0 && spanRows == 0 && (s.opts.StripValues || !unexplained(tablet.SampledBytes, 0, s.plan.rescanFloor)) {
+		return w.sweepTablet(ctx, r, span, plan, tablet.SampledBytes)
 	}
 	// sums.b is the tablet's bytes as its spans see them: each stratum's
 	// spans' bytes over the share of it they cover.
@@ -150,6 +155,124 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	}
 	if sums.b > 0 {
 		r.variance = sums.variance(float64(tablet.SampledBytes))
+	}
+	w.release(r)
+	w.done(r, false)
+	return nil
+}
+
+// rowSizes sums the sizes of rows read, for the variance of a count of
+// rows estimated from their bytes.
+type rowSizes struct{ n, sum, squares float64 }
+
+func (z *rowSizes) add(size float64) { z.n, z.sum, z.squares = z.n+1, z.sum+size, z.squares+size*size }
+
+func (z *rowSizes) merge(o rowSizes) {
+	z.n, z.sum, z.squares = z.n+o.n, z.sum+o.sum, z.squares+o.squares
+}
+
+// countVariance returns the variance of bytes / mean row size as a count
+// of rows, the rows read taken as a sample of those rows: the count
+// squared times the squared coefficient of variation of the mean size.
+func (z rowSizes) countVariance(bytes float64) float64 {
+	if z.n < 2 || z.sum <= 0 {
+		return 0
+	}
+	mean := z.sum / z.n
+	sampleVar := max(0, (z.squares-z.n*mean*mean)/(z.n-1))
+	count := bytes / mean
+	return count * count * sampleVar / (z.n * mean * mean)
+}
+
+// sweepTablet reads a tablet whose spans found no rows, though it holds
+// bytes, too few for the re-read in full that a larger one gets (see
+// [unexplained]; it used to count as empty): its keys lie where the key map, drawn from the tablet
+// boundaries and the pilot, puts next to none — names, which cluster at
+// points of the line, rather than numbers, which spread over it. The
+// spans' rows are dropped (they were read all the same), and the line is
+// cut into as many equal parts as the tablet has spans, each read from
+// its start up to the next part's start, with a row limit of twice a
+// span's budget: parts between the clusters come back empty, each
+// cluster gives its first rows.
+//
+// A part read to its end holds exactly the rows read. The tablet's bytes
+// the complete parts do not account for lie in the parts cut short by
+// their limit: those are shared among them in proportion to the bytes
+// each read, and their rows stand for that many bytes. The variance is
+// the parts' (a ratio estimate over parts, see [ratioSums]).
+func (w *worker) sweepTablet(ctx context.Context, r *rangeReader, span func(from, to float64) (string, string), plan tabletPlan, bytes int64) error {
+	s := w.s
+	w.flushCurrent(r)
+	for _, b := range r.held {
+		b.release()
+	}
+	r.held, r.memory = nil, 0
+	r.estimate, r.holding = bytes, true
+	r.rows, r.seen, r.logical = 0, 0, 0
+	parts, limit := max(plan.spans, minTabletSpans), 2*plan.budget
+	var starts []string
+	var seen []float64 // the bytes each part read
+	var cut []bool     // whether its limit cut it short
+	var units ratioSums
+	var cutRows rowSizes // the rows of the parts cut short
+	for j := range parts {
+		start, end := span(float64(j)/float64(parts), float64(j+1)/float64(parts))
+		if end != "" && end <= start {
+			continue
+		}
+		rows, logical, before := r.rows, r.logical, r.seen
+		var returned int64
+		var part rowSizes
+		err := s.table.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
+			at := r.seen
+			w.add(r, row)
+			part.add(float64(r.seen - at))
+			returned++
+			return true
+		}, s.readOptions(false, limit)...)
+		if err != nil {
+			w.abandon(r)
+			return err
+		}
+		starts = append(starts, start)
+		seen = append(seen, float64(r.seen-before))
+		cut = append(cut, returned >= limit)
+		if returned >= limit {
+			cutRows.merge(part)
+		}
+		if returned > 0 {
+			units.add(float64(r.rows-rows), float64(r.logical-logical), float64(r.seen-before))
+		}
+	}
+	var complete, cutSeen float64
+	for j := range seen {
+		if cut[j] {
+			cutSeen += seen[j]
+		} else {
+			complete += seen[j]
+		}
+	}
+	scale := 1.0
+	if rest := float64(bytes) - complete; cutSeen > 0 && rest > cutSeen {
+		scale = rest / cutSeen
+	}
+	w.flushCurrent(r)
+	for _, b := range r.held {
+		for i := range b.rows {
+			k, _ := slices.BinarySearch(starts, b.rows[i].Key)
+			if k == len(starts) || starts[k] != b.rows[i].Key {
+				k--
+			}
+			if k >= 0 && cut[k] {
+				b.rows[i].Weight = scale
+			}
+		}
+	}
+	r.variance = units.variance(float64(bytes))
+	if rest := float64(bytes) - complete; cutSeen > 0 && rest > cutSeen {
+		// The rows of the bytes past the limits are those bytes over the
+		// mean size of the rows read there.
+		r.variance.rows += cutRows.countVariance(rest)
 	}
 	w.release(r)
 	w.done(r, false)
