@@ -165,11 +165,11 @@ func stratified(n int, length, width float64, rng *rand.Rand) []float64 {
 // describePositions says what a position sample reads, for
 // [Progress].Reason; why is what made it sample ([modeChoice].why).
 func describePositions(fraction float64, tablets, spans, whole int, why string) string {
-	text := fmt.Sprintf("a %s sample at positions inside tablets (", units.Percent(fraction))
+	text := fmt.Sprintf("a %s sample at positions inside tablets", units.Percent(fraction))
 	if why == "--sample" {
-		text += "--sample)"
+		text += " (--sample)"
 	} else {
-		text += "): " + why
+		text += ": " + why
 	}
 	text += fmt.Sprintf("; %d short spans in %d tablets", spans, tablets)
 	if whole > 0 {

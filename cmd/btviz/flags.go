@@ -98,7 +98,7 @@ func parseBytes(text string) (int64, error) {
 		}
 	}
 	value, err := strconv.ParseFloat(number, 64)
-	if err != nil || value <= 0 || math.IsInf(value, 0) || value*scale > math.MaxInt64/2 {
+	if err != nil || math.IsNaN(value) || value*scale < 1 || math.IsInf(value, 0) || value*scale > math.MaxInt64/2 {
 		return 0, fmt.Errorf("give a positive size in bytes, e.g. 500MB, 2GB or 1TB")
 	}
 	return int64(value * scale), nil
