@@ -232,9 +232,8 @@ func (m *Matrix) TimedLabels(width int) []string {
 	for k := range m.Buckets {
 		b := &m.Buckets[k]
 		out[k] = ""
-		short := shortTime(b.LabelTime)
-		for _, t := range []string{b.LabelTime, short, minuteTime(short)} {
-			if t != "" && width >= len(t)+1+minTimedLabel {
+		for _, t := range keytime.Forms(b.LabelTime) {
+			if width >= len(t)+1+minTimedLabel {
 				out[k] = fit(k, width-len(t)-1) + " " + t
 				break
 			}
@@ -249,25 +248,3 @@ func (m *Matrix) TimedLabels(width int) []string {
 // minTimedLabel is the fewest cells of the key a label keeps beside its
 // time.
 const minTimedLabel = 4
-
-// minuteTime drops the seconds of a time shortTime wrote:
-// "10-31 00:00:32" → "10-31 00:00".
-func minuteTime(short string) string {
-	if len(short) < len("01-02 15:04:05") {
-		return ""
-	}
-	return short[:len(short)-len(":05")]
-}
-
-// shortTime drops the year and the zone mark of a time written as
-// "2026-10-31 00:00:32Z" ("rev " kept): "10-31 00:00:32".
-func shortTime(t string) string {
-	rev, rest := "", t
-	if r, ok := strings.CutPrefix(t, "rev "); ok {
-		rev, rest = "rev ", r
-	}
-	if len(rest) < len("2006-01-02 15:04:05Z") {
-		return ""
-	}
-	return rev + strings.TrimSuffix(rest[len("2006-"):], "Z")
-}

@@ -60,6 +60,24 @@ func (t Time) String() string {
 	return t.At.Format("2006-01-02 15:04:05Z")
 }
 
+// Forms returns a time written by [Time.String], after any words of its
+// own ("rev ", "reversed: "), in the forms a narrow column falls back to,
+// longest first: as written; without its year and zone mark
+// ("rev 10-31 00:00:32"); and without its seconds too ("rev 10-31
+// 00:00"). A date has only the first; "" has none.
+func Forms(written string) []string {
+	if written == "" {
+		return nil
+	}
+	at := strings.IndexFunc(written, func(r rune) bool { return r >= '0' && r <= '9' })
+	if at < 0 || len(written)-at < len("2006-01-02 15:04:05Z") {
+		return []string{written}
+	}
+	words, rest := written[:at], written[at:]
+	short := words + strings.TrimSuffix(rest[len("2006-"):], "Z")
+	return []string{written, short, short[:len(short)-len(":05")]}
+}
+
 // Decode reads one delimiter-free key segment as a time, and reports
 // whether it is one (see the package doc for the forms).
 func Decode(field string) (Time, bool) {

@@ -3,6 +3,7 @@ package keytime
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"time"
 )
@@ -65,6 +66,23 @@ func TestInKeyFindsTheFirstTimeSegment(t *testing.T) {
 		field, end, got, ok := InKey(tt.key, tt.delimiters)
 		if field != tt.field || end != tt.end || ok != (tt.want != "") || (ok && got.String() != tt.want) {
 			t.Errorf("InKey(%q) = %q, %d, %v, %v; want %q, %d, %q", tt.key, field, end, got, ok, tt.field, tt.end, tt.want)
+		}
+	}
+}
+
+func TestFormsShortenATimeForNarrowColumns(t *testing.T) {
+	for _, tt := range []struct {
+		written string
+		want    []string
+	}{
+		{"2026-10-31 00:00:32Z", []string{"2026-10-31 00:00:32Z", "10-31 00:00:32", "10-31 00:00"}},
+		{"reversed: 2026-10-31 22:58:10Z", []string{"reversed: 2026-10-31 22:58:10Z", "reversed: 10-31 22:58:10", "reversed: 10-31 22:58"}},
+		{"rev 2026-10-31 22:58:10Z", []string{"rev 2026-10-31 22:58:10Z", "rev 10-31 22:58:10", "rev 10-31 22:58"}},
+		{"2020-05-01", []string{"2020-05-01"}},
+		{"", nil},
+	} {
+		if got := Forms(tt.written); !slices.Equal(got, tt.want) {
+			t.Errorf("Forms(%q) = %q, want %q", tt.written, got, tt.want)
 		}
 	}
 }

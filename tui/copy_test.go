@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/keyspace"
 )
 
 // clipboardText runs a command and returns the text it asks the terminal
@@ -102,5 +103,26 @@ func TestTTogglesTimesInLabels(t *testing.T) {
 	press(m, "t")
 	if strings.Contains(m.render(), timed) {
 		t.Fatal("a second t leaves the times")
+	}
+}
+
+func TestKeyWithTimeShortensTheTimeBeforeDroppingIt(t *testing.T) {
+	key := keyspace.Key("machine_1032405#9223370243367285445")
+	for _, tt := range []struct {
+		width int
+		want  string
+	}{
+		{80, "(reversed: 2026-10-31 22:"},
+		{44, "(reversed: 10-31 "},
+		{40, "(reversed: 10-31 22:"},
+		{10, "machine"},
+	} {
+		got := keyWithTime(key, "#", tt.width)
+		if !strings.Contains(got, tt.want) || len([]rune(got)) > tt.width {
+			t.Errorf("keyWithTime(%d) = %q, want it within the width and holding %q", tt.width, got, tt.want)
+		}
+	}
+	if got := keyWithTime(key, "#", 10); strings.Contains(got, "(") {
+		t.Errorf("keyWithTime(10) = %q: no room for a time", got)
 	}
 }

@@ -37,18 +37,23 @@ func timeMeaning(t keytime.Time) string {
 }
 
 // keyWithTime writes key cut to width cells with the time its first time
-// segment holds after it, " (2026-10-31 00:00:32Z)", when the width
-// leaves room for both; otherwise the key alone.
+// segment holds after it, " (2026-10-31 00:00:32Z)", or shorter forms of
+// it ([keytime.Forms]) when the width leaves room for no more; otherwise
+// the key alone.
 func keyWithTime(key keyspace.Key, delimiters string, width int) string {
 	_, _, t, ok := keytime.InKey(string(key), delimiters)
 	if !ok {
 		return keyText(key, width)
 	}
-	meaning := " (" + timeMeaning(t) + ")"
-	if width-len(meaning) < minKeyBesideTime {
-		return keyText(key, width)
+	// The time without its year, then without its seconds, when the
+	// whole one leaves the key too little room.
+	for _, form := range keytime.Forms(timeMeaning(t)) {
+		meaning := " (" + form + ")"
+		if width-len(meaning) >= minKeyBesideTime {
+			return keyText(key, width-len(meaning)) + meaning
+		}
 	}
-	return keyText(key, width-len(meaning)) + meaning
+	return keyText(key, width)
 }
 
 // keyLines writes a range bound whole, over as many lines of width cells
