@@ -217,9 +217,10 @@ func groupBounds(units []unit) (first, last string, ok bool) {
 // TimedLabels returns the matrix's labels ([Matrix.FitLabels]) with
 // the time each one's key holds ([Bucket.LabelTime]) after it, in width
 // cells: the label is cut to leave room for the time, written without
-// its year when room is short, and without its seconds when it is
-// shorter still (an 18-cell gutter: "…17… 10-31 00:00"). A label
-// without a time, or a gutter too narrow for one, is only cut.
+// its year when the key would keep less than a third of the gutter, and
+// without its seconds when room is shorter still (an 18-cell gutter:
+// "…1793… 10-31 00:00", keytime.Forms). A label without a time, or a
+// gutter too narrow for one, is only cut.
 func (m *Matrix) TimedLabels(width int) []string {
 	fitted := map[int][]string{}
 	fit := func(k, width int) string {
@@ -233,7 +234,7 @@ func (m *Matrix) TimedLabels(width int) []string {
 		b := &m.Buckets[k]
 		out[k] = ""
 		for _, t := range keytime.Forms(b.LabelTime) {
-			if width >= len(t)+1+minTimedLabel {
+			if width-len(t)-1 >= max(minTimedLabel, width/timedLabelShare) {
 				out[k] = fit(k, width-len(t)-1) + " " + t
 				break
 			}
@@ -246,5 +247,9 @@ func (m *Matrix) TimedLabels(width int) []string {
 }
 
 // minTimedLabel is the fewest cells of the key a label keeps beside its
-// time.
-const minTimedLabel = 4
+// time, and 1/timedLabelShare of the gutter: a shorter form of the time
+// is taken before the key is cut to a stub that every label shares.
+const (
+	minTimedLabel   = 4
+	timedLabelShare = 3
+)
