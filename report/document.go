@@ -7,6 +7,7 @@ import (
 
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/keytime"
 	"github.com/btviz/btviz/units"
 )
 
@@ -161,6 +162,10 @@ type RowDoc struct {
 	Columns      int64        `json:"columns"`
 	MaxVersions  int64        `json:"max_versions"`
 	MaxCellBytes int64        `json:"max_cell_bytes"`
+	// KeyTime is the UTC time the key's first time segment holds
+	// ("2026-10-31 00:00:32Z", "reversed: …" for a reversed timestamp,
+	// see package keytime), or "" when it holds none.
+	KeyTime string `json:"key_time,omitempty"`
 }
 
 // FindingDoc is one finding.
@@ -215,6 +220,7 @@ func Build(in Input) Document {
 		doc.LargestRows = append(doc.LargestRows, RowDoc{
 			Key: row.Key, Bytes: row.Bytes, Cells: row.Cells, Columns: row.Columns,
 			MaxVersions: row.MaxVersions, MaxCellBytes: row.MaxCellBytes,
+			KeyTime: keyTime(string(row.Key), snap.Delimiters),
 		})
 	}
 	for _, w := range in.WhatIfs {
@@ -312,4 +318,17 @@ func shareOf(part, whole float64) float64 {
 		return 0
 	}
 	return float64(units.Round(part/whole*1e4)) / 1e4
+}
+
+// keyTime returns the time a key's first time segment holds, as reports
+// write it, or "".
+func keyTime(key, delimiters string) string {
+	_, _, t, ok := keytime.InKey(key, delimiters)
+	switch {
+	case !ok:
+		return ""
+	case t.Kind == keytime.Reversed:
+		return "reversed: " + t.String()
+	}
+	return t.String()
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/btviz/btviz/diagnose"
@@ -208,9 +209,18 @@ func (md *markdown) largestRows(rows []RowDoc) {
 		return
 	}
 	var cells [][]string
+	timed := slices.ContainsFunc(rows, func(r RowDoc) bool { return r.KeyTime != "" })
 	for _, r := range rows {
-		cells = append(cells, []string{mdKey(string(r.Key)), units.Bytes(float64(r.Bytes)), units.Thousands(r.Cells),
-			units.Thousands(r.Columns), units.Thousands(r.MaxVersions), units.Bytes(float64(r.MaxCellBytes))})
+		row := []string{mdKey(string(r.Key)), units.Bytes(float64(r.Bytes)), units.Thousands(r.Cells),
+			units.Thousands(r.Columns), units.Thousands(r.MaxVersions), units.Bytes(float64(r.MaxCellBytes))}
+		if timed {
+			row = append(row, r.KeyTime)
+		}
+		cells = append(cells, row)
 	}
-	md.table([]string{"Key", "Bytes", "Cells", "Columns", "Max versions", "Largest cell"}, cells)
+	head := []string{"Key", "Bytes", "Cells", "Columns", "Max versions", "Largest cell"}
+	if timed {
+		head = append(head, "Time in key")
+	}
+	md.table(head, cells)
 }

@@ -68,7 +68,11 @@ func (t *text) storage(doc Document) {
 		keyWidth = max(keyWidth, len(printable(string(r.Key))))
 	}
 	for _, r := range doc.LargestRows {
-		t.line("  %-*s %10s %8s %8s %6s", keyWidth, printable(string(r.Key)), units.Bytes(float64(r.Bytes)), units.Thousands(r.Cells), units.Thousands(r.Columns), units.Thousands(r.MaxVersions))
+		line := fmt.Sprintf("  %-*s %10s %8s %8s %6s", keyWidth, printable(string(r.Key)), units.Bytes(float64(r.Bytes)), units.Thousands(r.Cells), units.Thousands(r.Columns), units.Thousands(r.MaxVersions))
+		if r.KeyTime != "" {
+			line += "  (" + r.KeyTime + ")"
+		}
+		t.line("%s", line)
 	}
 }
 
