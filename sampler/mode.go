@@ -32,7 +32,8 @@ const minSampleRows = 200
 
 // minDefaultFraction keeps a default sample of a huge table from being
 // too thin to show its prefixes: at 0.1%, a 1% prefix of a 10M-row table
-// is still seen about a hundred times.
+// is still seen about a hundred times. The read cap comes first: a table
+// over 2 TB is sampled thinner, to stay under it.
 const minDefaultFraction = 0.001
 
 // emulatorSampleEvery is the emulator's sampling rate for SampleRowKeys:
@@ -76,6 +77,11 @@ func chooseMode(opts Options, sampledBytes, estimatedRows int64) modeChoice {
 			why = fmt.Sprintf("the range holds about %s rows, over the %s-row full-scan limit", units.Short(float64(estimatedRows)), units.Short(DefaultFullScanRows))
 		}
 	}
+	if fraction < 1 {
+		fraction = max(fraction, minDefaultFraction)
+	}
+	// The read cap wins over the thinnest default sample: what a scan
+	// reads stays under it.
 	if readCap := maxRead(opts); float64(sampledBytes)*fraction > float64(readCap) {
 		fraction = float64(readCap) / float64(sampledBytes)
 		why = fmt.Sprintf("the range holds about %s, over the %s read cap (--max-read)", units.Bytes(float64(sampledBytes)), units.Bytes(float64(readCap)))
@@ -83,7 +89,6 @@ func chooseMode(opts Options, sampledBytes, estimatedRows int64) modeChoice {
 	if fraction >= 1 {
 		return modeChoice{mode: keyspace.ModeFull, fraction: 1, reason: "every row: the range is small enough to read in full"}
 	}
-	fraction = max(fraction, minDefaultFraction)
 	why += " (--full reads every row)"
 	return capSample(opts, modeChoice{mode: keyspace.ModeSample, fraction: fraction, why: why}, sampledBytes, estimatedRows)
 }

@@ -372,7 +372,9 @@ func TestChooseMode(t *testing.T) {
 	}{
 		{"small table", Options{}, 100 << 20, -1, keyspace.ModeFull, 1, "small enough"},
 		{"large table", Options{}, 20 * gb, -1, keyspace.ModeSample, 0.05, "20 GB"},
-		{"huge table", Options{}, 10000 * gb, -1, keyspace.ModeSample, minDefaultFraction, "over the 1 GB"},
+		{"big table", Options{}, 1000 * gb, -1, keyspace.ModeSample, minDefaultFraction, "over the 1 GB"},
+		{"huge table", Options{}, 10000 * gb, -1, keyspace.ModeSample, 2.0 / 10000, "over the 2 GB read cap"},
+		{"huge table, lower cap", Options{MaxRead: gb / 2}, 10000 * gb, -1, keyspace.ModeSample, 0.5 / 10000, "over the 500 MB read cap"},
 		{"many small rows on the emulator", Options{}, 40 << 20, 5_000_000, keyspace.ModeSample, 0.4, "5M rows"},
 		{"few rows on the emulator", Options{}, 40 << 20, 1_000_000, keyspace.ModeFull, 1, "small enough"},
 		{"full asked", Options{Full: true}, 20 * gb, -1, keyspace.ModeFull, 1, "--full"},
