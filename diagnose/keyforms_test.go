@@ -141,3 +141,29 @@ func TestUnpaddedExampleSharesThePrefix(t *testing.T) {
 		})
 	}
 }
+
+// TestSequentialSummaryAgreesWithTheNewestRowsSpan: greeting1 …
+// greeting1001 (and … 10001) follow write time overall, but their newest
+// tenth spans the whole key order (greeting1000 sorts beside greeting100):
+// the summary must not say those rows all go to the end. Timestamp-first
+// keys, whose newest tenth sits in the last tenth, still say so.
+func TestSequentialSummaryAgreesWithTheNewestRowsSpan(t *testing.T) {
+	for _, rows := range []int{1_001, 10_001} {
+		sc := demo.UnpaddedSequentialTable(rows)
+		snap, err := sc.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := findingOf(t, Diagnose(snap), KindSequentialKeys)
+		if span := f.Evidence["newest_rows_key_span"]; span <= oneEndSpan {
+			t.Fatalf("%d rows: the newest rows span %v of the key order; this test needs a wide span", rows, span)
+		}
+		if strings.Contains(f.Summary, "all go to the") || !strings.Contains(f.Summary, "rather than one end of it") {
+			t.Errorf("%d rows: summary %q says the newest rows, which span the key order, go to one end", rows, f.Summary)
+		}
+	}
+	f := findingOf(t, Diagnose(scenarioSnapshot(t, "timeseries-timestamp-first")), KindSequentialKeys)
+	if !strings.Contains(f.Summary, "sit in 10% of the key order, so new rows all go to the end of the table") {
+		t.Errorf("timestamp-first keys: summary %q", f.Summary)
+	}
+}
