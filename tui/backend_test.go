@@ -193,23 +193,36 @@ func TestSnapshotBackend(t *testing.T) {
 	}
 }
 
-// TestDemoOpensATableOnceLoaded starts on a table the demo is still
-// loading: the screen says so and the scan starts when it is in.
-func TestDemoOpensATableOnceLoaded(t *testing.T) {
-	b := demoBackend(t, "phone-device-day,social-celebrity")
-	m := New(t.Context(), Config{Backend: b, Table: "social-celebrity", Profile: colorprofile.NoTTY, Theme: ThemeDark})
+// openDemoTable starts the model on table of a demo backend loading the
+// scenarios of spec, in a terminal of width × height, calls started (when
+// not nil) once the model has started, and waits for the table's scan,
+// which must succeed.
+func openDemoTable(t *testing.T, spec, table string, width, height int, started func(*Model)) (*Model, *runtime) {
+	t.Helper()
+	m := New(t.Context(), Config{Backend: demoBackend(t, spec), Table: table, Profile: colorprofile.NoTTY, Theme: ThemeDark})
 	rt := newRuntime(t, m)
-	rt.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	rt.send(tea.WindowSizeMsg{Width: width, Height: height})
 	rt.run(m.Init())
-	if m.pickerOpen {
-		t.Fatal("a table was named, yet the picker opened")
+	if started != nil {
+		started(m)
 	}
 	rt.until(time.Minute, "the table's scan", func() bool {
-		return m.snapOf(0) != nil && m.scan != nil && !m.scan.running && m.scan.table == "social-celebrity"
+		return m.snapOf(0) != nil && m.scan != nil && !m.scan.running && m.scan.table == table
 	})
 	if m.scan.err != nil {
 		t.Fatal(m.scan.err)
 	}
+	return m, rt
+}
+
+// TestDemoOpensATableOnceLoaded starts on a table the demo is still
+// loading: the screen says so and the scan starts when it is in.
+func TestDemoOpensATableOnceLoaded(t *testing.T) {
+	m, _ := openDemoTable(t, "phone-device-day,social-celebrity", "social-celebrity", 120, 40, func(m *Model) {
+		if m.pickerOpen {
+			t.Fatal("a table was named, yet the picker opened")
+		}
+	})
 	if s := screen(m); !strings.Contains(s, "social-celebrity") || !strings.Contains(s, "full scan · complete") {
 		t.Fatalf("screen:\n%s", s)
 	}
@@ -221,17 +234,7 @@ func TestDemoOpensATableOnceLoaded(t *testing.T) {
 // stretched over the screen, so the drill re-reads the range in full and
 // shows it in at least half the heatmap's rows.
 func TestDrillFillsTheScreensRows(t *testing.T) {
-	b := demoBackend(t, "two-datasets")
-	m := New(t.Context(), Config{Backend: b, Table: "two-datasets", Profile: colorprofile.NoTTY, Theme: ThemeDark})
-	rt := newRuntime(t, m)
-	rt.send(tea.WindowSizeMsg{Width: 160, Height: 40})
-	rt.run(m.Init())
-	rt.until(time.Minute, "the table's scan", func() bool {
-		return m.snapOf(0) != nil && m.scan != nil && !m.scan.running && m.scan.table == "two-datasets"
-	})
-	if m.scan.err != nil {
-		t.Fatal(m.scan.err)
-	}
+	m, rt := openDemoTable(t, "two-datasets", "two-datasets", 160, 40, nil)
 	snap, view := m.snapOf(0), m.matrix.View
 	target, coarse := -1, 0
 	for i, bucket := range m.matrix.Buckets {
