@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/run.sh: btviz's performance figures, in one run: the sampler's,
-# then the recording proxy's.
+# then the recording proxy's, then the report's against an earlier
+# revision.
 #
 # Builds bench/cmd/benchscan, starts emulators (bttest) in processes of
 # their own so that the scanner's memory is measured alone, loads the
@@ -19,9 +20,17 @@
 # and proxy, with a PASS or FAIL line per throughput requirement; then the
 # recording's memory at 1M and 10M operations (benchproxy memory).
 #
+# The report's part builds the report package's BenchmarkReport_100k (a
+# 100,000-row table's snapshot, Diagnose and text report) at this tree
+# and at REPORT_BASE (default 7ef64cf, the code before the diagnostics of
+# key forms without delimiters; its source comes from git archive, with
+# this tree's benchmark file copied in) and runs the two in interleaved
+# rounds (bench/cmd/benchreport): the check is the median of the rounds'
+# paired time ratios.
+#
 #   bench/run.sh            # about 8 minutes on 2 cores, ~16 GB of RAM at peak
-#   bench/run.sh sampler    # one part: sampler (the emulator tables), cloud (the Cloud-like table) or proxy
-#   ROUNDS=9 bench/run.sh   # more rounds of the 1M-row and the proxy runs (default 5 and 9)
+#   bench/run.sh sampler    # one part: sampler (the emulator tables), cloud (the Cloud-like table), proxy or report
+#   ROUNDS=9 bench/run.sh   # more rounds of the 1M-row, the proxy and the report runs (default 5, 9 and 9)
 #
 # The proxy's runs get more rounds by default: on a 2-core machine shared
 # with other work a 4-second run swings by 20% and more (its client, the
@@ -30,8 +39,8 @@
 set -euo pipefail
 parts=${1:-all}
 case "$parts" in
-all | sampler | cloud | proxy) ;;
-*) echo "usage: bench/run.sh [all|sampler|cloud|proxy]" >&2; exit 2 ;;
+all | sampler | cloud | proxy | report) ;;
+*) echo "usage: bench/run.sh [all|sampler|cloud|proxy|report]" >&2; exit 2 ;;
 esac
 cd "$(dirname "$0")/.."
 began=$(date +%s)
@@ -44,9 +53,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "building benchscan and benchproxy"
+echo "building benchscan, benchproxy and benchreport"
 go build -o "$work/benchscan" ./bench/cmd/benchscan
 go build -o "$work/benchproxy" ./bench/cmd/benchproxy
+go build -o "$work/benchreport" ./bench/cmd/benchreport
 
 # start_emulator NAME [SERVE FLAGS]: starts an emulator and waits until it
 # has written its address and that of its control endpoint.
@@ -121,6 +131,21 @@ if [[ $parts == all || $parts == proxy ]]; then
 	"$work/benchproxy" memory || status=$?
 	echo
 	echo "recording proxy: $(($(date +%s) - proxy_began))s"
+fi
+
+# The report: this tree against REPORT_BASE, both compiled here.
+if [[ $parts == all || $parts == report ]]; then
+	report_began=$(date +%s)
+	base=${REPORT_BASE:-7ef64cf}
+	mkdir "$work/base"
+	git archive "$base" | tar -x -C "$work/base"
+	cp report/bench_test.go "$work/base/report/bench_test.go"
+	go test -c -o "$work/report-new.test" ./report/
+	(cd "$work/base" && go test -c -o "$work/report-base.test" ./report/)
+	"$work/benchreport" -new "$work/report-new.test" -base "$work/report-base.test" -base-name "$base" \
+		-rounds "${ROUNDS:-9}" || status=$?
+	echo
+	echo "report: $(($(date +%s) - report_began))s"
 fi
 
 echo "the whole script took $(($(date +%s) - began))s"

@@ -39,8 +39,20 @@ type hotRange struct {
 	// start and end bound the range; prefix is what all its sampled keys
 	// share; parent is the prefix the sibling ranges split.
 	start, end, prefix, parent string
-	siblings                   int
-	rowShare, writeShare       float64
+	// siblings is how many ranges split parent; adjacent is how many of
+	// them, side by side and each hot, this range joins (1 for one).
+	siblings, adjacent   int
+	rowShare, writeShare float64
+}
+
+// join extends r over next, the range right after it: no sampled row
+// lies between them.
+func (r *hotRange) join(next hotRange) {
+	r.end = next.end
+	r.prefix = keyspace.CommonPrefix(r.prefix, next.prefix)
+	r.adjacent += next.adjacent
+	r.rowShare += next.rowShare
+	r.writeShare += next.writeShare
 }
 
 // rowWrites estimates how many writes a sampled row took: its cell
@@ -58,7 +70,9 @@ func rowWrites(row *keyspace.SampledRow) float64 {
 // of a dataset), and returns the narrowest ranges that hold at least
 // [hotMinShare] of the table's writes and [hotMinFairFactor] times their
 // share of its rows (and, inside such a range, [hotRangeNarrowing] times
-// its concentration).
+// its concentration). Ranges found side by side under one split (the
+// tenths acct#3 and acct#4) are one range: together they meet the rule as
+// each does alone.
 func (d *diagnosis) hotRanges() []hotRange {
 	rows := d.profile.rows
 	var totalRows, totalWrites float64
@@ -92,6 +106,15 @@ func (d *diagnosis) hotRanges() []hotRange {
 			return false
 		}
 		inside := false
+		// run is the hot range the groups right before this one form,
+		// which a hot group joins and any other group ends.
+		var run *hotRange
+		flush := func() {
+			if run != nil {
+				found = append(found, *run)
+				run = nil
+			}
+		}
 		for _, g := range groups {
 			var groupRows, groupWrites, maxWrites float64
 			for i := g.lo; i < g.hi; i++ {
@@ -110,25 +133,30 @@ func (d *diagnosis) hotRanges() []hotRange {
 				narrower = hotRangeNarrowing * writeShare / rowShare
 			}
 			if g.hi-g.lo >= minHotRangeRows && walk(g.lo, g.hi, narrower) {
+				flush()
 				inside = true
 				continue
 			}
-			if !hot {
+			key := string(rows[g.lo].Key)
+			if !hot || len(key) <= cut { // not hot, or the parent's own row: not a range
+				flush()
 				continue
 			}
-			key := string(rows[g.lo].Key)
-			if len(key) <= cut {
-				continue // the parent's own row, not a range
-			}
 			start := key[:cut+1]
-			found = append(found, hotRange{
+			r := hotRange{
 				start: start, end: keyspace.PrefixEnd(start),
 				prefix:   keyspace.CommonPrefix(key, string(rows[g.hi-1].Key)),
 				parent:   key[:cut],
-				siblings: len(groups), rowShare: rowShare, writeShare: writeShare,
-			})
+				siblings: len(groups), adjacent: 1, rowShare: rowShare, writeShare: writeShare,
+			}
+			if run != nil {
+				run.join(r)
+			} else {
+				run = &r
+			}
 			inside = true
 		}
+		flush()
 		return inside
 	}
 	if len(rows) >= minHotRangeRows {
@@ -171,6 +199,13 @@ func (d *diagnosis) rangeFinding(r hotRange) Finding {
 		"%.1f times its share of the key space, one of %d ranges that split %s",
 		printable(r.prefix), units.Percent(r.writeShare), units.Percent(r.rowShare), math.Round(factor*10)/10,
 		r.siblings, quoteKey(r.parent))
+	if r.adjacent > 1 {
+		evidence.set("adjacent_ranges", float64(r.adjacent))
+		summary = fmt.Sprintf("keys %s to %s (excluded) take %s of writes (cell versions per column) but hold %s of rows: "+
+			"%.1f times their share of the key space, %d adjacent ranges, each hot, of the %d that split %s",
+			printable(r.start), printable(r.end), units.Percent(r.writeShare), units.Percent(r.rowShare), math.Round(factor*10)/10,
+			r.adjacent, r.siblings, quoteKey(r.parent))
+	}
 	return Finding{
 		Kind:     KindHotKeyRange,
 		Severity: SeverityWarning,

@@ -2,6 +2,8 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,5 +49,61 @@ func TestHotRangeAtAnyFanOut(t *testing.T) {
 		if f.Kind == KindHotKeyRange {
 			t.Errorf("writes in proportion to rows raised %s at %q: %s", f.Kind, f.Prefix, f.Summary)
 		}
+	}
+}
+
+// accountsSnapshot builds 20,000 accounts acct#<8 digits> spread evenly
+// over the number space; an account whose first digit is in hot keeps 20
+// versions of its balance, any other one.
+func accountsSnapshot(hot ...int) *keyspace.Snapshot {
+	b := keyspace.NewBuilder(&keyspace.Snapshot{Source: keyspace.SourceBigtable, Table: "t", Families: []string{"f"},
+		Scan: keyspace.ScanInfo{Mode: keyspace.ModeFull, Fraction: 1, ValuesRead: true, Complete: true}},
+		keyspace.Options{Delimiters: "#", Seed: 1})
+	start := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 20_000 {
+		account := i * 5_000
+		versions := 1
+		if slices.Contains(hot, account/10_000_000) {
+			versions = 20
+		}
+		cells := make([]keyspace.Cell, versions)
+		for v := range cells {
+			cells[v] = keyspace.Cell{Family: "f", Qualifier: "cents", Timestamp: start.Add(time.Duration((i*7919)%43_200+v*1_000) * time.Minute).UnixMicro(), ValueBytes: 8}
+		}
+		b.Add(&keyspace.Row{Key: fmt.Sprintf("acct#%08d", account), Weight: 1, Cells: cells})
+	}
+	return b.Snapshot()
+}
+
+// TestAdjacentHotRangesAreOne: two hot tenths side by side (acct#3… and
+// acct#4…, each 42% of the writes in 10% of the rows) are one hot range
+// [acct#3, acct#5), not two findings; a hot tenth alone stays as it was.
+func TestAdjacentHotRangesAreOne(t *testing.T) {
+	var hot []Finding
+	for _, f := range Diagnose(accountsSnapshot(3, 4)) {
+		if f.Kind == KindHotKeyRange {
+			hot = append(hot, f)
+		}
+	}
+	if len(hot) != 1 {
+		t.Fatalf("%d hot-key-range findings, want one over both tenths: %v", len(hot), hot)
+	}
+	f := hot[0]
+	if f.Start != "acct#3" || f.End != "acct#5" || f.Evidence["adjacent_ranges"] != 2 || f.Evidence["ranges"] != 10 {
+		t.Errorf("hot range [%s, %s) with %v, want [acct#3, acct#5) joining 2 of 10 ranges", f.Start, f.End, f.Evidence)
+	}
+	if !near(f.Evidence["row_share"], 0.2, 1e-3) || !near(f.Evidence["write_share"], 80_000.0/96_000, 1e-3) {
+		t.Errorf("row share %v and write share %v, want 0.2 and 0.833", f.Evidence["row_share"], f.Evidence["write_share"])
+	}
+	if !strings.Contains(f.Summary, "keys acct#3 to acct#5 (excluded)") || !strings.Contains(f.Summary, "2 adjacent ranges, each hot, of the 10") {
+		t.Errorf("summary %q does not name the joined range", f.Summary)
+	}
+
+	one := findingOf(t, Diagnose(accountsSnapshot(3)), KindHotKeyRange)
+	if one.Start != "acct#3" || one.End != "acct#4" || one.Prefix != "acct#3" {
+		t.Errorf("one hot tenth: [%s, %s) prefix %q, want [acct#3, acct#4) prefix acct#3", one.Start, one.End, one.Prefix)
+	}
+	if _, ok := one.Evidence["adjacent_ranges"]; ok {
+		t.Errorf("one hot tenth has adjacent_ranges in its evidence: %v", one.Evidence)
 	}
 }

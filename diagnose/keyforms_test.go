@@ -93,3 +93,77 @@ func TestSortByTime(t *testing.T) {
 		t.Fatalf("comparison order wrong: %v", got[:3])
 	}
 }
+
+// keysSnapshot builds a table of the given keys, one cell each, written
+// in the order given.
+func keysSnapshot(keys []string, delimiters string) *keyspace.Snapshot {
+	b := keyspace.NewBuilder(&keyspace.Snapshot{Source: keyspace.SourceBigtable, Table: "t", Families: []string{"f"},
+		Scan: keyspace.ScanInfo{Mode: keyspace.ModeFull, Fraction: 1, ValuesRead: true, Complete: true}},
+		keyspace.Options{Delimiters: delimiters, DelimitersDecided: true, Seed: 1})
+	for i, key := range keys {
+		b.Add(&keyspace.Row{Key: key, Weight: 1, Cells: []keyspace.Cell{{Family: "f", Qualifier: "q", Timestamp: int64(i) * 1_000_000, ValueBytes: 20}}})
+	}
+	return b.Snapshot()
+}
+
+// TestUnpaddedExampleSharesThePrefix: the pair unpadded-number shows sorts
+// the wrong way round because of the number alone: both keys share what
+// comes before it. Taken from any two rows, t09#user1000 "sorts before"
+// t00#user9 (it does not: t00 comes first), and order1000 before user9
+// says nothing about numbers.
+func TestUnpaddedExampleSharesThePrefix(t *testing.T) {
+	var tenants, words []string
+	for tenant := range 10 {
+		for id := 1; id <= 100*(tenant+1); id++ {
+			tenants = append(tenants, fmt.Sprintf("t%02d#user%d", tenant, id))
+		}
+	}
+	for id := 10; id <= 1000; id++ {
+		words = append(words, fmt.Sprintf("order%d", id))
+	}
+	for id := 1; id <= 500; id++ {
+		words = append(words, fmt.Sprintf("user%d", id))
+	}
+	cases := []struct {
+		name, delimiters string
+		keys             []string
+		want             string
+	}{
+		{"tenants", "#", tenants, "t00#user100 sorts before t00#user9"},
+		{"words", "", words, "order1000 sorts before order99"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := findingOf(t, Diagnose(keysSnapshot(tc.keys, tc.delimiters)), KindUnpaddedNumber)
+			if !strings.HasSuffix(f.Summary, ": "+tc.want) {
+				t.Errorf("summary %q, want it to end with the example %q", f.Summary, tc.want)
+			}
+		})
+	}
+}
+
+// TestSequentialSummaryAgreesWithTheNewestRowsSpan: greeting1 …
+// greeting1001 (and … 10001) follow write time overall, but their newest
+// tenth spans the whole key order (greeting1000 sorts beside greeting100):
+// the summary must not say those rows all go to the end. Timestamp-first
+// keys, whose newest tenth sits in the last tenth, still say so.
+func TestSequentialSummaryAgreesWithTheNewestRowsSpan(t *testing.T) {
+	for _, rows := range []int{1_001, 10_001} {
+		sc := demo.UnpaddedSequentialTable(rows)
+		snap, err := sc.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := findingOf(t, Diagnose(snap), KindSequentialKeys)
+		if span := f.Evidence["newest_rows_key_span"]; span <= oneEndSpan {
+			t.Fatalf("%d rows: the newest rows span %v of the key order; this test needs a wide span", rows, span)
+		}
+		if strings.Contains(f.Summary, "all go to the") || !strings.Contains(f.Summary, "rather than one end of it") {
+			t.Errorf("%d rows: summary %q says the newest rows, which span the key order, go to one end", rows, f.Summary)
+		}
+	}
+	f := findingOf(t, Diagnose(scenarioSnapshot(t, "timeseries-timestamp-first")), KindSequentialKeys)
+	if !strings.Contains(f.Summary, "sit in 10% of the key order, so new rows all go to the end of the table") {
+		t.Errorf("timestamp-first keys: summary %q", f.Summary)
+	}
+}

@@ -20,14 +20,8 @@ const minSaltAdviceRows = 64
 // largest group's share of the range, or ok false when no such K exists
 // (the range is one series: only hashing the whole key spreads it).
 func (d *diagnosis) seriesSalt(hot *keyspace.Node, buckets int) (segments int, largest float64, ok bool) {
-	start := sort.Search(len(d.profile.rows), func(i int) bool { return string(d.profile.rows[i].Key) >= string(hot.Start) })
-	var rows []keyspace.SampledRow
-	for _, row := range d.profile.rows[start:] {
-		if !hot.Contains(string(row.Key)) {
-			break
-		}
-		rows = append(rows, row)
-	}
+	start, end := d.sampledRowsIn(hot)
+	rows := d.profile.rows[start:end]
 	if len(rows) < minSaltAdviceRows {
 		return 0, 0, false
 	}
@@ -62,8 +56,47 @@ func (d *diagnosis) seriesSalt(hot *keyspace.Node, buckets int) (segments int, l
 	}
 }
 
+// sampledRowsIn returns the sampled rows of n's range: the profile's rows
+// from start to end.
+func (d *diagnosis) sampledRowsIn(n *keyspace.Node) (start, end int) {
+	rows := d.profile.rows
+	start = sort.Search(len(rows), func(i int) bool { return string(rows[i].Key) >= string(n.Start) })
+	end = start
+	for end < len(rows) && n.Contains(string(rows[end].Key)) {
+		end++
+	}
+	return start, end
+}
+
+// keysHoldTime reports whether, at some field, [classMajority] of the
+// sampled keys of n's range hold a time: a timestamp, a reversed one or a
+// date.
+func (d *diagnosis) keysHoldTime(n *keyspace.Node) bool {
+	start, end := d.sampledRowsIn(n)
+	if end == start {
+		return false
+	}
+	for p := range d.profile.positions {
+		pos := &d.profile.positions[p]
+		times := 0
+		for i, row := range pos.rowOf {
+			if row < start || row >= end {
+				continue
+			}
+			switch pos.valueClasses[i] {
+			case classTimestamp, classReversedTimestamp, classDate:
+				times++
+			}
+		}
+		if float64(times) >= classMajority*float64(end-start) {
+			return true
+		}
+	}
+	return false
+}
+
 // hotAdvice says how to salt the hot range: by its series when the data
-// allows, otherwise by the whole key.
+// allows, otherwise by the whole key (its timestamp too, when it has one).
 func (d *diagnosis) hotAdvice(hot *keyspace.Node, buckets int, worst float64) string {
 	common := fmt.Sprintf("Point reads and writes still compute one key; a scan that the salt splits becomes %d scans "+
 		"merged by the reader. Salting can start with new keys after a cut-over time.", buckets)
@@ -75,9 +108,12 @@ func (d *diagnosis) hotAdvice(hot *keyspace.Node, buckets int, worst float64) st
 			"table. %s Compare before migrating with the what-if salt(%d, prefix=%d).",
 			k, buckets, k, units.Percent(largest), buckets, units.Percent(worst/float64(buckets)), common, buckets, k)
 	}
+	why := "Hash the whole key: no leading part of it shorter than the whole was found to spread this range."
+	if d.keysHoldTime(hot) {
+		why = "Hash the whole key, timestamp included: this range is essentially one series, so hashing only the " +
+			"part before the timestamp would keep it in one piece, just as hot."
+	}
 	return fmt.Sprintf("Spread this range over the key space by salting: put hash(key) mod %d and a delimiter in "+
-		"front of the key, leaving each piece about %s. Hash the whole key, timestamp included: this range is "+
-		"essentially one series, so hashing only the part before the timestamp would keep it in one piece, "+
-		"just as hot. %s Compare before migrating with the what-if salt(%d).",
-		buckets, units.Percent(worst/float64(buckets)), common, buckets)
+		"front of the key, leaving each piece about %s. %s %s Compare before migrating with the what-if salt(%d).",
+		buckets, units.Percent(worst/float64(buckets)), why, common, buckets)
 }

@@ -54,3 +54,19 @@ func TestHotAdviceKeepsSeriesTogetherWhenTheyVary(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeKeyAdviceNamesATimestampOnlyWhenThereIsOne: acct#<8 digits>
+// has no time field, so the advice to hash the whole key says nothing of
+// a timestamp or a series; a feed keyed by time says to hash the
+// timestamp too (TestHotAdviceKeepsSeriesTogetherWhenTheyVary).
+func TestWholeKeyAdviceNamesATimestampOnlyWhenThereIsOne(t *testing.T) {
+	hot := findingOf(t, Diagnose(scenarioSnapshot(t, "accounts-hot-tenth")), KindHotKeyRange)
+	if !strings.Contains(hot.Advice, "hash(key) mod") || !strings.Contains(hot.Advice, "Hash the whole key") {
+		t.Fatalf("accounts-hot-tenth: advice does not salt by the whole key:\n%s", hot.Advice)
+	}
+	for _, word := range []string{"timestamp", "series"} {
+		if strings.Contains(hot.Advice, word) {
+			t.Errorf("accounts-hot-tenth keys acct#<8 digits> hold no time, yet the advice speaks of a %s:\n%s", word, hot.Advice)
+		}
+	}
+}

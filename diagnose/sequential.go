@@ -44,6 +44,12 @@ const (
 	// newestRowsShare is the share of newest sampled rows whose key
 	// spread the evidence reports.
 	newestRowsShare = 0.1
+	// oneEndSpan is the widest share of the key order the newest rows
+	// may span for the summary to say they all go to one end: twice
+	// their share of the rows. Unpadded IDs near a power of ten
+	// (greeting1 … greeting1001) follow write time overall, yet their
+	// newest rows reach from greeting100 to greeting999.
+	oneEndSpan = 2 * newestRowsShare
 )
 
 const sequentialAdvice = "Lead the key with a field that spreads concurrent writes, such as the device, user " +
@@ -272,6 +278,12 @@ func checkSequentialKeys(d *diagnosis) []Finding {
 		"and the newest %s of rows sit in %s of the key order, so new rows all go to the %s of %s",
 		where, pattern.correlation, units.Thousands(int64(pattern.rows)), units.Percent(newestRowsShare), units.Percent(pattern.newestSpan),
 		end, target)
+	if pattern.newestSpan > oneEndSpan {
+		f.Summary = fmt.Sprintf("%s: key order and write time have rank correlation %.2f over %s sampled rows, "+
+			"so new rows move toward the %s of %s, though the newest %s of rows span %s of the key order rather than one end of it",
+			where, pattern.correlation, units.Thousands(int64(pattern.rows)), end, target, units.Percent(newestRowsShare),
+			units.Percent(pattern.newestSpan))
+	}
 	if math.Abs(pattern.correlation) < sequentialMinCorrelation {
 		evidence.set("window_share", pattern.windowShare)
 		evidence.set("min_window_share", sequentialMinWindowShare)

@@ -58,21 +58,41 @@ func checkUnpaddedNumbers(d *diagnosis) []Finding {
 
 // misorderedPair returns two sampled keys whose integers at pos sort the
 // wrong way round: a longer, numerically larger one that sorts first.
+// The two share everything before the field (t02#user1000 and t02#user9,
+// order1000 and order99), so that the field alone puts them in that
+// order; among the prefixes that have such a pair, the first in key
+// order gives it.
 func (d *diagnosis) misorderedPair(pos *segmentPosition) (early, late string, ok bool) {
-	short, long := -1, -1
+	// widest and narrowest are, per prefix before the field, the index in
+	// pos.values of the smallest of its widest integers and the largest of
+	// its narrowest.
+	type extremes struct{ widest, narrowest int }
+	byPrefix := make(map[string]*extremes)
 	for i, v := range pos.values {
 		if !keytime.Digits(v) || v[0] == '0' {
 			continue
 		}
-		if len(v) == pos.minWidth && (short < 0 || v > pos.values[short]) {
-			short = i
+		prefix := d.profile.prefixBefore(pos.rowOf[i], pos.index)
+		e := byPrefix[prefix]
+		if e == nil {
+			byPrefix[prefix] = &extremes{widest: i, narrowest: i}
+			continue
 		}
-		if len(v) == pos.maxWidth && (long < 0 || v < pos.values[long]) {
-			long = i
+		if w := pos.values[e.widest]; len(v) > len(w) || (len(v) == len(w) && v < w) {
+			e.widest = i
+		}
+		if n := pos.values[e.narrowest]; len(v) < len(n) || (len(v) == len(n) && v > n) {
+			e.narrowest = i
 		}
 	}
-	if short < 0 || long < 0 || pos.values[long] >= pos.values[short] {
-		return "", "", false
+	var first string
+	for prefix, e := range byPrefix {
+		wide, narrow := pos.values[e.widest], pos.values[e.narrowest]
+		if len(wide) == len(narrow) || wide >= narrow || (ok && prefix >= first) {
+			continue
+		}
+		first, ok = prefix, true
+		early, late = string(d.profile.rows[pos.rowOf[e.widest]].Key), string(d.profile.rows[pos.rowOf[e.narrowest]].Key)
 	}
-	return string(d.profile.rows[pos.rowOf[long]].Key), string(d.profile.rows[pos.rowOf[short]].Key), true
+	return early, late, ok
 }

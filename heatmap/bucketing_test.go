@@ -86,27 +86,31 @@ func assertStrings(t *testing.T, what string, got, want []string) {
 	}
 }
 
+// TestPrefixBucketingMergesTheColdestNeighboursFirst: rows 4, 1, 10, 1, 2
+// into three buckets merge date+fig (3) first, then apple+banana (5); on
+// the fruit table at five rows, cherry# and apple# (10 and 4 of 18 rows,
+// more than a bucket's share of 3.6) are split into their rows, and the
+// coldest neighbours merge into buckets of four rows.
 func TestPrefixBucketingMergesTheColdestNeighboursFirst(t *testing.T) {
-	snap := fruitSnapshot(t)
-	m := mustBuild(t, snap, View{Bucketing: BucketPrefix, Metric: MetricRows, Rows: 5})
-	assertStrings(t, "one bucket per child", boundaries(m), []string{"..banana#", "banana#..cherry#", "cherry#..date", "date..fig#", "fig#.."})
-	assertStrings(t, "labels", []string{m.Buckets[0].Label, m.Buckets[3].Label}, []string{"apple#", "date"})
-	if m.Buckets[2].Node == nil || !m.Buckets[2].CanDrill() || !m.Buckets[3].NeedsRescan() {
-		t.Fatalf("cherry# should drill down and the row date need a rescan")
+	if got := fmt.Sprint(mergeSmallest([]float64{4, 1, 10, 1, 2}, true, 3)); got != "[0 2 3]" {
+		t.Fatalf("merging rows 4, 1, 10, 1, 2 into three: groups start at %s, want [0 2 3]", got)
+	}
+	if got := fmt.Sprint(mergeSmallest([]float64{4, 1, 10, 1, 2}, false, 3)); got != "[0 2 3]" {
+		t.Fatalf("merging maxima 4, 1, 10, 1, 2 into three: groups start at %s, want [0 2 3]", got)
 	}
 
-	// Rows 4, 1, 10, 1, 2: date+fig (3) merge first, then apple+banana (5).
-	m = mustBuild(t, snap, View{Bucketing: BucketPrefix, Metric: MetricRows, Rows: 3})
-	assertStrings(t, "merged", boundaries(m), []string{"..cherry#", "cherry#..date", "date.."})
-	assertStrings(t, "merged labels", []string{m.Buckets[0].Label, m.Buckets[1].Label, m.Buckets[2].Label}, []string{"apple", "cherry#", "date"})
-	if got := fmt.Sprint(rowsOf(m)); got != "[5 10 3]" {
-		t.Fatalf("rows per bucket %s, want [5 10 3]", got)
+	snap := fruitSnapshot(t)
+	m := mustBuild(t, snap, View{Bucketing: BucketPrefix, Metric: MetricRows, Rows: 5})
+	assertStrings(t, "merged", boundaries(m), []string{"..banana#", "banana#..cherry#3", "cherry#3..cherry#7", "cherry#7..fig#", "fig#.."})
+	assertStrings(t, "labels", []string{m.Buckets[0].Label, m.Buckets[1].Label, m.Buckets[4].Label}, []string{"apple", "banana", "fig#"})
+	if got := fmt.Sprint(rowsOf(m)); got != "[4 4 4 4 2]" {
+		t.Fatalf("rows per bucket %s, want [4 4 4 4 2]", got)
 	}
-	if m.Buckets[0].Node != nil || m.Buckets[0].Units != 2 || !m.Buckets[0].CanDrill() {
-		t.Fatalf("a merged bucket has no node, two units and drills as a range: %+v", m.Buckets[0])
+	if m.Buckets[4].Node == nil || !m.Buckets[4].CanDrill() {
+		t.Fatalf("fig# (2 rows) should be its own bucket and drill down")
 	}
-	if b := m.Buckets[0]; b.Start != "" || b.End != "cherry#" {
-		t.Fatalf("a merge drills as the range [%q, %q), want [\"\", \"cherry#\")", b.Start, b.End)
+	if b := m.Buckets[1]; b.Node != nil || b.Units != 4 || !b.CanDrill() || b.Start != "banana#" || b.End != "cherry#3" {
+		t.Fatalf("a merged bucket has no node, four units and drills as the range [banana#, cherry#3): %+v", b)
 	}
 }
 
@@ -163,16 +167,21 @@ func TestTabletBucketingFollowsTheTabletMap(t *testing.T) {
 	}
 }
 
-// TestFewPrefixesGoDeeper: five children on ten rows split the largest
-// (cherry#, 10 rows) into its own, so the rows show where the keys are;
-// a level of fewUnits children or more keeps one row per child.
+// TestFewPrefixesGoDeeper: five children on ten rows split the ones
+// larger than a bucket's share of 1.8 rows (cherry#, apple#, fig#) into
+// their rows, so the rows show where the keys are and hold about as many
+// keys each; a level of fewUnits children or more keeps one row per
+// child.
 func TestFewPrefixesGoDeeper(t *testing.T) {
 	snap := fruitSnapshot(t)
 	m := mustBuild(t, snap, View{Bucketing: BucketPrefix, Metric: MetricRows, Rows: 10})
-	assertStrings(t, "cherry# split", boundaries(m), []string{"..banana#", "banana#..cherry#10", "cherry#10..cherry#3", "cherry#3..cherry#5",
-		"cherry#5..cherry#7", "cherry#7..cherry#8", "cherry#8..cherry#9", "cherry#9..date", "date..fig#", "fig#.."})
-	if n := m.Buckets[7].Node; n == nil || n.Prefix != "cherry#9" {
-		t.Fatalf("bucket %s..%s should be the prefix cherry#9", m.Buckets[7].Start, m.Buckets[7].End)
+	assertStrings(t, "cherry#, apple# and fig# split", boundaries(m), []string{"..apple#3", "apple#3..banana#", "banana#..cherry#10", "cherry#10..cherry#3",
+		"cherry#3..cherry#5", "cherry#5..cherry#7", "cherry#7..cherry#9", "cherry#9..fig#1", "fig#1..fig#2", "fig#2.."})
+	if got := fmt.Sprint(rowsOf(m)); got != "[2 2 2 2 2 2 2 2 1 1]" {
+		t.Fatalf("rows per bucket %s, want [2 2 2 2 2 2 2 2 1 1]", got)
+	}
+	if b := m.Buckets[8]; b.Node == nil || b.Node.Prefix != "fig#1" || !b.NeedsRescan() {
+		t.Fatalf("bucket %s..%s should be the row fig#1, which needs a rescan to show more", b.Start, b.End)
 	}
 	heat := mustBuild(t, snap, View{Bucketing: BucketHeat, Metric: MetricRows, Rows: 10})
 	if len(heat.Buckets) <= 5 {

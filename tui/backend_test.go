@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/btviz/btviz/demo"
+	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
 )
@@ -192,24 +193,75 @@ func TestSnapshotBackend(t *testing.T) {
 	}
 }
 
-// TestDemoOpensATableOnceLoaded starts on a table the demo is still
-// loading: the screen says so and the scan starts when it is in.
-func TestDemoOpensATableOnceLoaded(t *testing.T) {
-	b := demoBackend(t, "phone-device-day,social-celebrity")
-	m := New(t.Context(), Config{Backend: b, Table: "social-celebrity", Profile: colorprofile.NoTTY, Theme: ThemeDark})
+// openDemoTable starts the model on table of a demo backend loading the
+// scenarios of spec, in a terminal of width × height, calls started (when
+// not nil) once the model has started, and waits for the table's scan,
+// which must succeed.
+func openDemoTable(t *testing.T, spec, table string, width, height int, started func(*Model)) (*Model, *runtime) {
+	t.Helper()
+	m := New(t.Context(), Config{Backend: demoBackend(t, spec), Table: table, Profile: colorprofile.NoTTY, Theme: ThemeDark})
 	rt := newRuntime(t, m)
-	rt.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	rt.send(tea.WindowSizeMsg{Width: width, Height: height})
 	rt.run(m.Init())
-	if m.pickerOpen {
-		t.Fatal("a table was named, yet the picker opened")
+	if started != nil {
+		started(m)
 	}
 	rt.until(time.Minute, "the table's scan", func() bool {
-		return m.snapOf(0) != nil && m.scan != nil && !m.scan.running && m.scan.table == "social-celebrity"
+		return m.snapOf(0) != nil && m.scan != nil && !m.scan.running && m.scan.table == table
 	})
 	if m.scan.err != nil {
 		t.Fatal(m.scan.err)
 	}
+	return m, rt
+}
+
+// TestDemoOpensATableOnceLoaded starts on a table the demo is still
+// loading: the screen says so and the scan starts when it is in.
+func TestDemoOpensATableOnceLoaded(t *testing.T) {
+	m, _ := openDemoTable(t, "phone-device-day,social-celebrity", "social-celebrity", 120, 40, func(m *Model) {
+		if m.pickerOpen {
+			t.Fatal("a table was named, yet the picker opened")
+		}
+	})
 	if s := screen(m); !strings.Contains(s, "social-celebrity") || !strings.Contains(s, "full scan · complete") {
 		t.Fatalf("screen:\n%s", s)
+	}
+}
+
+// TestDrillFillsTheScreensRows: on two-datasets, a merged bucket of the
+// first view holds a few runs of siblings the tree merged (event
+// devices); drilled into, the snapshot draws it in a handful of buckets
+// stretched over the screen, so the drill re-reads the range in full and
+// shows it in at least half the heatmap's rows.
+func TestDrillFillsTheScreensRows(t *testing.T) {
+	m, rt := openDemoTable(t, "two-datasets", "two-datasets", 160, 40, nil)
+	snap, view := m.snapOf(0), m.matrix.View
+	target, coarse := -1, 0
+	for i, bucket := range m.matrix.Buckets {
+		if bucket.Node != nil || bucket.Units < 2 {
+			continue
+		}
+		drilled, err := heatmap.Build(snap, heatmap.View{Start: bucket.Start, End: bucket.End, Bucketing: view.Bucketing, Metric: view.Metric, Rows: view.Rows, Columns: view.Columns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(drilled.Buckets) < view.Rows/2 {
+			target, coarse = i, len(drilled.Buckets)
+			break
+		}
+	}
+	if target < 0 {
+		t.Fatalf("no merged bucket of the first view (%d rows) drills into fewer than half of them from the snapshot", view.Rows)
+	}
+	bucket := m.matrix.Buckets[target]
+	m.current().state.Selected = target
+	rt.press("enter")
+	rt.until(time.Minute, "the range re-read", func() bool { return m.scan != nil && !m.scan.running })
+	lv := m.current()
+	if len(m.levels) != 2 || lv.rescan == nil || lv.snap == nil || m.scan.err != nil {
+		t.Fatalf("drilling into %s (%d buckets from the snapshot): %d levels, rescan %v, error %v", rangeText(bucket.Start, bucket.End), coarse, len(m.levels), lv.rescan, m.scan.err)
+	}
+	if got := len(m.matrix.Buckets); got < m.matrix.View.Rows/2 {
+		t.Fatalf("after re-reading %s the view shows %d buckets of %d rows (the snapshot gave %d)", rangeText(bucket.Start, bucket.End), got, m.matrix.View.Rows, coarse)
 	}
 }

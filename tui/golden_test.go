@@ -68,6 +68,7 @@ func TestGoldenFrames(t *testing.T) {
 		{"memusage-single-row", []view{{"versions", ViewState{Metric: heatmap.MetricVersions, Focus: PaneFindings}, []goldenTheme{plainTheme}}}},
 		{"binary-sensor-keys", []view{{"heatmap", ViewState{}, []goldenTheme{plainTheme, colorThemes[0]}}}},
 		{"web-domains-forward", []view{{"heatmap", ViewState{}, []goldenTheme{plainTheme}}}},
+		{"two-datasets", []view{{"heatmap", ViewState{}, []goldenTheme{plainTheme}}}},
 	}
 	for _, c := range cases {
 		snap := scenarioSnapshot(t, c.scenario)

@@ -107,17 +107,21 @@ func (m *Model) drill() tea.Cmd {
 }
 
 // minDrillBuckets is the fewest buckets a drill-down should show before
-// it re-reads its range for more.
+// it re-reads its range for more, however few rows its heatmap has.
 const minDrillBuckets = 4
 
-// holdsNothingFiner reports whether the current view has only a few
-// buckets, some of which the snapshot cannot split.
+// holdsNothingFiner reports whether the current view fills less than
+// half its heatmap's rows (or shows fewer than [minDrillBuckets]) while
+// some bucket of several rows is one the snapshot cannot split: a run of
+// siblings the tree merged, or a leaf its limits stopped at, which a
+// full read of the range turns into prefixes of their own. A view of
+// single rows has nothing finer to read.
 func (m *Model) holdsNothingFiner() bool {
-	if m.matrix == nil || len(m.matrix.Buckets) >= minDrillBuckets {
+	if m.matrix == nil || len(m.matrix.Buckets) >= max(minDrillBuckets, m.matrix.View.Rows/2) {
 		return false
 	}
 	for i := range m.matrix.Buckets {
-		if m.matrix.Buckets[i].NeedsRescan() {
+		if b := &m.matrix.Buckets[i]; b.NeedsRescan() && b.Stats.Rows > 1 {
 			return true
 		}
 	}
