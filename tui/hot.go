@@ -23,7 +23,7 @@ func (hotPane) showsBuckets() bool { return false }
 func (hotPane) open() key.Binding {
 	return key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "hot rows"))
 }
-func (hotPane) help(k KeyMap) help.KeyMap { return hotHelp{k} }
+func (hotPane) help(s *shared) help.KeyMap { return hotHelp{s.keys} }
 
 // PaneHot shows the hottest rows and scans of a traffic recording.
 const PaneHot Pane = "hot"
