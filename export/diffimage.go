@@ -154,8 +154,8 @@ func sideBySide(a, b *keyspace.Snapshot, o DiffImageOptions) (left, right panel,
 	}
 	note := "one colour scale for both panels"
 	if l, r := left.matrix.Time, right.matrix.Time; left.matrix.Timed() && right.matrix.Timed() && !similar(l.ColumnDuration(), r.ColumnDuration()) {
-		note += fmt.Sprintf(", but columns of %v (left) and %v (right): compare shares with the write-share metric",
-			l.ColumnDuration().Round(time.Second), r.ColumnDuration().Round(time.Second))
+		note += fmt.Sprintf(", but columns of %s (left) and %s (right): compare shares with the write-share metric",
+			l.ColumnText(), r.ColumnText())
 	}
 	for _, p := range []*panel{&left, &right} {
 		p.opts.Caption.Subtitle = note + " · " + p.opts.Caption.Subtitle

@@ -64,7 +64,7 @@ func describeScan(snap *keyspace.Snapshot) string {
 		total += fmt.Sprintf(" (95%%: %s–%s)", units.Thousands(scan.RowsEstimatedLow), units.Thousands(scan.RowsEstimatedHigh))
 	}
 	return fmt.Sprintf("table %s, %s rows read (%s) %s, %s, %s, %s",
-		quote(snap.Table), units.Thousands(scan.RowsRead), mode, total, units.Bytes(float64(scan.BytesEstimated)), scan.Duration.Round(1e6), status)
+		quote(snap.Table), units.Thousands(scan.RowsRead), mode, total, units.Bytes(float64(scan.BytesEstimated)), units.Duration(scan.Duration), status)
 }
 
 // fileStem turns a table name into a file-name stem.
