@@ -206,6 +206,16 @@ func Bar(share float64, cells int) string {
 	return b.String()
 }
 
+// CountRange writes a count known to lie between low and high, as a
+// bounded counter gives it: "1,350" when the two round to one number,
+// else "1,200–1,350".
+func CountRange(low, high float64) string {
+	if Round(low) >= Round(high) {
+		return Count(high)
+	}
+	return Count(low) + "–" + Count(high)
+}
+
 // OrList writes names as a list for help texts and errors: "a", "a or
 // b", "a, b or c".
 func OrList[T ~string](names []T) string {

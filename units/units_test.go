@@ -42,6 +42,23 @@ func TestFormats(t *testing.T) {
 	}
 }
 
+func TestCountRange(t *testing.T) {
+	for _, tc := range []struct {
+		low, high float64
+		want      string
+	}{
+		{1350, 1350, "1,350"},
+		{1349.8, 1350.2, "1,350"},
+		{1400, 1350, "1,350"},
+		{1200, 1350, "1,200–1,350"},
+		{0, 2, "0–2"},
+	} {
+		if got := CountRange(tc.low, tc.high); got != tc.want {
+			t.Errorf("CountRange(%v, %v) = %q, want %q", tc.low, tc.high, got, tc.want)
+		}
+	}
+}
+
 func TestDuration(t *testing.T) {
 	for _, tc := range []struct {
 		d    time.Duration
