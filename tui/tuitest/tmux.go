@@ -22,9 +22,10 @@
 //	term.WaitExit(t, 5*time.Second)   // exit 0, alternate screen off, mouse off, cursor on
 //
 // The exported strings below are what the TUI shows at each step. The
-// tmux test above waits for most of them on the real program; the tui
-// package's TestTuitestStringsAreOnScreen checks every one against the
-// frames the program draws, so a changed wording fails a fast test first.
+// tmux tests of cmd/btviz wait for most of them on the real program; the
+// tui package's TestTuitestStringsAreOnScreen checks every one against
+// the frames the program draws (TestTuitestStringsAreAllChecked fails
+// when one is left out), so a changed wording fails a fast test first.
 package tuitest
 
 import (
