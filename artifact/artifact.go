@@ -18,6 +18,7 @@ import (
 	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/screenshot"
+	"github.com/btviz/btviz/units"
 )
 
 // Format is an artifact's file format, named by its file extension.
@@ -58,16 +59,26 @@ func FormatOf(path string) (Format, error) {
 // IsImage reports whether the format is a picture (PNG or SVG).
 func (f Format) IsImage() bool { return f == FormatPNG || f == FormatSVG }
 
-// ExtensionList writes formats as ".png, .svg, .txt or .ansi".
+// ImageFormats returns the formats that are pictures ([Format.IsImage]),
+// in the order of [Formats].
+func ImageFormats() []Format {
+	var images []Format
+	for _, f := range Formats() {
+		if f.IsImage() {
+			images = append(images, f)
+		}
+	}
+	return images
+}
+
+// ExtensionList writes formats as help texts and errors list them:
+// ".png, .svg, .txt or .ansi".
 func ExtensionList(formats []Format) string {
-	parts := make([]string, len(formats))
+	extensions := make([]string, len(formats))
 	for i, f := range formats {
-		parts[i] = "." + string(f)
+		extensions[i] = "." + string(f)
 	}
-	if len(parts) == 1 {
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+	return units.OrList(extensions)
 }
 
 // Frame is one frame of the interactive view to write: the text the TUI

@@ -45,8 +45,8 @@ func TestFormatOf(t *testing.T) {
 	}
 	for _, bad := range []string{"a", "a.jpg", "a.\x1b"} {
 		_, err := FormatOf(bad)
-		if err == nil || strings.ContainsRune(err.Error(), 0x1b) {
-			t.Errorf("FormatOf(%q) = %v", bad, err)
+		if err == nil || strings.ContainsRune(err.Error(), 0x1b) || !strings.Contains(err.Error(), ".png, .svg, .txt or .ansi") {
+			t.Errorf("FormatOf(%q) = %v, want an error that lists the extensions", bad, err)
 		}
 	}
 }

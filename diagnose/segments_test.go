@@ -137,7 +137,7 @@ func TestSeverity(t *testing.T) {
 			t.Errorf("ParseSeverity(%q) = %v, %v", s, got, err)
 		}
 	}
-	if _, err := ParseSeverity("warn"); err == nil || err.Error() != `unknown severity "warn": use one of info, warning, error` {
+	if _, err := ParseSeverity("warn"); err == nil || err.Error() != `unknown severity "warn": use info, warning or error` {
 		t.Errorf("ParseSeverity(warn) error = %v", err)
 	}
 	if _, err := Severity(7).MarshalText(); err == nil {

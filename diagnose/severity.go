@@ -3,6 +3,8 @@ package diagnose
 import (
 	"fmt"
 	"strings"
+
+	"github.com/btviz/btviz/units"
 )
 
 // Severity ranks a [Finding]: [SeverityInfo] < [SeverityWarning] <
@@ -51,6 +53,10 @@ func (s *Severity) UnmarshalText(text []byte) error {
 	return nil
 }
 
+// SeverityNames returns the names of [Severities] as help texts and
+// errors list them: "info, warning or error".
+func SeverityNames() string { return units.OrList(severityNames[:]) }
+
 // ParseSeverity reads "info", "warning" or "error" (any case, surrounding
 // space ignored), as --fail-on takes it. The error lists the valid names.
 func ParseSeverity(name string) (Severity, error) {
@@ -60,5 +66,5 @@ func ParseSeverity(name string) (Severity, error) {
 			return Severity(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown severity %q: use one of %s", name, strings.Join(severityNames[:], ", "))
+	return 0, fmt.Errorf("unknown severity %q: use %s", name, SeverityNames())
 }

@@ -2,28 +2,10 @@ package diagnose
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
 )
-
-// span writes a duration given in microseconds, to two significant units:
-// "20.8 h", "15 s", "3.5 d".
-func span(micros int64) string {
-	d := time.Duration(micros) * time.Microsecond
-	switch {
-	case d >= 48*time.Hour:
-		return fmt.Sprintf("%.1f d", d.Hours()/24)
-	case d >= 2*time.Hour:
-		return fmt.Sprintf("%.1f h", d.Hours())
-	case d >= 2*time.Minute:
-		return fmt.Sprintf("%.1f min", d.Minutes())
-	case d >= time.Second:
-		return fmt.Sprintf("%.3g s", d.Seconds())
-	}
-	return fmt.Sprintf("%.3g ms", float64(d)/float64(time.Millisecond))
-}
 
 // ordinal names segment i (from 0) for a human: "the first segment".
 func ordinal(i int) string {

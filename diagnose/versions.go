@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
@@ -45,7 +46,8 @@ func checkFrequentlyUpdatedRows(d *diagnosis) []Finding {
 		evidence.set("rows_over_threshold", float64(len(rows)))
 		if spanMicros > 0 && row.MaxVersions > 1 {
 			interval := spanMicros / (row.MaxVersions - 1)
-			summary += fmt.Sprintf(", one every %s over %s", span(interval), span(spanMicros))
+			summary += fmt.Sprintf(", one every %s over %s", units.Duration(time.Duration(interval)*time.Microsecond),
+				units.Duration(time.Duration(spanMicros)*time.Microsecond))
 			evidence.set("write_span_seconds", float64(spanMicros)/1e6)
 			evidence.set("seconds_between_versions", float64(interval)/1e6)
 		}

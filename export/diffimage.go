@@ -57,7 +57,7 @@ type DiffImageOptions struct {
 // is [artifact.FormatPNG] or [artifact.FormatSVG].
 func DiffImage(w io.Writer, format artifact.Format, a, b *keyspace.Snapshot, o DiffImageOptions) error {
 	if !format.IsImage() {
-		return fmt.Errorf("drawing a side-by-side heatmap: format %q is not an image; use .png or .svg", format)
+		return fmt.Errorf("drawing a side-by-side heatmap: format %q is not an image; use %s", format, artifact.ExtensionList(artifact.ImageFormats()))
 	}
 	o, err := o.withDefaults()
 	if err != nil {
@@ -88,7 +88,7 @@ func WriteDiffImage(path string, a, b *keyspace.Snapshot, o DiffImageOptions) er
 		return err
 	}
 	if !format.IsImage() {
-		return fmt.Errorf("output file %q: a side-by-side heatmap is an image; end the file name in .png or .svg", path)
+		return fmt.Errorf("output file %q: a side-by-side heatmap is an image; end the file name in %s", path, artifact.ExtensionList(artifact.ImageFormats()))
 	}
 	return atomicfile.Write(path, func(w io.Writer) error { return DiffImage(w, format, a, b, o) })
 }
@@ -154,8 +154,8 @@ func sideBySide(a, b *keyspace.Snapshot, o DiffImageOptions) (left, right panel,
 	}
 	note := "one colour scale for both panels"
 	if l, r := left.matrix.Time, right.matrix.Time; left.matrix.Timed() && right.matrix.Timed() && !similar(l.ColumnDuration(), r.ColumnDuration()) {
-		note += fmt.Sprintf(", but columns of %v (left) and %v (right): compare shares with the write-share metric",
-			l.ColumnDuration().Round(time.Second), r.ColumnDuration().Round(time.Second))
+		note += fmt.Sprintf(", but columns of %s (left) and %s (right): compare shares with the write-share metric",
+			l.ColumnText(), r.ColumnText())
 	}
 	for _, p := range []*panel{&left, &right} {
 		p.opts.Caption.Subtitle = note + " · " + p.opts.Caption.Subtitle

@@ -196,6 +196,26 @@ func TestDiffImageSVG(t *testing.T) {
 	}
 }
 
+// TestDiffImageSaysWhenColumnsDiffer: two snapshots over different
+// times get columns of different lengths, and the note says how long in
+// the words of the panel's legend ("per 1h3m").
+func TestDiffImageSaysWhenColumnsDiffer(t *testing.T) {
+	before, _ := loadFixture(t, "social-celebrity")
+	after, _ := loadFixture(t, "timeseries-timestamp-first")
+	var buf bytes.Buffer
+	if err := DiffImage(&buf, artifact.FormatSVG, before, after, DiffImageOptions{Width: 1300, Height: 500}); err != nil {
+		t.Fatal(err)
+	}
+	note := regexp.MustCompile(`columns of (\S+) \(left\)`).FindStringSubmatch(buf.String())
+	legend := regexp.MustCompile(`per (\S+) ·`).FindStringSubmatch(buf.String())
+	if note == nil || legend == nil {
+		t.Fatalf("the image does not say that the columns differ (%q), or its legend how long they are (%q)", note, legend)
+	}
+	if note[1] != legend[1] || !strings.Contains(note[1], "h") {
+		t.Errorf("the note says the left columns are %s long, the legend %s: want the legend's words, hours and minutes", note[1], legend[1])
+	}
+}
+
 // TestShareScale: matrices fitted together map a value to one colour.
 func TestShareScale(t *testing.T) {
 	a := &heatmap.Matrix{Max: 10, MinPositive: 2}

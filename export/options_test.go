@@ -32,10 +32,10 @@ func TestParseOptionsErrors(t *testing.T) {
 		flags Flags
 		want  []string
 	}{
-		{Flags{}, []string{"--out is required", ".png, .svg, .txt or .ansi"}},
-		{Flags{Out: "shot.jpg"}, []string{"--out", `".jpg"`, ".png, .svg, .txt or .ansi"}},
-		{Flags{Out: "shot"}, []string{"no extension", ".png, .svg, .txt or .ansi"}},
-		{Flags{Out: "a.png", View: "graph"}, []string{"--view", `"graph"`, "heatmap, prefixes, findings, rows or hot"}},
+		{Flags{}, []string{"--out is required", artifact.ExtensionList(artifact.Formats())}},
+		{Flags{Out: "shot.jpg"}, []string{"--out", `".jpg"`, artifact.ExtensionList(artifact.Formats())}},
+		{Flags{Out: "shot"}, []string{"no extension", artifact.ExtensionList(artifact.Formats())}},
+		{Flags{Out: "a.png", View: "graph"}, []string{"--view", `"graph"`, tui.PaneNames()}},
 		{Flags{Out: "a.png", Metric: "iops"}, []string{"--metric", `"iops"`, "writes, rows, bytes", "ops, reads"}},
 		{Flags{Out: "a.png", Bucketing: "random"}, []string{"--bucketing", "prefix, even, heat or tablets"}},
 		{Flags{Out: "a.png", Theme: "solarized"}, []string{"--theme", "auto, dark or light"}},

@@ -280,7 +280,7 @@ func TestHostileKeysStayEscaped(t *testing.T) {
 func TestScreenshotKeyWritesWhatExportWrites(t *testing.T) {
 	snap, findings := loadFixture(t, "social-celebrity")
 	const width, height = 120, 40
-	for _, view := range []tui.Pane{tui.PaneHeatmap, tui.PanePrefixes, tui.PaneFindings, tui.PaneRows} {
+	for _, view := range tui.Panes() {
 		dir := t.TempDir()
 		at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 		m := tui.New(context.Background(), tui.Config{

@@ -34,9 +34,10 @@ func (u Unit) Format(v float64) string {
 	return units.Short(v)
 }
 
-// columnText says how much time a column of the axis covers: "3h20m",
-// "400d", and beyond the 292 years a [time.Duration] holds, "1,142 years".
-func columnText(a TimeAxis) string {
+// ColumnText says how much time a column of the axis covers, as legends
+// write it: "3h20m", "400d" ([units.Duration]), and beyond the 292 years
+// a [time.Duration] holds, "1,142 years".
+func (a TimeAxis) ColumnText() string {
 	if years := a.spanSeconds() / float64(max(a.Columns, 1)) / (12 * monthSeconds); years >= 2 {
 		return units.Thousands(int64(math.Round(years))) + " years"
 	}

@@ -17,7 +17,7 @@ const (
 func legendCaption(m *Matrix) string {
 	caption := m.Description()
 	if m.Timed() {
-		caption += " per " + columnText(m.Time)
+		caption += " per " + m.Time.ColumnText()
 	}
 	return caption
 }

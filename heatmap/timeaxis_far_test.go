@@ -99,10 +99,10 @@ func TestYearTicksFallOnYearStarts(t *testing.T) {
 
 func TestColumnTextOfLongAxesSaysYears(t *testing.T) {
 	a := TimeAxis{Start: time.Unix(0, 0), End: time.UnixMicro(1 << 62), Columns: 128}
-	if got := columnText(a); got != "1,142 years" {
+	if got := a.ColumnText(); got != "1,142 years" {
 		t.Errorf("a column of 146,000 years over 128 columns is %q", got)
 	}
-	if got := columnText(TimeAxis{Start: time.Unix(0, 0), End: time.Unix(0, 0).Add(10 * time.Hour), Columns: 3}); got != "3h20m" {
+	if got := (TimeAxis{Start: time.Unix(0, 0), End: time.Unix(0, 0).Add(10 * time.Hour), Columns: 3}).ColumnText(); got != "3h20m" {
 		t.Errorf("a column of 10h over 3 columns is %q", got)
 	}
 }

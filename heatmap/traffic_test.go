@@ -2,6 +2,7 @@ package heatmap
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,8 +101,13 @@ func TestJoinedSnapshotShowsBothTrafficAndStorage(t *testing.T) {
 		t.Fatal(err)
 	}
 	metrics := MetricsFor(joined)
-	if len(metrics) != 11 {
-		t.Fatalf("joined metrics %v", metrics)
+	if len(metrics) != len(Metrics()) {
+		t.Fatalf("a scan joined with a recording has metrics %v, want every one of %v", metrics, Metrics())
+	}
+	for _, m := range Metrics() {
+		if !slices.Contains(metrics, m) {
+			t.Errorf("a scan joined with a recording lacks metric %s", m)
+		}
 	}
 	rows := mustBuild(t, joined, View{Node: joined.Root, Metric: MetricRows, Rows: 20})
 	ops := mustBuild(t, joined, View{Node: joined.Root, Metric: MetricOps, Rows: 20, Columns: 30})

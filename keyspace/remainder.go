@@ -53,52 +53,21 @@ func (n *Node) HasRemainder() bool {
 // the children's, reported as 0. Its first and last key are n's prefix,
 // where a row keyed by the prefix itself sorts.
 func (n *Node) Remainder() (Stats, TimeHist, *NodeTraffic) {
-	stats := Stats{
-		Rows: n.Rows, Cells: n.Cells, Bytes: n.Bytes, ValueBytes: n.ValueBytes, KeyBytes: n.KeyBytes, Columns: n.Columns,
-		FirstWrite: n.FirstWrite, LastWrite: n.LastWrite, FamilyMask: append([]uint64(nil), n.FamilyMask...),
-	}
-	var childMax Stats
-	for _, c := range n.Children {
-		stats.Rows -= c.Rows
-		stats.Cells -= c.Cells
-		stats.Bytes -= c.Bytes
-		stats.ValueBytes -= c.ValueBytes
-		stats.KeyBytes -= c.KeyBytes
-		stats.Columns -= c.Columns
-		childMax.MaxRowBytes = max(childMax.MaxRowBytes, c.MaxRowBytes)
-		childMax.MaxRowCells = max(childMax.MaxRowCells, c.MaxRowCells)
-		childMax.MaxRowColumns = max(childMax.MaxRowColumns, c.MaxRowColumns)
-		childMax.MaxCellBytes = max(childMax.MaxCellBytes, c.MaxCellBytes)
-		childMax.MaxVersions = max(childMax.MaxVersions, c.MaxVersions)
-		childMax.MaxKeyBytes = max(childMax.MaxKeyBytes, c.MaxKeyBytes)
-	}
-	clampZero(&stats.Rows, &stats.Cells, &stats.Bytes, &stats.ValueBytes, &stats.KeyBytes, &stats.Columns)
-	keepIfAbove := func(parent, child int64) int64 {
-		if parent > child {
-			return parent
-		}
-		return 0
-	}
-	stats.MaxRowBytes = keepIfAbove(n.MaxRowBytes, childMax.MaxRowBytes)
-	stats.MaxRowCells = keepIfAbove(n.MaxRowCells, childMax.MaxRowCells)
-	stats.MaxRowColumns = keepIfAbove(n.MaxRowColumns, childMax.MaxRowColumns)
-	stats.MaxCellBytes = keepIfAbove(n.MaxCellBytes, childMax.MaxCellBytes)
-	stats.MaxVersions = keepIfAbove(n.MaxVersions, childMax.MaxVersions)
-	stats.MaxKeyBytes = keepIfAbove(n.MaxKeyBytes, childMax.MaxKeyBytes)
-	first := n.FirstKey
-	if len(n.Children) > 0 && first >= n.Children[0].Start {
-		first = n.Prefix
-	}
-	stats.FirstKey, stats.LastKey = first, first
-
+	stats := n.Stats.clone()
 	writes := n.Writes.clone()
 	traffic := n.Traffic.clone()
 	for _, c := range n.Children {
+		stats.subtract(&c.Stats)
 		writes.subtract(&c.Writes)
 		if traffic != nil && c.Traffic != nil {
 			traffic.subtract(c.Traffic)
 		}
 	}
+	first := n.FirstKey
+	if len(n.Children) > 0 && first >= n.Children[0].Start {
+		first = n.Prefix
+	}
+	stats.FirstKey, stats.LastKey = first, first
 	return stats, writes, traffic
 }
 
@@ -109,12 +78,5 @@ func (h *TimeHist) subtract(other *TimeHist) {
 		if k := other.First + int64(j) - h.First; k >= 0 && k < int64(len(h.Counts)) {
 			h.Counts[k] = max(h.Counts[k]-count, 0)
 		}
-	}
-}
-
-// clampZero sets values that float subtraction left slightly negative to 0.
-func clampZero(values ...*float64) {
-	for _, v := range values {
-		*v = max(*v, 0)
 	}
 }

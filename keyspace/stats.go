@@ -124,24 +124,69 @@ func (s *Stats) merge(other *Stats) {
 			s.LastWrite = other.LastWrite
 		}
 	}
-	s.Rows += other.Rows
-	s.Cells += other.Cells
-	s.Bytes += other.Bytes
-	s.ValueBytes += other.ValueBytes
-	s.KeyBytes += other.KeyBytes
-	s.Columns += other.Columns
-	s.MaxRowBytes = max(s.MaxRowBytes, other.MaxRowBytes)
-	s.MaxRowCells = max(s.MaxRowCells, other.MaxRowCells)
-	s.MaxRowColumns = max(s.MaxRowColumns, other.MaxRowColumns)
-	s.MaxCellBytes = max(s.MaxCellBytes, other.MaxCellBytes)
-	s.MaxVersions = max(s.MaxVersions, other.MaxVersions)
-	s.MaxKeyBytes = max(s.MaxKeyBytes, other.MaxKeyBytes)
+	s.combine(other, fold)
 	for len(s.FamilyMask) < len(other.FamilyMask) {
 		s.FamilyMask = append(s.FamilyMask, 0)
 	}
 	for i, word := range other.FamilyMask {
 		s.FamilyMask[i] |= word
 	}
+}
+
+// subtract takes the aggregate other, of some of s's rows, away from s,
+// leaving the aggregate of the rest: the opposite of [Stats.merge].
+// Counts go down, clamped at 0 against float drift. A maximum of s is
+// kept where it exceeds other's (then it must be a row of the rest's);
+// otherwise it is unknown but no larger than other's, and reported as 0.
+// Key and time bounds and families stay s's.
+func (s *Stats) subtract(other *Stats) { s.combine(other, takeAway) }
+
+// combination is how [Stats.combine] sets a field of s from other's.
+type combination bool
+
+const (
+	// fold adds counts and keeps the larger maximum ([Stats.merge]).
+	fold combination = false
+	// takeAway subtracts counts, clamped at 0, and keeps a maximum only
+	// where it exceeds other's ([Stats.subtract]).
+	takeAway combination = true
+)
+
+// count combines an additive field.
+func (c combination) count(mine, other float64) float64 {
+	if c == takeAway {
+		return max(mine-other, 0)
+	}
+	return mine + other
+}
+
+// maximum combines a maximum over rows.
+func (c combination) maximum(mine, other int64) int64 {
+	if c == takeAway {
+		if mine <= other {
+			return 0
+		}
+		return mine
+	}
+	return max(mine, other)
+}
+
+// combine walks the counts and maxima of s once, setting each from s's
+// and other's as c says: the one list of them [Stats.merge] and
+// [Stats.subtract] share.
+func (s *Stats) combine(other *Stats, c combination) {
+	s.Rows = c.count(s.Rows, other.Rows)
+	s.Cells = c.count(s.Cells, other.Cells)
+	s.Bytes = c.count(s.Bytes, other.Bytes)
+	s.ValueBytes = c.count(s.ValueBytes, other.ValueBytes)
+	s.KeyBytes = c.count(s.KeyBytes, other.KeyBytes)
+	s.Columns = c.count(s.Columns, other.Columns)
+	s.MaxRowBytes = c.maximum(s.MaxRowBytes, other.MaxRowBytes)
+	s.MaxRowCells = c.maximum(s.MaxRowCells, other.MaxRowCells)
+	s.MaxRowColumns = c.maximum(s.MaxRowColumns, other.MaxRowColumns)
+	s.MaxCellBytes = c.maximum(s.MaxCellBytes, other.MaxCellBytes)
+	s.MaxVersions = c.maximum(s.MaxVersions, other.MaxVersions)
+	s.MaxKeyBytes = c.maximum(s.MaxKeyBytes, other.MaxKeyBytes)
 }
 
 func (s *Stats) clone() Stats {

@@ -162,7 +162,7 @@ func TestGate(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	if _, err := ParseFailOn("fatal"); err == nil || !strings.Contains(err.Error(), "--fail-on") || !strings.Contains(err.Error(), "info, warning, error") {
+	if _, err := ParseFailOn("fatal"); err == nil || !strings.Contains(err.Error(), "--fail-on") || !strings.Contains(err.Error(), diagnose.SeverityNames()) {
 		t.Errorf("ParseFailOn(fatal) error %v", err)
 	}
 	for _, name := range []string{"text", "JSON", " markdown", "md"} {

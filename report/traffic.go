@@ -170,24 +170,15 @@ func (t *text) traffic(doc *TrafficDoc) {
 		}
 		t.line("%s (count, bytes):", list.title)
 		for _, r := range list.rows {
-			t.line("  %-*s %10s %10s", width, printable(string(r.Key)), hotCountText(r.Count, r.CountLow), units.Bytes(float64(r.Bytes)))
+			t.line("  %-*s %10s %10s", width, printable(string(r.Key)), units.CountRange(float64(r.CountLow), float64(r.Count)), units.Bytes(float64(r.Bytes)))
 		}
 	}
 	if len(doc.TopScans) > 0 {
 		t.line("most scanned ranges (scans, rows returned):")
 		for _, s := range doc.TopScans {
-			t.line("  %s %10s %10s", rangeText(s.Start, s.End, printable), hotCountText(s.Count, s.CountLow), units.Thousands(s.Rows))
+			t.line("  %s %10s %10s", rangeText(s.Start, s.End, printable), units.CountRange(float64(s.CountLow), float64(s.Count)), units.Thousands(s.Rows))
 		}
 	}
-}
-
-// hotCountText writes a hot count, as a range when the counter had to
-// estimate it.
-func hotCountText(count, low int64) string {
-	if low >= count {
-		return units.Thousands(count)
-	}
-	return units.Thousands(low) + "-" + units.Thousands(count)
 }
 
 // traffic writes the traffic section of the Markdown report.
@@ -213,7 +204,7 @@ func (md *markdown) traffic(doc *TrafficDoc) {
 		rows []HotRowDoc
 	}{{"read", doc.TopReads}, {"written", doc.TopWrites}} {
 		for _, r := range list.rows {
-			hot = append(hot, []string{list.what, mdKey(string(r.Key)), hotCountText(r.Count, r.CountLow), units.Bytes(float64(r.Bytes))})
+			hot = append(hot, []string{list.what, mdKey(string(r.Key)), units.CountRange(float64(r.CountLow), float64(r.Count)), units.Bytes(float64(r.Bytes))})
 		}
 	}
 	if len(hot) > 0 {

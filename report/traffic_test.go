@@ -84,3 +84,26 @@ func TestRecordingAloneReportsNoStorage(t *testing.T) {
 		}
 	}
 }
+
+// TestAnEstimatedHotCountIsARange: a count the bounded hot-row counter
+// had to estimate is written as the range it lies in ("26–31", as the TUI
+// shows it), and the JSON gives both ends.
+func TestAnEstimatedHotCountIsARange(t *testing.T) {
+	snap := recordedTraffic(t)
+	hot := &snap.Traffic.TopReads[0]
+	hot.Count, hot.Error = 31, 5
+	for _, format := range Formats() {
+		rendered, err := Render(format, Input{Snapshot: snap, FromFile: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "26–31"
+		if format == FormatJSON {
+			want = `"count": 31, "count_low": 26`
+			rendered = []byte(strings.Join(strings.Fields(string(rendered)), " "))
+		}
+		if !strings.Contains(string(rendered), want) {
+			t.Errorf("%s: the estimated count is not %s:\n%s", format, want, rendered)
+		}
+	}
+}

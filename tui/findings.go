@@ -25,7 +25,7 @@ func (findingsPane) showsBuckets() bool { return false }
 func (findingsPane) open() key.Binding {
 	return key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "findings"))
 }
-func (findingsPane) help(k KeyMap) help.KeyMap { return findingsHelp{k} }
+func (findingsPane) help(s *shared) help.KeyMap { return findingsHelp{s.keys} }
 
 func (findingsPane) lines(f *frame, r rect, focused bool) []string {
 	return f.findingsLines(r, focused)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -31,6 +32,55 @@ var (
 	plainTheme  = goldenTheme{"nocolor", true, colorprofile.NoTTY}
 	colorThemes = []goldenTheme{{"truecolor-dark", true, colorprofile.TrueColor}, {"truecolor-light", false, colorprofile.TrueColor}, {"ansi256-dark", true, colorprofile.ANSI256}}
 )
+
+// goldenPanes are the panes the goldens were drawn with: the full help in
+// them lists these panes' keys. A pane added later changes no golden;
+// TestFullHelpListsEveryPaneKey checks that the help lists its key.
+var goldenPanes = []Pane{PaneHeatmap, PanePrefixes, PaneFindings, PaneRows, PaneHot}
+
+// goldenFrame draws a golden: [RenderFrame] with the full help of
+// [goldenPanes].
+func goldenFrame(t *testing.T, snap *keyspace.Snapshot, findings []diagnose.Finding, state ViewState, size goldenSize, th goldenTheme) string {
+	t.Helper()
+	var all []pane
+	for _, id := range goldenPanes {
+		p := paneOf(id)
+		if p.id() != id {
+			t.Fatalf("the goldens were drawn with pane %q, which is gone: take it out of goldenPanes and regenerate the help goldens with -update", id)
+		}
+		all = append(all, p)
+	}
+	return renderFrame(newShared(all, th.dark, th.profile, size.width, size.height, state.FullHelp), snap, findings, state)
+}
+
+// TestFullHelpListsEveryPaneKey: the full help lists the key of every
+// registered pane that has one, with what it opens, and still fits the
+// smallest terminal.
+func TestFullHelpListsEveryPaneKey(t *testing.T) {
+	snap := scenarioSnapshot(t, "social-celebrity")
+	for _, size := range goldenSizes {
+		frame := RenderFrame(snap, nil, ViewState{FullHelp: true}, size.width, size.height, true, colorprofile.NoTTY)
+		requireFrame(t, frame, size.width, size.height)
+		if size.width < 200 {
+			continue // the help's last columns are cut at 80 columns
+		}
+		opened := 0
+		for _, p := range panes() {
+			b := p.open()
+			if len(b.Keys()) == 0 {
+				continue
+			}
+			opened++
+			entry := regexp.MustCompile(`(^|\s)` + regexp.QuoteMeta(b.Help().Key) + ` +` + regexp.QuoteMeta(b.Help().Desc) + `(\s|$)`)
+			if !entry.MatchString(frame) {
+				t.Errorf("%dx%d: the full help lacks %q %q, the key of pane %s:\n%s", size.width, size.height, b.Help().Key, b.Help().Desc, p.id(), frame)
+			}
+		}
+		if opened < 3 {
+			t.Fatalf("only %d panes have a key: has the registry lost its panes?", opened)
+		}
+	}
+}
 
 // TestGoldenFrames draws the headless frame of the demo scenarios'
 // snapshots, in several views, sizes, themes and profiles.
@@ -78,7 +128,7 @@ func TestGoldenFrames(t *testing.T) {
 				for _, size := range goldenSizes {
 					name := fmt.Sprintf("%s/%s/%dx%d-%s", c.scenario, v.name, size.width, size.height, th.name)
 					t.Run(name, func(t *testing.T) {
-						frame := RenderFrame(snap, findings, v.state, size.width, size.height, th.dark, th.profile)
+						frame := goldenFrame(t, snap, findings, v.state, size, th)
 						requireFrame(t, frame, size.width, size.height)
 						if th.profile == colorprofile.NoTTY && strings.Contains(frame, "\x1b") {
 							t.Fatal("a frame without colour holds escape sequences")

@@ -16,12 +16,12 @@ import (
 // column), with drill-down.
 type heatPane struct{}
 
-func (heatPane) id() Pane                  { return PaneHeatmap }
-func (heatPane) place() placement          { return placeMain }
-func (heatPane) open() key.Binding         { return key.Binding{} }
-func (heatPane) tabStop() bool             { return true }
-func (heatPane) showsBuckets() bool        { return true }
-func (heatPane) help(k KeyMap) help.KeyMap { return heatHelp{k} }
+func (heatPane) id() Pane                   { return PaneHeatmap }
+func (heatPane) place() placement           { return placeMain }
+func (heatPane) open() key.Binding          { return key.Binding{} }
+func (heatPane) tabStop() bool              { return true }
+func (heatPane) showsBuckets() bool         { return true }
+func (heatPane) help(s *shared) help.KeyMap { return heatHelp{s.keys, s.panes} }
 
 func (heatPane) lines(f *frame, r rect, focused bool) []string { return f.heatLines(r, focused) }
 func (heatPane) details(f *frame, r rect) []string             { return f.bucketDetails(r) }
@@ -150,8 +150,12 @@ func (f *frame) hitHeat(x, y int) (heatmap.Hit, bool) {
 	return heatmap.HitTest(f.matrix, f.heatOptions(f.matrix), x-r.x, y-r.y)
 }
 
-// heatHelp is the key help of the heatmap and prefix-table panes.
-type heatHelp struct{ k KeyMap }
+// heatHelp is the key help of the heatmap and prefix-table panes; its
+// full help lists the keys that open panes.
+type heatHelp struct {
+	k     KeyMap
+	panes []pane
+}
 
 // ShortHelp lists the keys a first-time user needs.
 func (h heatHelp) ShortHelp() []key.Binding {
@@ -162,9 +166,9 @@ func (h heatHelp) ShortHelp() []key.Binding {
 func (h heatHelp) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{h.k.Up, h.k.Down, h.k.Left, h.k.Right, h.k.Top, h.k.Bottom},
-		append([]key.Binding{h.k.Drill, h.k.Back, h.k.Search, h.k.Focus}, openKeys(true)...),
+		append([]key.Binding{h.k.Drill, h.k.Back, h.k.Search, h.k.Focus}, openKeys(h.panes, true)...),
 		{h.k.Metric, h.k.Bucketing, h.k.Brighter, h.k.Dimmer, h.k.Scale, h.k.LabelTimes},
-		append(openKeys(false), h.k.Tables, h.k.Rescan, h.k.Stop),
+		append(openKeys(h.panes, false), h.k.Tables, h.k.Rescan, h.k.Stop),
 		{relabel(h.k.Copy, "copy start key"), h.k.Screenshot, h.k.Help, h.k.Quit},
 	}
 }

@@ -35,7 +35,7 @@ func (f *frame) keyHelp() help.KeyMap {
 	case f.picker != nil:
 		return pickerHelp{f.keys}
 	}
-	return f.state.focused().help(f.keys)
+	return f.state.focused().help(f.shared)
 }
 
 // helpLines draws the help: one line, or every key when the full help is

@@ -23,14 +23,17 @@ func (hotPane) showsBuckets() bool { return false }
 func (hotPane) open() key.Binding {
 	return key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "hot rows"))
 }
-func (hotPane) help(k KeyMap) help.KeyMap { return hotHelp{k} }
+func (hotPane) help(s *shared) help.KeyMap { return hotHelp{s.keys} }
 
 // PaneHot shows the hottest rows and scans of a traffic recording.
 const PaneHot Pane = "hot"
 
-// hotVolumeColumn is the width of the hot-rows view's bytes (or rows)
-// column.
-const hotVolumeColumn = 14
+// Column widths of the hot-rows view: the count (a range, "1,200–1,350",
+// where the bounded counter had to estimate it) and the bytes (or rows).
+const (
+	hotCountColumn  = 13
+	hotVolumeColumn = 14
+)
 
 // hotItem is one line of the hot-rows view: a section heading (kind ""),
 // or a hot row or scanned range.
@@ -99,8 +102,8 @@ func (hotPane) lines(f *frame, r rect, _ bool) []string {
 	if len(picks) == 0 {
 		return append(lines, "", " "+st.Muted.Render("no traffic recorded: btviz record (or btviz --emulator --traffic NAME) records an application's reads and writes"))
 	}
-	keyWidth := max(r.w-4-numberColumn-hotVolumeColumn, 12)
-	lines = append(lines, st.Muted.Render(fitLine("  "+padRight("row key or range", keyWidth)+padLeft("count", numberColumn)+padLeft("bytes or rows", hotVolumeColumn), r.w)))
+	keyWidth := max(r.w-4-hotCountColumn-hotVolumeColumn, 12)
+	lines = append(lines, st.Muted.Render(fitLine("  "+padRight("row key or range", keyWidth)+padLeft("count", hotCountColumn)+padLeft("bytes or rows", hotVolumeColumn), r.w)))
 	selected := picks[clampIndex(f.state.Line(PaneHot), len(picks))]
 	first := scrollStart(selected, len(items), listLines(r))
 	for i := first; i < len(items) && i < first+listLines(r); i++ {
@@ -119,10 +122,10 @@ func (hotPane) lines(f *frame, r rect, _ bool) []string {
 func hotLine(it hotItem, keyWidth int) string {
 	if it.kind == "scanned" {
 		return padRight(cut(rangeText(it.scan.Start, it.scan.End), keyWidth-1), keyWidth) +
-			padLeft(hotCount(it.scan.Count, it.scan.Error), numberColumn) + padLeft(units.Short(it.scan.Rows)+" rows", hotVolumeColumn)
+			padLeft(units.CountRange(it.scan.Count-it.scan.Error, it.scan.Count), hotCountColumn) + padLeft(units.Short(it.scan.Rows)+" rows", hotVolumeColumn)
 	}
 	return padRight(keyText(it.row.Key, keyWidth-1), keyWidth) +
-		padLeft(hotCount(it.row.Count, it.row.Error), numberColumn) + padLeft(units.Bytes(it.row.Bytes), hotVolumeColumn)
+		padLeft(units.CountRange(it.row.Count-it.row.Error, it.row.Count), hotCountColumn) + padLeft(units.Bytes(it.row.Bytes), hotVolumeColumn)
 }
 
 func (hotPane) details(f *frame, r rect) []string {
@@ -142,7 +145,7 @@ func (hotPane) details(f *frame, r rect) []string {
 		return []string{
 			paneTitle(st, "Scanned range", "enter: show it", r.w, false),
 			f.field("range", cut(rangeText(s.Start, s.End), valueWidth)),
-			f.field("scans", hotCount(s.Count, s.Error)+fmt.Sprintf("  (%s of %s scans)", percentOf(s.Count, total.Scans), units.Count(total.Scans))),
+			f.field("scans", units.CountRange(s.Count-s.Error, s.Count)+fmt.Sprintf("  (%s of %s scans)", percentOf(s.Count, total.Scans), units.Count(total.Scans))),
 			f.field("rows", units.Count(s.Rows)+" returned, "+units.Short(perScan)+" a scan"),
 		}
 	}
@@ -154,7 +157,7 @@ func (hotPane) details(f *frame, r rect) []string {
 	return []string{
 		paneTitle(st, "Hot row", "enter: show it", r.w, false),
 		f.field("key", keyText(row.Key, valueWidth)),
-		f.field(it.kind, hotCount(row.Count, row.Error)+" times  ("+percentOf(row.Count, of)+" of "+all+")"),
+		f.field(it.kind, units.CountRange(row.Count-row.Error, row.Count)+" times  ("+percentOf(row.Count, of)+" of "+all+")"),
 		f.field("bytes", units.Bytes(row.Bytes)),
 	}
 }

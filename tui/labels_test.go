@@ -32,7 +32,7 @@ func TestLabelsIncreaseAtEveryDrillLevel(t *testing.T) {
 		snap := scenarioSnapshot(t, sc.Name)
 		for _, size := range labelSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", sc.Name, size.width, size.height), func(t *testing.T) {
-				shared := newShared(true, colorprofile.NoTTY, size.width, size.height, false)
+				shared := newShared(panes(), true, colorprofile.NoTTY, size.width, size.height, false)
 				views := 0
 				var visit func(state ViewState, depth int, path string)
 				visit = func(state ViewState, depth int, path string) {

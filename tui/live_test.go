@@ -128,3 +128,21 @@ func TestARecordingAloneSaysWhatItRecorded(t *testing.T) {
 		t.Fatalf("the status line should say what was recorded:\n%s", s)
 	}
 }
+
+// TestAnEstimatedHotCountReadsAsARange: a count the bounded hot-row
+// counter had to estimate reads as the range it lies in ("26–31", as the
+// report writes it) in the hot-rows view, its details and the heatmap's
+// details.
+func TestAnEstimatedHotCountReadsAsARange(t *testing.T) {
+	rec := newBuilderRecording(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))
+	readTheCelebrity(rec, "feed", 0, 5)
+	snap := rec.Snapshot("feed")
+	hot := &snap.Traffic.TopReads[0]
+	hot.Count, hot.Error = 31, 5
+	for _, state := range []ViewState{{Main: PaneHot}, {Prefix: keyspace.Key(hot.Key)}} {
+		frame := RenderFrame(snap, nil, state, 160, 48, true, colorprofile.NoTTY)
+		if !strings.Contains(frame, "26–31") {
+			t.Errorf("%s view: the estimated count is not the range 26–31:\n%s", state.Shown(), frame)
+		}
+	}
+}

@@ -101,7 +101,7 @@ func New(ctx context.Context, cfg Config) *Model {
 	}
 	m := &Model{ctx: ctx, cfg: cfg, backend: cfg.Backend, picker: &picker{listing: cfg.Backend != nil}}
 	m.fullHelp = cfg.View.FullHelp
-	m.sh = newShared(cfg.Theme != ThemeLight, profile, 0, 0, m.fullHelp)
+	m.sh = newShared(panes(), cfg.Theme != ThemeLight, profile, 0, 0, m.fullHelp)
 	m.search = newSearchInput(&m.sh.styles)
 	if cfg.Snapshot != nil {
 		m.table = cfg.Snapshot.Table

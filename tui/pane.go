@@ -54,7 +54,7 @@ type pane interface {
 	// details draws the details pane while the pane has the keyboard.
 	details(f *frame, r rect) []string
 	// help is the key help while the pane has the keyboard.
-	help(k KeyMap) help.KeyMap
+	help(s *shared) help.KeyMap
 	// key handles a key press that no global key took, while the pane
 	// has the keyboard.
 	key(m *Model, msg tea.KeyPressMsg) tea.Cmd
@@ -143,11 +143,12 @@ func tabOrder(reverse bool) []Pane {
 	return ids
 }
 
-// openKeys returns the keys that open panes, for the full help: of the
-// panes that show the view's buckets (buckets set), or of the others.
-func openKeys(buckets bool) []key.Binding {
+// openKeys returns the keys that open the panes of all, for the full
+// help: of the panes that show the view's buckets (buckets set), or of
+// the others.
+func openKeys(all []pane, buckets bool) []key.Binding {
 	var keys []key.Binding
-	for _, p := range panes() {
+	for _, p := range all {
 		if b := p.open(); len(b.Keys()) > 0 && p.showsBuckets() == buckets {
 			keys = append(keys, b)
 		}

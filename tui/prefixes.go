@@ -29,7 +29,7 @@ func (prefixPane) showsBuckets() bool { return true }
 func (prefixPane) open() key.Binding {
 	return key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prefix table"))
 }
-func (prefixPane) help(k KeyMap) help.KeyMap { return heatHelp{k} }
+func (prefixPane) help(s *shared) help.KeyMap { return heatHelp{s.keys, s.panes} }
 
 func (prefixPane) lines(f *frame, r rect, focused bool) []string { return f.prefixLines(r, focused) }
 func (prefixPane) details(f *frame, r rect) []string             { return f.bucketDetails(r) }

@@ -22,14 +22,19 @@ import (
 // escaped by [keyspace.Printable]. Below [MinWidth]×[MinHeight] it is the
 // "terminal too small" message.
 func RenderFrame(snap *keyspace.Snapshot, findings []diagnose.Finding, state ViewState, width, height int, isDark bool, profile colorprofile.Profile) string {
-	shared := newShared(isDark, profile, width, height, state.FullHelp)
-	f := &frame{shared: shared, snap: snap, findings: findings, state: state.normalized(snap)}
+	return renderFrame(newShared(panes(), isDark, profile, width, height, state.FullHelp), snap, findings, state)
+}
+
+// renderFrame is [RenderFrame] with the shared value given.
+func renderFrame(s *shared, snap *keyspace.Snapshot, findings []diagnose.Finding, state ViewState) string {
+	f := &frame{shared: s, snap: snap, findings: findings, state: state.normalized(snap)}
 	f.buildMatrix()
 	return f.render()
 }
 
 // shared is the one value every component reads: styles, key map, colour
-// profile and the layout of the current size.
+// profile, the layout of the current size, and the panes whose keys the
+// full help lists.
 type shared struct {
 	styles  Styles
 	keys    KeyMap
@@ -37,11 +42,16 @@ type shared struct {
 	isDark  bool
 	layout  layout
 	help    help.Model
+	// panes is [panes], but in the help goldens the panes they were drawn
+	// with, so that a new pane's key changes no golden
+	// (TestFullHelpListsEveryPaneKey checks the full help lists it).
+	panes []pane
 }
 
-// newShared builds the shared value for a theme, profile and size.
-func newShared(isDark bool, profile colorprofile.Profile, width, height int, fullHelp bool) *shared {
-	s := &shared{keys: DefaultKeyMap()}
+// newShared builds the shared value for the panes whose keys the full
+// help lists ([panes]), a theme, a profile and a size.
+func newShared(all []pane, isDark bool, profile colorprofile.Profile, width, height int, fullHelp bool) *shared {
+	s := &shared{keys: DefaultKeyMap(), panes: all}
 	s.setTheme(isDark, profile)
 	s.resize(width, height, fullHelp)
 	return s
@@ -65,16 +75,16 @@ func (s *shared) setTheme(isDark bool, profile colorprofile.Profile) {
 func (s *shared) resize(width, height int, fullHelp bool) {
 	helpLines := shortHelpLines
 	if fullHelp {
-		helpLines = fullHelpLines(s.keys)
+		helpLines = fullHelpLines(heatHelp{s.keys, s.panes})
 	}
 	s.layout = newLayout(width, height, helpLines)
 	s.help.SetWidth(width)
 }
 
-// fullHelpLines is the height of the tallest full-help column.
-func fullHelpLines(keys KeyMap) int {
+// fullHelpLines is the height of the tallest column of h's full help.
+func fullHelpLines(h heatHelp) int {
 	lines := 1
-	for _, column := range (heatHelp{keys}).FullHelp() {
+	for _, column := range h.FullHelp() {
 		lines = max(lines, len(column))
 	}
 	return lines

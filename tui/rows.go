@@ -50,7 +50,7 @@ func (rowsPane) showsBuckets() bool { return false }
 func (rowsPane) open() key.Binding {
 	return key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "largest rows"))
 }
-func (rowsPane) help(k KeyMap) help.KeyMap { return rowsHelp{k} }
+func (rowsPane) help(s *shared) help.KeyMap { return rowsHelp{s.keys} }
 
 func (rowsPane) details(f *frame, r rect) []string { return f.rowDetails(r) }
 

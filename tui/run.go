@@ -12,8 +12,10 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
+	"github.com/btviz/btviz/units"
 )
 
 // Theme picks the TUI's colours.
@@ -28,15 +30,21 @@ const (
 	ThemeLight Theme = "light"
 )
 
-// ParseTheme returns the theme named name ("" is [ThemeAuto]).
+// Themes returns every theme, in the order help texts list them.
+func Themes() []Theme { return []Theme{ThemeAuto, ThemeDark, ThemeLight} }
+
+// ParseTheme returns the theme named name ("" is [ThemeAuto]); the error
+// lists the valid names.
 func ParseTheme(name string) (Theme, error) {
-	switch Theme(name) {
-	case "", ThemeAuto:
+	if name == "" {
 		return ThemeAuto, nil
-	case ThemeDark, ThemeLight:
-		return Theme(name), nil
 	}
-	return "", fmt.Errorf("unknown theme %q: use auto, dark or light", name)
+	for _, t := range Themes() {
+		if string(t) == name {
+			return t, nil
+		}
+	}
+	return "", fmt.Errorf("unknown theme %q: use %s", escape.Text(name), units.OrList(Themes()))
 }
 
 // Config is what [Run] shows and how.

@@ -42,19 +42,10 @@ func (f *frame) hotRowsIn(b *heatmap.Bucket, width int) []string {
 			if shown == 0 {
 				lines = append(lines, " "+st.Strong.Render(list.title))
 			}
-			figure := hotCount(row.Count, row.Error) + " " + list.verb
+			figure := units.CountRange(row.Count-row.Error, row.Count) + " " + list.verb
 			lines = append(lines, "   "+st.Text.Render(keyText(row.Key, max(width-4-len(figure)-2, 8)))+"  "+st.Muted.Render(figure))
 			shown++
 		}
 	}
 	return lines
-}
-
-// hotCount writes a hot-row count, with its error bound when the bounded
-// counter had to estimate it: "1,350" or "≤1,350 (≥1,200)".
-func hotCount(count, errorBound float64) string {
-	if errorBound <= 0 {
-		return units.Count(count)
-	}
-	return "≤" + units.Count(count) + " (≥" + units.Count(count-errorBound) + ")"
 }

@@ -1,6 +1,11 @@
 package tui
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,7 +29,7 @@ func TestTuitestStringsAreOnScreen(t *testing.T) {
 			}
 		}
 	}
-	want("the table", screen(m), tuitest.HeatmapTitle, tuitest.ScanComplete, tuitest.EmulatorNote, tuitest.GCNote, tuitest.CelebrityFinding)
+	want("the table", screen(m), tuitest.HeatmapTitle, tuitest.ScanComplete, tuitest.EmulatorNote, tuitest.GCNote, tuitest.CelebrityFinding, tuitest.CelebrityPrefix)
 	m.jump(tuitest.CelebrityPrefix, false)
 	want("the user# view", screen(m), tuitest.CelebrityBucket)
 	m.jump(tuitest.CelebrityPrefix, true)
@@ -36,15 +41,20 @@ func TestTuitestStringsAreOnScreen(t *testing.T) {
 	press(m, "/")
 	want("the search", screen(m), tuitest.SearchPrompt)
 	press(m, "esc")
+	update(m, press(m, "s")())
+	want("a screenshot", screen(m), tuitest.ScreenshotSaved)
 	update(m, tea.WindowSizeMsg{Width: 70, Height: 20})
 	want("a small terminal", screen(m), tuitest.TooSmall)
 
 	rec := newBuilderRecording(snap.Scan.Started)
-	readTheCelebrity(rec, snap.Table, 0, 5)
+	readTheCelebrity(rec, snap.Table, 0, 10) // 160 reads of the celebrity: a read hotspot
 	live := New(t.Context(), Config{Snapshot: snap, Backend: NewRecordingBackend(rec, NewSnapshotBackend("x", snap)), Recording: rec, Profile: colorprofile.NoTTY})
-	update(live, tea.WindowSizeMsg{Width: 200, Height: 60})
-	update(live, liveMsg{table: snap.Table, traffic: rec.Snapshot(snap.Table), status: rec.Status()})
+	rt := newRuntime(t, live)
+	rt.send(tea.WindowSizeMsg{Width: 200, Height: 60})
+	rt.send(liveMsg{table: snap.Table, traffic: rec.Snapshot(snap.Table), status: rec.Status()})
 	want("the live view", screen(live), tuitest.LiveRecording, tuitest.TrafficHeatmap)
+	rt.until(timeoutShort, "the findings of the recording", func() bool { return !live.diagnosing && len(live.findings) > 0 })
+	want("the live view's findings", screen(live), tuitest.ReadHotspot)
 
 	stopped := snap.Clone()
 	stopped.Scan.Complete, stopped.Scan.Incomplete = false, "cancelled by the user"
@@ -58,4 +68,41 @@ func TestTuitestStringsAreOnScreen(t *testing.T) {
 	want("a loaded picker", screen(p), tuitest.PickerListed, tuitest.PickerAllLoaded(2))
 	press(p, "/")
 	want("the picker's filter", screen(p), tuitest.PickerFilterPrompt)
+}
+
+// TestTuitestStringsAreAllChecked: every string tuitest exports for
+// WaitFor is one TestTuitestStringsAreOnScreen looks for, as tuitest's
+// package doc says.
+func TestTuitestStringsAreAllChecked(t *testing.T) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, filepath.Join("tuitest", "tmux.go"), nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, err := os.ReadFile("tuitest_strings_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	onScreen := string(test[:strings.Index(string(test), "func TestTuitestStringsAreAllChecked")])
+	exported := 0
+	for _, decl := range file.Decls {
+		d, ok := decl.(*ast.GenDecl)
+		if !ok || d.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range d.Specs {
+			for _, name := range spec.(*ast.ValueSpec).Names {
+				if !name.IsExported() || name.Name == "ExitMarker" { // the shell's, not the TUI's
+					continue
+				}
+				exported++
+				if !strings.Contains(onScreen, "tuitest."+name.Name) {
+					t.Errorf("tuitest.%s is not looked for on screen by TestTuitestStringsAreOnScreen", name.Name)
+				}
+			}
+		}
+	}
+	if exported < 20 {
+		t.Fatalf("only %d exported strings found in tuitest/tmux.go", exported)
+	}
 }

@@ -9,6 +9,7 @@ package units
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -129,7 +130,8 @@ func trimZeros(s string) string {
 // Duration writes d with at most two units, the larger first: "250ms",
 // "1.5s", "45s", "11m15s", "3h20m", "7d", "2y30d". Below ten seconds it
 // keeps one decimal of a second, so a short scan reads the same in every
-// output.
+// output; from ten seconds on it rounds to the smaller unit it writes
+// (14.99 s is "15s", 59m59.6s is "1h").
 func Duration(d time.Duration) string {
 	if d < 0 {
 		return "-" + Duration(-d)
@@ -149,20 +151,22 @@ func Duration(d time.Duration) string {
 		name string
 	}
 	steps := []unit{{year, "y"}, {day, "d"}, {time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}}
-	for i, u := range steps {
-		if d < u.size {
-			continue
-		}
-		whole := d / u.size
-		out := strconv.FormatInt(int64(whole), 10) + u.name
-		if next := i + 1; next < len(steps) {
-			if rest := (d - whole*u.size) / steps[next].size; rest > 0 {
-				out += strconv.FormatInt(int64(rest), 10) + steps[next].name
-			}
-		}
-		return out
+	// smallest is the unit d is rounded to when steps[i] is its largest.
+	smallest := func(i int) time.Duration { return steps[min(i+1, len(steps)-1)].size }
+	i := slices.IndexFunc(steps, func(u unit) bool { return d >= u.size })
+	d = d.Round(smallest(i))
+	if i > 0 && d >= steps[i-1].size { // the rounding carried: 59m59.6s is 1h
+		i--
+		d = d.Round(smallest(i))
 	}
-	return d.String()
+	whole := d / steps[i].size
+	out := strconv.FormatInt(int64(whole), 10) + steps[i].name
+	if i+1 < len(steps) {
+		if rest := (d - whole*steps[i].size) / steps[i+1].size; rest > 0 {
+			out += strconv.FormatInt(int64(rest), 10) + steps[i+1].name
+		}
+	}
+	return out
 }
 
 // day and year are the calendar-free units [Duration] writes.
@@ -200,6 +204,16 @@ func Bar(share float64, cells int) string {
 	}
 	b.WriteString(strings.Repeat(" ", cells-used))
 	return b.String()
+}
+
+// CountRange writes a count known to lie between low and high, as a
+// bounded counter gives it: "1,350" when the two round to one number,
+// else "1,200–1,350".
+func CountRange(low, high float64) string {
+	if Round(low) >= Round(high) {
+		return Count(high)
+	}
+	return Count(low) + "–" + Count(high)
 }
 
 // OrList writes names as a list for help texts and errors: "a", "a or

@@ -42,6 +42,23 @@ func TestFormats(t *testing.T) {
 	}
 }
 
+func TestCountRange(t *testing.T) {
+	for _, tc := range []struct {
+		low, high float64
+		want      string
+	}{
+		{1350, 1350, "1,350"},
+		{1349.8, 1350.2, "1,350"},
+		{1400, 1350, "1,350"},
+		{1200, 1350, "1,200–1,350"},
+		{0, 2, "0–2"},
+	} {
+		if got := CountRange(tc.low, tc.high); got != tc.want {
+			t.Errorf("CountRange(%v, %v) = %q, want %q", tc.low, tc.high, got, tc.want)
+		}
+	}
+}
+
 func TestDuration(t *testing.T) {
 	for _, tc := range []struct {
 		d    time.Duration
@@ -54,6 +71,12 @@ func TestDuration(t *testing.T) {
 		{2 * time.Second, "2s"},
 		{9960 * time.Millisecond, "10s"},
 		{45 * time.Second, "45s"},
+		{14997 * time.Millisecond, "15s"},
+		{59*time.Second + 600*time.Millisecond, "1m"},
+		{59*time.Minute + 59*time.Second + 600*time.Millisecond, "1h"},
+		{time.Hour + 59*time.Minute + 45*time.Second, "2h"},
+		{23*time.Hour + 59*time.Minute + 40*time.Second, "1d"},
+		{2*time.Hour + 52*time.Minute + 40*time.Second, "2h53m"},
 		{7 * time.Minute, "7m"},
 		{11*time.Minute + 15*time.Second, "11m15s"},
 		{2*time.Hour + 52*time.Minute + 10*time.Second, "2h52m"},

@@ -91,6 +91,7 @@ func TestBadFlagsExitTwoWithAClearMessage(t *testing.T) {
 		{[]string{"report", "--snapshot", "x.btviz", "--table", "t"}, "opening x.btviz"},
 		{[]string{"report"}, "--table"},
 		{[]string{"scan", "--table", "t"}, "--out FILE"},
+		{[]string{"scan", "--table", "a/b\x1b\u202e"}, "--out a_b__.btviz"},
 		{[]string{"--bogus"}, "unknown flag: --bogus"},
 		{[]string{"emulator", "--port", "70000"}, "--port 70000"},
 		{[]string{"seed", "--scenario", "nope", "--emulator-host", "localhost:1"}, `unknown scenario "nope"`},

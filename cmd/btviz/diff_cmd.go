@@ -7,18 +7,20 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/export"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/report"
+	"github.com/btviz/btviz/units"
 )
 
 func (a *app) diffCommand() *cobra.Command {
 	var format, out string
 	var force bool
 	cmd := &cobra.Command{
-		Use:   "diff BEFORE.btviz AFTER.btviz [--format text|json|markdown] [--out IMAGE.png|.svg]",
+		Use:   "diff BEFORE.btviz AFTER.btviz [--format FORMAT] [--out IMAGE]",
 		Short: "Show what changed between two snapshots of a table",
 		Long: "Compare two snapshots of the same table, before and after a key redesign or a data load:\n" +
 			"per-prefix changes in rows, bytes and write share, and the findings that appeared or\n" +
@@ -71,8 +73,8 @@ func (a *app) diffCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "text, json or markdown")
-	cmd.Flags().StringVar(&out, "out", "", "also draw both heatmaps side by side into this .png or .svg")
+	cmd.Flags().StringVar(&format, "format", "text", "diff format: "+units.OrList(report.Formats()))
+	cmd.Flags().StringVar(&out, "out", "", "also draw both heatmaps side by side into this "+artifact.ExtensionList(artifact.ImageFormats())+" file")
 	cmd.Flags().BoolVar(&force, "force", false, "compare snapshots of two different tables (a table and its redesigned copy)")
 	return cmd
 }

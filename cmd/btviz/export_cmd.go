@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/export"
@@ -17,12 +18,14 @@ func (a *app) exportCommand() *cobra.Command {
 	f := snapshotFlags{prefixIsView: true}
 	var flags export.Flags
 	cmd := &cobra.Command{
-		Use:   "export [--table T | --snapshot FILE] --out FILE.png|.svg|.txt|.ansi [--view V] [--size WxH]",
+		Use:   "export [--table T | --snapshot FILE] --out FILE [--view V] [--size WxH]",
 		Short: "Write what btviz shows as an image or text, without a terminal",
-		Long: "Render the view the interactive btviz shows (heatmap, prefixes, findings or largest rows) at\n" +
-			"a given size and write it as PNG or SVG (for reviews), plain text, or text with colours\n" +
-			"(.ansi, for `cat` in a terminal). It needs no terminal, so it runs in CI and scripts, and\n" +
-			"it draws exactly the frame the interactive view and its `s` key would.",
+		Long: "Render a view the interactive btviz shows at a given size and write it to a file.\n" +
+			"--view picks the view: " + tui.PaneNames() + ".\n" +
+			"The end of --out picks the format: " + artifact.ExtensionList(artifact.Formats()) + " (PNG or SVG for\n" +
+			"reviews, plain text, or text with colours for `cat` in a terminal). It needs no terminal,\n" +
+			"so it runs in CI and scripts, and it draws exactly the frame the interactive view and its\n" +
+			"`s` key would.",
 		Example: "  btviz export --emulator --table social-celebrity --out celebrity.png\n" +
 			"  btviz export --snapshot events.btviz --view findings --size 160x50 --out findings.svg\n" +
 			"  btviz export --snapshot events.btviz --prefix 'user#' --metric bytes --theme light --out users.png",
@@ -45,13 +48,13 @@ func (a *app) exportCommand() *cobra.Command {
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().StringVar(&flags.Out, "out", "", "file to write: .png, .svg, .txt or .ansi")
+	cmd.Flags().StringVar(&flags.Out, "out", "", "file to write, ending in "+artifact.ExtensionList(artifact.Formats()))
 	cmd.Flags().StringVar(&flags.View, "view", "", "what to show: "+tui.PaneNames()+" (default heatmap)")
 	cmd.Flags().StringVar(&flags.Metric, "metric", "", "heatmap metric: "+units.OrList(heatmap.Metrics()))
 	cmd.Flags().StringVar(&flags.Bucketing, "bucketing", "", "key buckets: "+units.OrList(heatmap.Bucketings()))
 	cmd.Flags().StringVar(&flags.Scale, "scale", "", "colour scale: "+units.OrList(heatmap.ScaleKinds())+" (default linear)")
 	cmd.Flags().StringVar(&flags.Palette, "palette", "", "colours of the heat: "+units.OrList(heatmap.PaletteNames())+" (default viridis)")
 	cmd.Flags().StringVar(&flags.Size, "size", "", fmt.Sprintf("terminal size to draw, columns x rows (default %dx%d, at least %dx%d)", export.DefaultWidth, export.DefaultHeight, export.MinWidth, export.MinHeight))
-	cmd.Flags().StringVar(&flags.Theme, "theme", "", "auto, dark or light (default dark: a file has no terminal background to follow)")
+	cmd.Flags().StringVar(&flags.Theme, "theme", "", "colours: "+units.OrList(tui.Themes())+" (default dark: a file has no terminal background to follow)")
 	return cmd
 }

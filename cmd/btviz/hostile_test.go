@@ -192,8 +192,8 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 		}
 	}
 
-	for _, view := range []tui.Pane{tui.PaneHeatmap, tui.PanePrefixes, tui.PaneFindings, tui.PaneRows} {
-		for _, format := range []artifact.Format{artifact.FormatText, artifact.FormatANSI, artifact.FormatSVG, artifact.FormatPNG} {
+	for _, view := range tui.Panes() {
+		for _, format := range artifact.Formats() {
 			var out bytes.Buffer
 			o := export.Options{Format: format, View: view, Width: 160, Height: 48}
 			if err := export.Render(&out, a, findingsA, o); err != nil {
@@ -210,10 +210,11 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 		checkExport(t, "the "+string(format)+" diff image", format, out.Bytes())
 	}
 	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor, colorprofile.ANSI} {
-		for _, state := range []tui.ViewState{
-			{}, {Main: tui.PanePrefixes}, {Focus: tui.PaneFindings}, {Main: tui.PaneRows}, {Main: tui.PaneRows, RowColumns: true},
-			{Prefix: "user0#"}, {Bucketing: heatmap.BucketTablets, TimeColumn: 3}, {FullHelp: true},
-		} {
+		states := []tui.ViewState{{Main: tui.PaneRows, RowColumns: true}, {Prefix: "user0#"}, {Bucketing: heatmap.BucketTablets, TimeColumn: 3}, {FullHelp: true}}
+		for _, view := range tui.Panes() {
+			states = append(states, tui.ViewState{}.Showing(view))
+		}
+		for _, state := range states {
 			frame := tui.RenderFrame(a, findingsA, state, 160, 48, true, profile)
 			checkClean(t, fmt.Sprintf("the TUI frame %+v in %v", state, profile), []byte(frame), true)
 		}
@@ -313,7 +314,7 @@ func TestHostileTrafficReachesNoOutputRaw(t *testing.T) {
 			checkJSONStrings(t, "the JSON report of a recording", out)
 		}
 	}
-	for _, metric := range []heatmap.Metric{heatmap.MetricOps, heatmap.MetricReads, heatmap.MetricReadBytes, heatmap.MetricWriteBytes} {
+	for _, metric := range heatmap.MetricsFor(snap) {
 		for _, format := range []artifact.Format{artifact.FormatText, artifact.FormatANSI, artifact.FormatSVG} {
 			var out bytes.Buffer
 			if err := export.Render(&out, snap, findings, export.Options{Format: format, Metric: metric, Width: 160, Height: 48}); err != nil {
@@ -323,6 +324,10 @@ func TestHostileTrafficReachesNoOutputRaw(t *testing.T) {
 		}
 		frame := tui.RenderFrame(snap, findings, tui.ViewState{Metric: metric}, 160, 48, true, colorprofile.TrueColor)
 		checkClean(t, "the TUI frame of "+string(metric), []byte(frame), true)
+	}
+	for _, view := range tui.Panes() {
+		frame := tui.RenderFrame(snap, findings, tui.ViewState{}.Showing(view), 160, 48, true, colorprofile.TrueColor)
+		checkClean(t, "the TUI's "+string(view)+" view of a recording", []byte(frame), true)
 	}
 	path := filepath.Join(t.TempDir(), "rec.btviz")
 	if err := keyspace.SaveRecording(path, rec); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/btviz/btviz/export"
 	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/report"
+	"github.com/btviz/btviz/units"
 )
 
 func (a *app) reportCommand() *cobra.Command {
@@ -20,7 +21,7 @@ func (a *app) reportCommand() *cobra.Command {
 	var format, failOn, out, images string
 	var whatIfs []string
 	cmd := &cobra.Command{
-		Use:   "report [--table T | --snapshot FILE] --format text|json|markdown [--fail-on SEVERITY]",
+		Use:   "report [--table T | --snapshot FILE] [--format FORMAT] [--fail-on SEVERITY]",
 		Short: "Write the findings about a table's key design as text, JSON or Markdown",
 		Long: "Scan a table (or read a snapshot) and report what btviz finds: hotspots, timestamp-leading\n" +
 			"and sequential keys, oversized rows and cells, and the other key-design problems of the\n" +
@@ -93,8 +94,8 @@ func (a *app) reportCommand() *cobra.Command {
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().StringVar(&format, "format", "text", "report format: text, json or markdown")
-	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 when a finding is at least this severe: info, warning or error")
+	cmd.Flags().StringVar(&format, "format", "text", "report format: "+units.OrList(report.Formats()))
+	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 when a finding is at least this severe: "+diagnose.SeverityNames())
 	cmd.Flags().StringVar(&out, "out", "", "write the report to this file instead of stdout")
 	cmd.Flags().StringVar(&images, "images", "", "with --format markdown: draw heatmap PNGs into this directory and link them")
 	cmd.Flags().StringArrayVar(&whatIfs, "what-if", nil, "re-key the sampled rows and compare: salt(N), salt(N, prefix=K), reverse-ts(S), reverse(S), promote(S)")

@@ -13,6 +13,7 @@ import (
 	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/record/loadgen"
 	"github.com/btviz/btviz/tui"
+	"github.com/btviz/btviz/units"
 )
 
 func (a *app) rootCommand() *cobra.Command {
@@ -76,7 +77,7 @@ func (a *app) rootCommand() *cobra.Command {
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
 	target.register(cmd.Flags())
 	scan.register(cmd.Flags())
-	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto (from the terminal's background), dark or light")
+	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(tui.Themes())+"; auto follows the terminal's background")
 	registerScreenshotDir(cmd, &screenshots)
 	cmd.Flags().StringVar(&traffic, "traffic", "", "with --emulator: run a demo workload through a recording proxy and show its traffic live (--list-traffic lists them)")
 	cmd.Flags().BoolVar(&listTraffic, "list-traffic", false, "list the demo traffic workloads and exit")
@@ -124,7 +125,7 @@ func (a *app) openCommand() *cobra.Command {
 			return a.runTUI(cmd.Context(), cfg)
 		},
 	}
-	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: auto, dark or light")
+	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(tui.Themes())+"; auto follows the terminal's background")
 	registerScreenshotDir(cmd, &screenshots)
 	return cmd
 }

@@ -2,11 +2,10 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
@@ -28,7 +27,11 @@ func (a *app) scanCommand() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
-				return usageErrorf("say where to write the snapshot: --out FILE (e.g. --out %s.btviz)", fileStem(f.target.Table))
+				example := "table"
+				if f.target.Table != "" {
+					example = artifact.SafeName(f.target.Table)
+				}
+				return usageErrorf("say where to write the snapshot: --out FILE (e.g. --out %s.btviz)", example)
 			}
 			got, err := a.acquire(cmd, &f)
 			if err != nil {
@@ -64,18 +67,5 @@ func describeScan(snap *keyspace.Snapshot) string {
 		total += fmt.Sprintf(" (95%%: %s–%s)", units.Thousands(scan.RowsEstimatedLow), units.Thousands(scan.RowsEstimatedHigh))
 	}
 	return fmt.Sprintf("table %s, %s rows read (%s) %s, %s, %s, %s",
-		quote(snap.Table), units.Thousands(scan.RowsRead), mode, total, units.Bytes(float64(scan.BytesEstimated)), scan.Duration.Round(1e6), status)
-}
-
-// fileStem turns a table name into a file-name stem.
-func fileStem(table string) string {
-	if table == "" {
-		return "table"
-	}
-	return strings.Map(func(r rune) rune {
-		if r == filepath.Separator || r < ' ' {
-			return '_'
-		}
-		return r
-	}, table)
+		quote(snap.Table), units.Thousands(scan.RowsRead), mode, total, units.Bytes(float64(scan.BytesEstimated)), units.Duration(scan.Duration), status)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/units"
 )
 
 func (a *app) seedCommand() *cobra.Command {
@@ -83,6 +84,6 @@ func (a *app) seed(ctx context.Context, t connect.Target, scenarios []demo.Scena
 	if err != nil {
 		return fmt.Errorf("seeding %s: %w", t.Where(), err)
 	}
-	fmt.Fprintf(a.stderr, "loaded %d tables in %.1fs\n", len(scenarios), time.Since(started).Seconds())
+	fmt.Fprintf(a.stderr, "loaded %d tables in %s\n", len(scenarios), units.Duration(time.Since(started)))
 	return nil
 }

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/btviz/btviz/units"
 )
 
 // Package is the import path of the official emulator's main package.
@@ -81,7 +83,7 @@ func Run(binary string) (*Process, error) {
 		p.Addr = addr
 	case <-time.After(startTimeout):
 		p.Stop()
-		return nil, fmt.Errorf("the official emulator did not say where it listens within %v: %s", startTimeout, p.log)
+		return nil, fmt.Errorf("the official emulator did not say where it listens within %s: %s", units.Duration(startTimeout), p.log)
 	}
 	if err := waitForPort(p.Addr); err != nil {
 		p.Stop()

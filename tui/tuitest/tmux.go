@@ -22,15 +22,18 @@
 //	term.WaitExit(t, 5*time.Second)   // exit 0, alternate screen off, mouse off, cursor on
 //
 // The exported strings below are what the TUI shows at each step. The
-// tmux test above waits for most of them on the real program; the tui
-// package's TestTuitestStringsAreOnScreen checks every one against the
-// frames the program draws, so a changed wording fails a fast test first.
+// tmux tests of cmd/btviz wait for most of them on the real program; the
+// tui package's TestTuitestStringsAreOnScreen checks every one against
+// the frames the program draws (TestTuitestStringsAreAllChecked fails
+// when one is left out), so a changed wording fails a fast test first.
 package tuitest
 
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -108,9 +111,17 @@ type Options struct {
 	Dir string
 }
 
-// Terminal is a tmux session running one program.
+// Terminal is a tmux session running one program, on a tmux server of
+// its own: tests that run at once (in other packages, other checkouts)
+// never share a server, so one stopping cannot take another's down.
 type Terminal struct {
 	session string
+	socket  string
+}
+
+// tmux is a tmux command against the terminal's own server.
+func (term *Terminal) tmux(args ...string) *exec.Cmd {
+	return exec.Command("tmux", append([]string{"-S", term.socket}, args...)...)
 }
 
 // Start runs command in a new detached tmux session and closes it when the
@@ -143,13 +154,20 @@ func Start(t testing.TB, o Options, command ...string) *Terminal {
 		}
 		return '-'
 	}, t.Name())
-	term := &Terminal{session: fmt.Sprintf("tuitest-%s-%d", name, time.Now().UnixNano())}
-	out, err := exec.Command("tmux", "new-session", "-d", "-s", term.session,
+	dir, err := os.MkdirTemp("", "tuitest") // short: a socket's path has at most 108 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := &Terminal{session: fmt.Sprintf("tuitest-%s-%d", name, time.Now().UnixNano()), socket: filepath.Join(dir, "tmux")}
+	out, err := term.tmux("new-session", "-d", "-s", term.session,
 		"-x", strconv.Itoa(o.Width), "-y", strconv.Itoa(o.Height), script.String()).CombinedOutput()
 	if err != nil {
 		t.Fatalf("starting tmux: %v: %s", err, out)
 	}
-	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", term.session).Run() })
+	t.Cleanup(func() {
+		_ = term.tmux("kill-server").Run()
+		_ = os.RemoveAll(dir)
+	})
 	return term
 }
 
@@ -164,20 +182,20 @@ const keyPause = 80 * time.Millisecond
 // "Escape", "BSpace", "Tab", "Up", "C-c"), pausing between them.
 func (term *Terminal) Send(keys ...string) {
 	for _, k := range keys {
-		_ = exec.Command("tmux", "send-keys", "-t", term.session, k).Run()
+		_ = term.tmux("send-keys", "-t", term.session, k).Run()
 		time.Sleep(keyPause)
 	}
 }
 
 // Type sends text literally (no key names).
 func (term *Terminal) Type(text string) {
-	_ = exec.Command("tmux", "send-keys", "-t", term.session, "-l", text).Run()
+	_ = term.tmux("send-keys", "-t", term.session, "-l", text).Run()
 	time.Sleep(keyPause)
 }
 
 // Resize changes the terminal's size.
 func (term *Terminal) Resize(width, height int) {
-	_ = exec.Command("tmux", "resize-window", "-t", term.session, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height)).Run()
+	_ = term.tmux("resize-window", "-t", term.session, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height)).Run()
 	time.Sleep(keyPause)
 }
 
@@ -185,7 +203,7 @@ func (term *Terminal) Resize(width, height int) {
 func (term *Terminal) Screen() string { return term.capture() }
 
 func (term *Terminal) capture() string {
-	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", term.session).Output()
+	out, err := term.tmux("capture-pane", "-p", "-t", term.session).Output()
 	if err != nil {
 		return ""
 	}
@@ -230,7 +248,7 @@ type Modes struct {
 
 // Modes reads the pane's terminal modes.
 func (term *Terminal) Modes() Modes {
-	out, _ := exec.Command("tmux", "display-message", "-p", "-t", term.session,
+	out, _ := term.tmux("display-message", "-p", "-t", term.session,
 		"#{alternate_on} #{mouse_any_flag} #{mouse_standard_flag} #{mouse_button_flag} #{cursor_flag}").Output()
 	f := strings.Fields(string(bytes.TrimSpace(out)))
 	on := func(i int) bool { return i < len(f) && f[i] == "1" }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/btviz/btviz/bench/internal/benchproc"
+	"github.com/btviz/btviz/units"
 )
 
 // minThroughputRatio is the requirement: through the recording proxy, a
@@ -106,7 +107,7 @@ func report(args []string) error {
 	fmt.Printf("Emulator (bttest), recording proxy and each client in processes of their own on %d CPUs, %s. The\n", runtime.NumCPU(), runtime.Version())
 	fmt.Printf("proxy records as `btviz record` does: every data-API call decoded into Ops, aggregated by the\n")
 	fmt.Printf("recording builder and written to a recording file every 5 s. The client is the official Go client;\n")
-	fmt.Printf("%v per run after a 1 s warm-up, the emulator's garbage collected before each; medians of %d\n", *duration, *rounds)
+	fmt.Printf("%s per run after a 1 s warm-up, the emulator's garbage collected before each; medians of %d\n", units.Duration(*duration), *rounds)
 	fmt.Printf("interleaved rounds (a direct and a proxied run each, in turn first). CPU columns: CPU time per call,\n")
 	fmt.Printf("by process. A check takes the median of the rounds' ratios, proxied over direct.\n\n")
 	fmt.Printf("| workload | path | calls/s | rows/s | latency | client CPU | emulator CPU | proxy CPU |\n")

@@ -13,6 +13,7 @@ import (
 	"cloud.google.com/go/bigtable"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/units"
 )
 
 // benchTables are the tables the benchmark loads: one design, three sizes.
@@ -105,7 +106,7 @@ func load(args []string) error {
 		if err := loadRows(ctx, conn.Client.Open(table.name), table.rows, table.varied); err != nil {
 			return fmt.Errorf("loading %s: %w", table.name, err)
 		}
-		fmt.Printf("loaded %-9s %9d rows in %5.1fs\n", table.name, table.rows, time.Since(start).Seconds())
+		fmt.Printf("loaded %-9s %9d rows in %6s\n", table.name, table.rows, units.Duration(time.Since(start)))
 	}
 	return nil
 }
