@@ -2,10 +2,12 @@ package tui
 
 import (
 	"context"
+	"errors"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
 )
@@ -96,22 +98,41 @@ func scanCmd(scanCtx, appCtx context.Context, b Backend, id int, table string, o
 		events := make(chan tea.Msg, 1)
 		go func() {
 			defer close(events)
-			snap, err := b.Scan(scanCtx, table, opts, func(p sampler.Progress) {
-				if p.Final {
-					return // the done message carries the final snapshot
-				}
-				select {
-				case events <- scanProgressMsg{id: id, progress: p, events: events}:
-				case <-scanCtx.Done():
-				}
-			})
+			done := scanGuarded(func() (*keyspace.Snapshot, error) {
+				return b.Scan(scanCtx, table, opts, func(p sampler.Progress) {
+					if p.Final {
+						return // the done message carries the final snapshot
+					}
+					select {
+					case events <- scanProgressMsg{id: id, progress: p, events: events}:
+					case <-scanCtx.Done():
+					}
+				})
+			}, id)
 			select {
-			case events <- scanDoneMsg{id: id, snapshot: snap, err: err}:
+			case events <- done:
 			case <-appCtx.Done():
 			}
 		}()
 		return scanStartedMsg{id: id, events: events}
 	}
+}
+
+// scanGuarded runs scan and returns its done message; a panic in it, or
+// a scan that failed with one recovered in its own goroutines, is a bug
+// and ends the view ([panicMsg]).
+func scanGuarded(scan func() (*keyspace.Snapshot, error), id int) (done tea.Msg) {
+	defer func() {
+		if err := bug.Recovered(recover()); err != nil {
+			done = panicMsg{err}
+		}
+	}()
+	snap, err := scan()
+	var crash *bug.Error
+	if errors.As(err, &crash) {
+		return panicMsg{crash}
+	}
+	return scanDoneMsg{id: id, snapshot: snap, err: err}
 }
 
 // waitScanCmd waits for a scan's next event.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/internal/snapshotjson"
 	"github.com/btviz/btviz/keyspace"
 )
@@ -133,7 +134,7 @@ func TestPanicIsAnInternalErrorExitSeventy(t *testing.T) {
 		t.Fatalf("exit %d, want %d", code, exitInternal)
 	}
 	line := stderr.String()
-	for _, want := range []string{"btviz: internal error: assignment to entry in nil map", "(at cmd/btviz.TestPanicIsAnInternalErrorExitSeventy", "please report it", issuesURL} {
+	for _, want := range []string{"btviz: internal error: assignment to entry in nil map", "(at cmd/btviz.TestPanicIsAnInternalErrorExitSeventy", "please report it", bug.IssuesURL} {
 		if !strings.Contains(line, want) {
 			t.Errorf("stderr lacks %q: %s", want, line)
 		}

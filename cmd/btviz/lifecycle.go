@@ -6,17 +6,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"charm.land/fang/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
-	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/internal/atomicfile"
+	"github.com/btviz/btviz/internal/bug"
 )
 
 // stopGrace is how long a command gets to wind down by itself after
@@ -24,9 +23,6 @@ import (
 // view restores the terminal — before btviz stops it: well inside the
 // second a user waits after Ctrl+C.
 const stopGrace = 400 * time.Millisecond
-
-// issuesURL is where a user reports a bug.
-const issuesURL = "https://github.com/btviz/btviz/issues"
 
 // run executes btviz with args and returns the process exit code; tests
 // call it in-process. SIGINT and SIGTERM cancel the command's context;
@@ -96,41 +92,18 @@ func signalName(sig os.Signal) string {
 }
 
 // recoverPanic turns a panic that reached the command boundary into a
-// one-line error and [exitInternal]: no stack trace for the user, but
-// where it happened and where to report it. Deferred clean-up of the
-// panicking goroutine has run by now; the terminal is put back in case
-// the interactive view was running.
+// one-line error ([bug.Error]) and [exitInternal]: no stack trace for the
+// user, but where it happened and where to report it. Deferred clean-up
+// of the panicking goroutine has run by now; the terminal is put back in
+// case the interactive view was running.
 func (a *app) recoverPanic(code *int) {
-	p := recover()
-	if p == nil {
+	err := bug.Recovered(recover())
+	if err == nil {
 		return
 	}
 	a.terminal.restore()
-	fmt.Fprintf(a.stderr, "btviz: internal error: %s (at %s); this is a bug in btviz: please report it with the command you ran at %s\n",
-		escape.Text(oneLine(fmt.Sprint(p))), panicSite(), issuesURL)
+	printError(a.stderr, fang.Styles{}, err)
 	*code = exitInternal
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// panicSite names the function and line a panic started in: the first
-// frame below runtime.gopanic that is not the runtime's.
-func panicSite() string {
-	pcs := make([]uintptr, 32)
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
-	panicking := false
-	for {
-		frame, more := frames.Next()
-		switch {
-		case frame.Function == "runtime.gopanic":
-			panicking = true
-		case panicking && !strings.HasPrefix(frame.Function, "runtime."):
-			return fmt.Sprintf("%s:%d", strings.TrimPrefix(frame.Function, "github.com/btviz/btviz/"), frame.Line)
-		}
-		if !more {
-			return "unknown"
-		}
-	}
 }
 
 // terminalGuard remembers the terminal's state while the interactive view

@@ -178,9 +178,11 @@ func (a *app) backend(ctx context.Context, flags connect.Flags) (tui.Backend, fu
 func (a *app) runTUI(ctx context.Context, cfg tui.Config) error {
 	if in, ok := a.stdin.(*os.File); ok {
 		a.terminal.save(in, a.stdout)
-		defer a.terminal.forget()
 	}
 	err := tui.Run(ctx, cfg, a.stdin, a.stdout)
+	// Not deferred: a panic that escapes the view leaves the saved state
+	// for [app.recoverPanic] to put back.
+	a.terminal.forget()
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
