@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/btviz/btviz/demo"
+	"github.com/btviz/btviz/internal/bug"
 )
 
 // scenariosInParallel bounds how many tables [Seed] loads at once.
@@ -81,8 +82,13 @@ func Seed(ctx context.Context, admin *bigtable.AdminClient, client *bigtable.Cli
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			written, err := seedOne(ctx, admin, client, sc, report)
-			report(SeedProgress{Scenario: sc.Name, RowsWritten: written, RowsTotal: sc.Rows, Done: true, Err: err})
+			var written int
+			var err error
+			func() {
+				defer bug.Catch(&err) // a bug, said as one (exit 70), not a crash
+				written, err = seedOne(ctx, admin, client, sc, report)
+				report(SeedProgress{Scenario: sc.Name, RowsWritten: written, RowsTotal: sc.Rows, Done: true, Err: err})
+			}()
 			if err != nil {
 				errMu.Lock()
 				if firstErr == nil {

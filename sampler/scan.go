@@ -14,6 +14,7 @@ import (
 	"cloud.google.com/go/bigtable"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -130,6 +131,15 @@ func (s *scanner) fail(err error) {
 	})
 }
 
+// recoverPanic, deferred by a goroutine of the scan, stops the scan with
+// a panic in it as the scan's failure: a bug, which reaches the user as
+// one ([bug.Error]); doing says what the goroutine did.
+func (s *scanner) recoverPanic(doing string) {
+	if err := bug.Recovered(recover()); err != nil {
+		s.fail(fmt.Errorf("%s: %w", doing, err))
+	}
+}
+
 func (s *scanner) run(parent context.Context) (*keyspace.Snapshot, error) {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
@@ -141,6 +151,7 @@ func (s *scanner) run(parent context.Context) (*keyspace.Snapshot, error) {
 	watchDone := make(chan struct{})
 	go func() {
 		defer close(watchDone)
+		defer s.recoverPanic("watching the reads")
 		s.watch.run(ctx)
 	}()
 	var stopOnce sync.Once

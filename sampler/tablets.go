@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -225,7 +226,7 @@ func TableSizes(ctx context.Context, conn *connect.Conn, tables []string) (map[s
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			samples, err := sampleRowKeys(ctx, conn, table)
+			size, err := tableSize(ctx, conn, table)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -233,10 +234,6 @@ func TableSizes(ctx context.Context, conn *connect.Conn, tables []string) (map[s
 					firstErr = err
 				}
 				return
-			}
-			var size int64
-			if len(samples) > 0 {
-				size = samples[len(samples)-1].offset
 			}
 			sizes[table] = size
 		}()
@@ -246,4 +243,15 @@ func TableSizes(ctx context.Context, conn *connect.Conn, tables []string) (map[s
 		return nil, firstErr
 	}
 	return sizes, nil
+}
+
+// tableSize returns the size SampleRowKeys gives table; a panic in it is
+// returned as the bug it is ([bug.Error]).
+func tableSize(ctx context.Context, conn *connect.Conn, table string) (size int64, err error) {
+	defer bug.Catch(&err)
+	samples, err := sampleRowKeys(ctx, conn, table)
+	if err != nil || len(samples) == 0 {
+		return 0, err
+	}
+	return samples[len(samples)-1].offset, nil
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"reflect"
 
 	tea "charm.land/bubbletea/v2"
@@ -88,6 +89,18 @@ func (g *guard) fail(err *bug.Error) {
 	if g.failed == nil {
 		g.failed = err
 	}
+}
+
+// orBug returns msg, the result of work that failed with err, unless err
+// is a bug recovered in a goroutine of that work ([bug.Error]): that ends
+// the view as a panic in it would, rather than showing as a failure the
+// user might take for the network's.
+func orBug(msg tea.Msg, err error) tea.Msg {
+	var crash *bug.Error
+	if errors.As(err, &crash) {
+		return panicMsg{crash}
+	}
+	return msg
 }
 
 // cmdType is the type of a command, the element type of [tea.BatchMsg]

@@ -164,3 +164,32 @@ func TestScanThatPanicsEndsTheViewAsABug(t *testing.T) {
 		}
 	}
 }
+
+// failedRecording is a recording whose proxy stopped on a bug.
+type failedRecording struct{ *builderRecording }
+
+func (r failedRecording) Status() RecordingStatus {
+	status := r.builderRecording.Status()
+	status.Failed = fmt.Errorf("serving: %w", &bug.Error{Value: crashValue, Site: "record.(*relay).pump:1"})
+	return status
+}
+
+// TestRecordingThatStopsOnABugEndsTheLiveView: when the recording proxy
+// stops on a bug, the live view ends with it at its next look at the
+// recording, rather than showing traffic that no longer comes.
+func TestRecordingThatStopsOnABugEndsTheLiveView(t *testing.T) {
+	storage := scenarioSnapshot(t, "social-celebrity")
+	rec := failedRecording{newBuilderRecording(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))}
+	cfg := Config{Snapshot: storage, Backend: NewRecordingBackend(rec, NewSnapshotBackend("test.btviz", storage)), Recording: rec,
+		Profile: colorprofile.NoTTY, Environ: []string{"TERM=xterm-256color"}}
+	in, closeIn := io.Pipe()
+	defer closeIn.Close()
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second) // a view that lives on fails
+	defer cancel()
+	err := runProgram(ctx, New(ctx, cfg), in, &out, cfg)
+	var crash *bug.Error
+	if !errors.As(err, &crash) || crash.Site != "record.(*relay).pump:1" {
+		t.Fatalf("err = %v, want the recording's bug", err)
+	}
+}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -72,7 +71,7 @@ func tableSizesCmd(ctx context.Context, b Backend, names []string) tea.Cmd {
 	}
 	return func() tea.Msg {
 		sizes, err := b.TableSizes(ctx, names)
-		return sizesMsg{sizes: sizes, err: err}
+		return orBug(sizesMsg{sizes: sizes, err: err}, err)
 	}
 }
 
@@ -86,7 +85,7 @@ func waitLoadCmd(ch <-chan LoadProgress) tea.Cmd {
 		if !ok {
 			return loadsDoneMsg{}
 		}
-		return loadMsg{event: event, ch: ch}
+		return orBug(loadMsg{event: event, ch: ch}, event.Err)
 	}
 }
 
@@ -128,11 +127,7 @@ func scanGuarded(scan func() (*keyspace.Snapshot, error), id int) (done tea.Msg)
 		}
 	}()
 	snap, err := scan()
-	var crash *bug.Error
-	if errors.As(err, &crash) {
-		return panicMsg{crash}
-	}
-	return scanDoneMsg{id: id, snapshot: snap, err: err}
+	return orBug(scanDoneMsg{id: id, snapshot: snap, err: err}, err)
 }
 
 // waitScanCmd waits for a scan's next event.

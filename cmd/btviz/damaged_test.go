@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/internal/snapshotjson"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/sampler"
 )
 
 // smallSnapshot is a snapshot file of a few hundred rows under a handful
@@ -143,6 +145,23 @@ func TestPanicIsAnInternalErrorExitSeventy(t *testing.T) {
 		t.Errorf("not one line: %q", line)
 	}
 	noRawControls(t, "the internal error", line)
+}
+
+// TestBugBehindAnotherErrorIsExitSeventy: a panic recovered in a scan's
+// or a recording's goroutine comes back inside other errors — a scan
+// that stopped part-way (exit 3 otherwise), a recording that also failed
+// to write — and is still exit 70.
+func TestBugBehindAnotherErrorIsExitSeventy(t *testing.T) {
+	crash := &bug.Error{Value: "x", Site: "sampler.(*worker).add:1"}
+	for _, err := range []error{
+		crash,
+		partialError(fmt.Errorf("%w: table \"t\": reading range [a, b): %w", sampler.ErrIncomplete, crash)),
+		errors.Join(usageErrorf("writing the recording: disk full"), fmt.Errorf("serving: %w", crash)),
+	} {
+		if code := exitCode(err); code != exitInternal {
+			t.Errorf("exit %d for %v, want %d", code, err, exitInternal)
+		}
+	}
 }
 
 // TestSnapshotLimitIsSetByTheEnvironment: BTVIZ_MAX_SNAPSHOT_MB lowers
