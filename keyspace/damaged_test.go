@@ -3,6 +3,7 @@ package keyspace
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -100,7 +101,11 @@ var damagedFiles = []struct {
 		obj(f, "snapshot", "root", "children", 0)["prefix"] = `dev\xZZ`
 	}},
 	{"too many histogram buckets", "snapshot.root.writes.counts: 100000 buckets", func(f map[string]any) {
-		obj(f, "snapshot", "root", "writes")["counts"] = make([]any, 100000)
+		counts := make([]any, 100000)
+		for i := range counts {
+			counts[i] = 0
+		}
+		obj(f, "snapshot", "root", "writes")["counts"] = counts
 	}},
 	{"zero bucket width", "snapshot.time_bucket_micros", func(f map[string]any) { obj(f, "snapshot")["time_bucket_micros"] = 0 }},
 	{"children out of order", "snapshot.root.children[1].start", func(f map[string]any) {
@@ -145,6 +150,43 @@ var damagedFiles = []struct {
 	{"too many delimiters", "snapshot.delimiters", func(f map[string]any) { obj(f, "snapshot")["delimiters"] = strings.Repeat("#", 300) }},
 	{"families not a list", "snapshot.families: holds string", func(f map[string]any) { obj(f, "snapshot")["families"] = "cf" }},
 	{"started not a time", "snapshot.scan.started", func(f map[string]any) { obj(f, "snapshot", "scan")["started"] = "yesterday" }},
+	// A count of 2^63-1 rows printed as -9,223,372,036,854,775,808 rows
+	// once rounded through a float; 9.2e18 bytes as "9223 PB".
+	{"rows estimated at 2^63-1", "snapshot.scan.rows_estimated: 9223372036854775807 is not a count", func(f map[string]any) {
+		obj(f, "snapshot", "scan")["rows_estimated"] = json.Number("9223372036854775807")
+	}},
+	{"bytes estimated beyond any table", "snapshot.scan.bytes_estimated: 9223000000000000000 is not a count", func(f map[string]any) {
+		obj(f, "snapshot", "scan")["bytes_estimated"] = json.Number("9223000000000000000")
+	}},
+	{"interval bounds the wrong way round", "snapshot.scan.rows_estimated: 0 is not inside its 95% interval [90000, 5]", func(f map[string]any) {
+		scan := obj(f, "snapshot", "scan")
+		scan["rows_estimated_low"], scan["rows_estimated_high"] = 90000, 5
+	}},
+	{"estimate above its interval", "snapshot.scan.bytes_estimated", func(f map[string]any) {
+		scan := obj(f, "snapshot", "scan")
+		scan["bytes_estimated_low"], scan["bytes_estimated_high"] = 1, 2
+	}},
+	{"negative interval end", "snapshot.scan.rows_estimated_low", func(f map[string]any) { obj(f, "snapshot", "scan")["rows_estimated_low"] = -1 }},
+	// A null item of a list decoded as an empty row, drawn as a 0 B row.
+	{"null largest row", "snapshot.largest[0]: null in a list", func(f map[string]any) { obj(f, "snapshot")["largest"].([]any)[0] = nil }},
+	{"null top row of a node", "snapshot.root.top[1]: null in a list", func(f map[string]any) { obj(f, "snapshot", "root")["top"].([]any)[1] = nil }},
+	{"null sampled row", "snapshot.sample[2]: null in a list", func(f map[string]any) { obj(f, "snapshot")["sample"].([]any)[2] = nil }},
+	{"null top column", "snapshot.largest[0].top_columns[0]: null in a list", func(f map[string]any) {
+		obj(f, "snapshot", "largest", 0)["top_columns"].([]any)[0] = nil
+	}},
+	{"null family", "snapshot.families[0]: null in a list", func(f map[string]any) { obj(f, "snapshot")["families"].([]any)[0] = nil }},
+	{"null bucket count", "snapshot.root.writes.counts[0]: null in a list", func(f map[string]any) {
+		obj(f, "snapshot", "root", "writes")["counts"].([]any)[0] = nil
+	}},
+	{"null range", "snapshot.ranges[1]: null in a list", func(f map[string]any) { obj(f, "snapshot")["ranges"].([]any)[1] = nil }},
+	// A row key is at most 4 KiB on Cloud Bigtable; a file holds none over
+	// 64 KiB (see maxFileKeyBytes).
+	{"5 MB key", "snapshot.largest[0].key: a key of more than 65536 bytes", func(f map[string]any) {
+		obj(f, "snapshot", "largest", 0)["key"] = strings.Repeat("k", 5<<20)
+	}},
+	{"key just over the limit", "snapshot.root.children[0].last_key: a key of 65537 bytes", func(f map[string]any) {
+		obj(f, "snapshot", "root", "children", 0)["last_key"] = strings.Repeat("k", 1<<16+1)
+	}},
 }
 
 // TestDamagedFilesNameTheField: every kind of damage is refused as a

@@ -266,13 +266,22 @@ func envelope(body []byte) (format string, err error) {
 
 // unmarshal decodes a file's body into v, a pointer to a struct of the
 // file's top-level fields, naming the value that cannot be decoded.
+//
+// A null item of a list is refused too: encoding/json would store it as
+// a zero value (an empty row, a count of 0), drawn as if the file said so.
 func unmarshal(body []byte, v any) error {
+	t := reflect.TypeOf(v).Elem()
+	var located *FieldError
 	if err := json.Unmarshal(body, v); err != nil {
-		if located := locateDecodeError(body, reflect.TypeOf(v).Elem(), "file"); located != nil {
-			located.Path = strings.TrimPrefix(located.Path, "file.")
-			return damaged(located)
+		if located = locateDecodeError(body, t, "file"); located == nil {
+			return fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
 		}
-		return fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
+	} else if hasNullItem(body) {
+		located = locateNullItem(body, t, "file")
+	}
+	if located != nil {
+		located.Path = strings.TrimPrefix(located.Path, "file.")
+		return damaged(located)
 	}
 	return nil
 }

@@ -115,11 +115,18 @@ func (k Key) String() string { return Printable(string(k)) }
 // MarshalText writes the key escaped by [Printable].
 func (k Key) MarshalText() ([]byte, error) { return []byte(Printable(string(k))), nil }
 
-// UnmarshalText reads a key escaped by [Printable].
+// UnmarshalText reads a key escaped by [Printable]; a key of a file is
+// at most [maxFileKeyBytes] long.
 func (k *Key) UnmarshalText(text []byte) error {
+	if len(text) > 4*maxFileKeyBytes { // every byte escaped is 4 characters
+		return fmt.Errorf("a key of more than %d bytes; row keys are at most 4 KiB on Cloud Bigtable, and a file holds none over %d KiB", maxFileKeyBytes, maxFileKeyBytes>>10)
+	}
 	raw, err := ParseKey(string(text))
 	if err != nil {
 		return err
+	}
+	if len(raw) > maxFileKeyBytes {
+		return fmt.Errorf("a key of %d bytes; row keys are at most 4 KiB on Cloud Bigtable, and a file holds none over %d KiB", len(raw), maxFileKeyBytes>>10)
 	}
 	*k = Key(raw)
 	return nil

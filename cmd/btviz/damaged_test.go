@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -100,6 +101,19 @@ func TestDamagedSnapshotsExitTwoNamingTheField(t *testing.T) {
 		{"negative rows", damage(t, good, func(f map[string]any) {
 			jsonNode(f, "snapshot", "root", "children", 2)["rows"] = -10
 		}), "snapshot.root.children[2].rows"},
+		{"rows estimated at 2^63-1", damage(t, good, func(f map[string]any) {
+			jsonNode(f, "snapshot", "scan")["rows_estimated"] = json.Number("9223372036854775807")
+		}), "snapshot.scan.rows_estimated"},
+		{"interval the wrong way round", damage(t, good, func(f map[string]any) {
+			scan := jsonNode(f, "snapshot", "scan")
+			scan["rows_estimated_low"], scan["rows_estimated_high"] = 90000, 5
+		}), "snapshot.scan.rows_estimated"},
+		{"null largest row", damage(t, good, func(f map[string]any) {
+			jsonNode(f, "snapshot")["largest"].([]any)[0] = nil
+		}), "snapshot.largest[0]: null"},
+		{"5 MB key", damage(t, good, func(f map[string]any) {
+			jsonNode(f, "snapshot", "largest", 0)["key"] = strings.Repeat("k", 5<<20)
+		}), "snapshot.largest[0].key"},
 		{"directory", t.TempDir(), "is a directory"},
 	}
 	for _, tc := range cases {
