@@ -207,6 +207,11 @@ func TestScanThatFailsPartWayWritesThePartialSnapshotAndExitsThree(t *testing.T)
 	out := filepath.Join(t.TempDir(), "partial.btviz")
 	r := runBtviz(t, env, "scan", "--table", "bus-locations", "--out", out, "--full")
 	r.requireExit(t, exitPartial, "injected", "INCOMPLETE")
+	// Said once: the summary of what was written says it is incomplete,
+	// the error after it why (it used to repeat the cause).
+	if n := strings.Count(r.stderr, "injected"); n != 1 || strings.Count(r.stderr, "stopped after") != 1 {
+		t.Errorf("the cause is said %d times:\n%s", n, r.stderr)
+	}
 	snap, err := keyspace.Load(out)
 	if err != nil {
 		t.Fatalf("partial snapshot not written: %v", err)

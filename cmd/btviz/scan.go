@@ -47,7 +47,9 @@ func (a *app) scanCommand() *cobra.Command {
 	return cmd
 }
 
-// describeScan sums up a snapshot in one line for the terminal.
+// describeScan sums up a snapshot in one line for the terminal. Of a
+// scan that stopped part-way it says so, not why: the error that follows
+// it says why (it would say it twice).
 func describeScan(snap *keyspace.Snapshot) string {
 	scan := snap.Scan
 	mode := "every row"
@@ -58,7 +60,7 @@ func describeScan(snap *keyspace.Snapshot) string {
 	total := fmt.Sprintf("of about %s", units.Thousands(scan.RowsEstimated))
 	switch {
 	case !scan.Complete:
-		status = "INCOMPLETE (" + escape.Text(scan.Incomplete) + ")"
+		status = "INCOMPLETE (why is below)"
 		total = fmt.Sprintf("before it stopped; the range holds about %s by the share of its bytes read", units.Thousands(scan.RowsEstimated))
 	case scan.HasInterval():
 		total += fmt.Sprintf(" (95%%: %s–%s)", units.Thousands(scan.RowsEstimatedLow), units.Thousands(scan.RowsEstimatedHigh))
