@@ -209,6 +209,12 @@ func TestScreenshotDirIsAFlag(t *testing.T) {
 	runBtviz(t, nil, "--screenshot-dir", path).requireExit(t, exitUsage, "is a file")
 	// An existing directory gets as far as needing a terminal.
 	runBtviz(t, nil, "open", path, "--screenshot-dir", t.TempDir()).requireExit(t, exitUsage, "needs a terminal")
+	// The live view of a recording takes it too (its screenshot error
+	// advised a flag record did not have); it goes with --tui.
+	out := filepath.Join(t.TempDir(), "traffic.btviz")
+	runBtviz(t, nil, "record", "--tui", "--upstream", "localhost:1", "--out", out, "--screenshot-dir", missing).requireExit(t, exitUsage, "--screenshot-dir", "name an existing directory")
+	runBtviz(t, nil, "record", "--tui", "--upstream", "localhost:1", "--out", out, "--screenshot-dir", t.TempDir()).requireExit(t, exitUsage, "needs a terminal")
+	runBtviz(t, nil, "record", "--upstream", "localhost:1", "--out", out, "--screenshot-dir", t.TempDir()).requireExit(t, exitUsage, "goes with --tui")
 }
 
 // TestErrorsNeverWriteRawControls: an error quoting a hostile file name
