@@ -208,6 +208,39 @@ func TestDamagedFilesNameTheField(t *testing.T) {
 	}
 }
 
+// TestDamagedFileErrorsEscapeAsEveryOutputDoes: a damaged file's error
+// writes the value it names by the one rule every output follows
+// (escape.Text: \x07, \xe2\x80\xae, \xc2\x9b), not Go's %q (\a, \u202e,
+// \u009b); a bad escape in a long key is quoted around the escape, not in
+// full.
+func TestDamagedFileErrorsEscapeAsEveryOutputDoes(t *testing.T) {
+	const hostile = "\x1b]0;PWNED\a\u202e\u009b"
+	for _, tc := range []struct {
+		name, want string
+		damage     func(file map[string]any)
+	}{
+		{"scan mode", `snapshot.scan.mode: unknown scan mode "\x1b]0;PWNED\x07\xe2\x80\xae\xc2\x9b"`, func(f map[string]any) { obj(f, "snapshot", "scan")["mode"] = hostile }},
+		{"source", `unknown source "\x1b]0;PWNED\x07\xe2\x80\xae\xc2\x9b"`, func(f map[string]any) { obj(f, "snapshot")["source"] = hostile }},
+		{"sample method", `unknown sample method "\x1b]0;PWNED\x07\xe2\x80\xae\xc2\x9b"`, func(f map[string]any) { obj(f, "snapshot", "scan")["method"] = hostile }},
+		{"node kind", `unknown node kind "\x1b]0;PWNED\x07\xe2\x80\xae\xc2\x9b"`, func(f map[string]any) { obj(f, "snapshot", "root", "children", 0)["kind"] = hostile }},
+		{"format", `format "\x1b]0;PWNED\x07\xe2\x80\xae\xc2\x9b"`, func(f map[string]any) { f["format"] = hostile }},
+		{"key", `key "…aaaaaaaaa\x1b]0;PWNED\x07\xe2\x80\xae\xc2\x9b\xZZbbbbbbbbbbbbbbbbbbbb…": bad escape at byte 5015`, func(f map[string]any) {
+			obj(f, "snapshot", "largest", 0)["key"] = strings.Repeat("a", 5000) + hostile + `\xZZ` + strings.Repeat("b", 5000)
+		}},
+	} {
+		file := fileJSON(t, testSnapshot(t))
+		tc.damage(file)
+		_, err := Decode(bytes.NewReader(gzipJSON(t, file)))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
+			continue
+		}
+		if strings.ContainsAny(err.Error(), "\x1b\a\u202e\u009b") || strings.Contains(err.Error(), `\u`) || len(err.Error()) > 1000 {
+			t.Errorf("%s: %q", tc.name, err)
+		}
+	}
+}
+
 // TestDeeplyNestedFileIsRefused: children nested thousands deep are
 // refused before anything recurses over them.
 func TestDeeplyNestedFileIsRefused(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/internal/atomicfile"
 )
 
@@ -36,7 +37,7 @@ type fileEnvelope struct {
 func Encode(w io.Writer, snap *Snapshot) error {
 	body, err := json.Marshal(snap)
 	if err != nil {
-		return fmt.Errorf("encoding snapshot of table %q: %w", snap.Table, err)
+		return fmt.Errorf("encoding snapshot of table %s: %w", escape.Quote(snap.Table), err)
 	}
 	return encodeEnvelope(w, fileEnvelope{Format: FileFormat, Version: FileVersion, Snapshot: body})
 }
@@ -253,7 +254,7 @@ func envelope(body []byte) (format string, err error) {
 	case RecordingFormat:
 		newest = RecordingVersion
 	default:
-		return "", fmt.Errorf("%w: format %q, want %q or %q; %s", ErrNotSnapshot, head.Format, FileFormat, RecordingFormat, rescan)
+		return "", fmt.Errorf("%w: format %s, want %q or %q; %s", ErrNotSnapshot, escape.Quote(head.Format), FileFormat, RecordingFormat, rescan)
 	}
 	if head.Version > newest {
 		return "", fmt.Errorf("%w: %s version %d, this btviz reads up to version %d; upgrade btviz to open it", ErrNewerVersion, head.Format, head.Version, newest)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/btviz/btviz/escape"
 )
 
 // Bounds a snapshot file must keep within. A [Builder] stays far inside
@@ -96,7 +98,7 @@ func (v *validator) snapshot(path string) error {
 	switch s.Source {
 	case "", SourceBigtable, SourceEmulator:
 	default:
-		return problem(path+".source", "unknown source %q (want bigtable or emulator)", s.Source)
+		return problem(path+".source", "unknown source %s (want bigtable or emulator)", escape.Quote(string(s.Source)))
 	}
 	if len(s.Families) > maxFileFamilies {
 		return problem(path+".families", "%d families, more than the %d a table can have", len(s.Families), maxFileFamilies)
@@ -144,10 +146,10 @@ func (v *validator) scan(path string) error {
 	switch scan.Mode {
 	case "", ModeFull, ModeSample:
 	default:
-		return problem(path+".mode", "unknown scan mode %q (want full or sample)", scan.Mode)
+		return problem(path+".mode", "unknown scan mode %s (want full or sample)", escape.Quote(string(scan.Mode)))
 	}
 	if scan.Method != "" && !slices.Contains(SampleMethods(), scan.Method) {
-		return problem(path+".method", "unknown sample method %q (want one of %v)", scan.Method, SampleMethods())
+		return problem(path+".method", "unknown sample method %s (want one of %v)", escape.Quote(string(scan.Method)), SampleMethods())
 	}
 	if math.IsNaN(scan.Fraction) || scan.Fraction < 0 || scan.Fraction > 1 {
 		return problem(path+".fraction", "%v is not a share between 0 and 1", scan.Fraction)

@@ -14,6 +14,7 @@ import (
 	"cloud.google.com/go/bigtable"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/keyspace"
 )
@@ -261,10 +262,10 @@ func (s *scanner) finish(parent context.Context) (*keyspace.Snapshot, error) {
 	case s.failure != nil:
 		stopped := fmt.Sprintf("stopped after %d of %d ranges", s.rangesDone, total)
 		snap.Scan.Incomplete = fmt.Sprintf("%s: %v", stopped, s.failure)
-		err = fmt.Errorf("%w: table %q in %s: %s: %w", ErrIncomplete, s.tableName, s.conn.Target.Where(), stopped, s.failure)
+		err = fmt.Errorf("%w: table %s in %s: %s: %w", ErrIncomplete, escape.Quote(s.tableName), s.conn.Target.Where(), stopped, s.failure)
 	case parent.Err() != nil:
 		snap.Scan.Incomplete = fmt.Sprintf("cancelled after %d of %d ranges", s.rangesDone, total)
-		err = fmt.Errorf("%w: table %q: %s: %w", ErrIncomplete, s.tableName, snap.Scan.Incomplete, context.Cause(parent))
+		err = fmt.Errorf("%w: table %s: %s: %w", ErrIncomplete, escape.Quote(s.tableName), snap.Scan.Incomplete, context.Cause(parent))
 	}
 	snap.Scan.Complete = err == nil
 	if snap.Scan.Complete {

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/keyspace"
 )
@@ -76,7 +77,7 @@ func explainRPC(ctx context.Context, conn *connect.Conn, table string, err error
 			return tableErr
 		}
 	}
-	return fmt.Errorf("sampling row keys of table %q in %s: %w", table, conn.Target.Where(), err)
+	return fmt.Errorf("sampling row keys of table %s in %s: %w", escape.Quote(table), conn.Target.Where(), err)
 }
 
 // span is a key range [start, end) with its sampled bytes: the light form

@@ -82,7 +82,7 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 	case errors.Is(err, connect.ErrTableNotFound), errors.Is(err, sampler.ErrBadOptions):
 		return acquired{}, usageError(err)
 	case err != nil:
-		return acquired{}, fmt.Errorf("scanning table %q in %s: %w", t.Table, t.Where(), err)
+		return acquired{}, fmt.Errorf("scanning table %s in %s: %w", quote(t.Table), t.Where(), err)
 	}
 	return acquired{snap: snap}, nil
 }
