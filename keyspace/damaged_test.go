@@ -309,6 +309,29 @@ func TestOversizedFileIsRefusedQuickly(t *testing.T) {
 	}
 }
 
+// TestMissingAndEmptyFilesSayWhatTheyAre: a missing file says so and
+// what to give instead (it was a bare "stat …: no such file or
+// directory"); an empty file is called empty, not "not gzip-compressed",
+// whether read from a path or a stream.
+func TestMissingAndEmptyFilesSayWhatTheyAre(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Load(filepath.Join(dir, "missing.btviz"))
+	if err == nil || !strings.Contains(err.Error(), "missing.btviz: no such file; give the path of a file that `btviz scan --out FILE`") || strings.Contains(err.Error(), "stat ") {
+		t.Errorf("missing: %v", err)
+	}
+	empty := filepath.Join(dir, "empty.btviz")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(empty)
+	if !errors.Is(err, ErrNotSnapshot) || !strings.Contains(err.Error(), "empty.btviz is empty (0 bytes)") || strings.Contains(err.Error(), "gzip") {
+		t.Errorf("empty file: %v", err)
+	}
+	if _, err := Decode(bytes.NewReader(nil)); !errors.Is(err, ErrNotSnapshot) || !strings.Contains(err.Error(), "it is empty (0 bytes)") {
+		t.Errorf("empty stream: %v", err)
+	}
+}
+
 // TestDirectoryIsCalledADirectory: a directory given as a snapshot is
 // not "not gzip-compressed".
 func TestDirectoryIsCalledADirectory(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"reflect"
 	"strings"
@@ -121,11 +122,17 @@ func (r Reader) Load(path string) (*Snapshot, error) {
 // file within the size limit; its errors name path.
 func (r Reader) withFile(path string, decode func(io.Reader) error) error {
 	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: no such file; give the path of a file that `btviz scan --out FILE` or `btviz record --out FILE` wrote", path)
+	}
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", path, err)
 	}
 	if info.IsDir() {
 		return fmt.Errorf("%s is a directory, not a snapshot file; give the file `btviz scan --out FILE` or `btviz record --out FILE` wrote", path)
+	}
+	if info.Size() == 0 && info.Mode().IsRegular() {
+		return fmt.Errorf("%s is empty (0 bytes), so %w: btviz writes a file whole or not at all, so this is a copy that did not finish or another file; %s", path, ErrNotSnapshot, rescan)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -154,6 +161,9 @@ const rescan = "btviz scan --out FILE writes snapshots, btviz record --out FILE 
 func unzip(r io.Reader) (*gzip.Reader, error) {
 	br := bufio.NewReader(r)
 	head, err := br.Peek(len(gzipMagic))
+	if len(head) == 0 && errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%w: it is empty (0 bytes); %s", ErrNotSnapshot, rescan)
+	}
 	if err != nil || !bytes.Equal(head, gzipMagic) {
 		return nil, fmt.Errorf("%w: it is not gzip-compressed; %s", ErrNotSnapshot, rescan)
 	}
