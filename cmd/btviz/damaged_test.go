@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -175,6 +176,20 @@ func TestBugBehindAnotherErrorIsExitSeventy(t *testing.T) {
 		if code := exitCode(err); code != exitInternal {
 			t.Errorf("exit %d for %v, want %d", code, err, exitInternal)
 		}
+	}
+}
+
+// TestSignalBehindAnotherErrorIsItsCode: a scan that a signal stopped
+// returns an incomplete scan's error with the signal as its cause: exit
+// 130 or 143, not 3; a bug still wins.
+func TestSignalBehindAnotherErrorIsItsCode(t *testing.T) {
+	stop := interrupted{syscall.SIGTERM}
+	partial := partialError(fmt.Errorf("%w: table \"t\": cancelled after 3 of 9 ranges: %w", sampler.ErrIncomplete, stop))
+	if code := exitCode(partial); code != 143 {
+		t.Errorf("exit %d, want 143", code)
+	}
+	if code := exitCode(errors.Join(partial, &bug.Error{Value: "x"})); code != exitInternal {
+		t.Errorf("exit %d, want %d", code, exitInternal)
 	}
 }
 

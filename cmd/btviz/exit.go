@@ -19,7 +19,7 @@ const (
 	exitInternal = 70
 	// exitInterrupted is a command stopped by a signal that is not a
 	// [syscall.Signal]; SIGINT and SIGTERM exit 128 + their number (130,
-	// 143), as a shell reports them.
+	// 143), as a shell reports them (see [interrupted]).
 	exitInterrupted = 130
 )
 
@@ -55,7 +55,9 @@ var errFindingsGate = &exitError{code: exitFindings, err: errors.New("findings a
 // exitCode maps the error a command returned to the process exit code.
 // A bug ([bug.Error]) anywhere in it is [exitInternal], whatever else
 // the error says (a scan that stopped part-way because of one is still a
-// bug). Errors that carry no code are operational failures of a whole
+// bug); then a stop by SIGINT or SIGTERM ([interrupted]) is 128 + the
+// signal's number, also for a scan that wrote what it read before it
+// stopped (3 otherwise). Errors that carry no code are operational failures of a whole
 // run (nothing written): treated as input errors, exit 2.
 func exitCode(err error) int {
 	if err == nil {
@@ -64,6 +66,10 @@ func exitCode(err error) int {
 	var crash *bug.Error
 	if errors.As(err, &crash) {
 		return exitInternal
+	}
+	var stop interrupted
+	if errors.As(err, &stop) {
+		return stop.exitCode() // also a scan that wrote what it read
 	}
 	var coded *exitError
 	if errors.As(err, &coded) {

@@ -139,6 +139,9 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 	}
 	if f.tui {
 		err := a.recordLive(ctx, p, session, f, screenshots)
+		if errors.As(err, new(interrupted)) {
+			err = nil // SIGINT or SIGTERM ends a recording as quitting the view does
+		}
 		return errors.Join(err, a.endRecording(p, f))
 	}
 	a.announceRecording(p.proxy.Addr(), session, f)

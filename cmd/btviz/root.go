@@ -173,8 +173,9 @@ func (a *app) backend(ctx context.Context, flags connect.Flags) (tui.Backend, fu
 	return tui.NewConnBackend(conn), func() { conn.Close() }, nil
 }
 
-// runTUI runs the interactive view until the user quits; Ctrl+C from
-// outside (SIGINT, SIGTERM) is a normal way out too.
+// runTUI runs the interactive view until the user quits (q, or Ctrl+C as
+// a key: exit 0) or SIGINT or SIGTERM from outside stops it: then it
+// returns the [interrupted] cause, for exit 130 or 143.
 func (a *app) runTUI(ctx context.Context, cfg tui.Config) error {
 	if in, ok := a.stdin.(*os.File); ok {
 		a.terminal.save(in, a.stdout)
@@ -184,6 +185,9 @@ func (a *app) runTUI(ctx context.Context, cfg tui.Config) error {
 	// for [app.recoverPanic] to put back.
 	a.terminal.forget()
 	if errors.Is(err, context.Canceled) {
+		if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+			return cause
+		}
 		return nil
 	}
 	return err

@@ -22,7 +22,7 @@ func (a *app) scanCommand() *cobra.Command {
 			"rows, bytes, cells and write times per prefix, the largest rows and a sample of keys.\n" +
 			"The file is gzip-compressed JSON (format documented in package keyspace); it holds no\n" +
 			"cell values. A scan that stops part-way still writes what it read, marked incomplete,\n" +
-			"and exits 3.",
+			"and exits 3 (130 or 143 when Ctrl+C or SIGTERM stopped it).",
 		Example: "  btviz scan --emulator --table social-celebrity --out celebrity.btviz\n" +
 			"  btviz scan --project p --instance i --table events --sample 0.05 --out events.btviz",
 		Args: cobra.NoArgs,
