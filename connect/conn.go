@@ -17,6 +17,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
+
+	"github.com/btviz/btviz/escape"
 )
 
 // maxMessageBytes matches the server-side limit of Bigtable and of the
@@ -176,7 +178,7 @@ func (c *Conn) Tables(ctx context.Context) ([]TableInfo, error) {
 	for _, name := range names {
 		info, err := c.Admin.TableInfo(ctx, name)
 		if err != nil {
-			return nil, c.explain(err, fmt.Sprintf("reading table %q", name))
+			return nil, c.explain(err, fmt.Sprintf("reading table %s", escape.Quote(name)))
 		}
 		tables = append(tables, TableInfo{Name: name, Families: familyNames(info)})
 	}
@@ -196,7 +198,7 @@ func (c *Conn) Table(ctx context.Context, table string) (TableInfo, error) {
 		return TableInfo{}, c.tableNotFound(ctx, table)
 	}
 	if err != nil {
-		return TableInfo{}, c.explain(err, fmt.Sprintf("reading table %q", table))
+		return TableInfo{}, c.explain(err, fmt.Sprintf("reading table %s", escape.Quote(table)))
 	}
 	return TableInfo{Name: table, Families: familyNames(info)}, nil
 }
@@ -217,7 +219,7 @@ func (c *Conn) tableNotFound(ctx context.Context, table string) error {
 		}
 		hint = "; it has: " + strings.Join(names, ", ")
 	}
-	return fmt.Errorf("%w: table %q in %s%s", ErrTableNotFound, table, c.Target.Where(), hint)
+	return fmt.Errorf("%w: table %s in %s%s", ErrTableNotFound, escape.Quote(table), c.Target.Where(), hint)
 }
 
 // explain turns an RPC error into a message that names the target and

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/btviz/btviz/escape"
 )
 
 // Emulator defaults: where `btviz seed` and `btviz emulator --seed` put
@@ -38,7 +40,7 @@ func (t Target) IsEmulator() bool { return t.EmulatorHost != "" }
 // Where describes the target for messages: "instance "dev" of project "p"
 // (emulator at localhost:8086)".
 func (t Target) Where() string {
-	where := fmt.Sprintf("instance %q of project %q", t.Instance, t.Project)
+	where := fmt.Sprintf("instance %s of project %s", escape.Quote(t.Instance), escape.Quote(t.Project))
 	if t.IsEmulator() {
 		return where + " (emulator at " + t.EmulatorHost + ")"
 	}

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/btviz/btviz/demo"
+	"github.com/btviz/btviz/internal/bug"
 )
 
 // scenariosInParallel bounds how many tables [Seed] loads at once.
@@ -34,7 +35,7 @@ type SeedProgress struct {
 // concurrently) after every batch and at the end of each scenario; it runs
 // on the loading goroutines, so keep it quick. The first failure cancels the
 // rest and Seed returns it; a cancelled ctx makes Seed return an error that
-// wraps ctx.Err(). Seed writes data: point it at an emulator only.
+// wraps ctx's cause ([context.Cause]). Seed writes data: point it at an emulator only.
 func Seed(ctx context.Context, admin *bigtable.AdminClient, client *bigtable.Client, scenarios []demo.Scenario, progress func(SeedProgress)) error {
 	if admin == nil || client == nil {
 		return errors.New("seed scenarios: need both a Bigtable admin client and a data client; emulator.Dial returns both")
@@ -81,8 +82,13 @@ func Seed(ctx context.Context, admin *bigtable.AdminClient, client *bigtable.Cli
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			written, err := seedOne(ctx, admin, client, sc, report)
-			report(SeedProgress{Scenario: sc.Name, RowsWritten: written, RowsTotal: sc.Rows, Done: true, Err: err})
+			var written int
+			var err error
+			func() {
+				defer bug.Catch(&err) // a bug, said as one (exit 70), not a crash
+				written, err = seedOne(ctx, admin, client, sc, report)
+				report(SeedProgress{Scenario: sc.Name, RowsWritten: written, RowsTotal: sc.Rows, Done: true, Err: err})
+			}()
 			if err != nil {
 				errMu.Lock()
 				if firstErr == nil {
@@ -94,8 +100,8 @@ func Seed(ctx context.Context, admin *bigtable.AdminClient, client *bigtable.Cli
 		}()
 	}
 	wg.Wait()
-	if err := parent.Err(); err != nil {
-		return fmt.Errorf("seed scenarios: stopped before all tables were loaded: %w", err)
+	if parent.Err() != nil {
+		return fmt.Errorf("seed scenarios: stopped before all tables were loaded: %w", context.Cause(parent))
 	}
 	return firstErr
 }

@@ -11,6 +11,7 @@ import (
 	"cloud.google.com/go/bigtable"
 
 	"github.com/btviz/btviz/demo"
+	"github.com/btviz/btviz/internal/bug"
 )
 
 // raceSubset are the scenarios loaded under the race detector, which slows
@@ -229,5 +230,26 @@ func TestSeedFailsOnStoppedEmulator(t *testing.T) {
 	err = Seed(ctx, env.admin, env.client, scenarios, nil)
 	if err == nil || !strings.Contains(err.Error(), `seed scenario "bus-locations"`) {
 		t.Errorf("Seed() error = %v, want one naming the scenario", err)
+	}
+}
+
+// TestPanicWhileSeedingIsABug: a panic on one of the goroutines that
+// load the scenarios (here in the progress callback, which they call)
+// used to kill the process; Seed returns it as the bug it is.
+func TestPanicWhileSeedingIsABug(t *testing.T) {
+	env := startEmulator(t)
+	ctx := testContext(t, time.Minute)
+	scenarios, err := demo.Lookup("bus-locations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Seed(ctx, env.admin, env.client, scenarios, func(p SeedProgress) {
+		if p.RowsWritten > 0 {
+			panic("progress")
+		}
+	})
+	var crash *bug.Error
+	if !errors.As(err, &crash) || !strings.Contains(err.Error(), "a bug in btviz") {
+		t.Fatalf("err = %v, want the bug", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"cloud.google.com/go/bigtable"
 
+	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -125,15 +126,24 @@ func (w *bulkWriter) flush() error {
 	go func() {
 		defer w.wg.Done()
 		defer func() { <-w.slots }()
-		if err := w.apply(keys, mutations); err != nil {
+		if err := w.write(keys, mutations, newRows); err != nil {
 			w.fail(err)
-			return
-		}
-		if w.onWritten != nil {
-			w.onWritten(newRows)
 		}
 	}()
 	return w.failed()
+}
+
+// write applies a batch and reports its new rows; a panic in it is
+// returned as the bug it is ([bug.Error]).
+func (w *bulkWriter) write(keys []string, mutations []*bigtable.Mutation, newRows int) (err error) {
+	defer bug.Catch(&err)
+	if err := w.apply(keys, mutations); err != nil {
+		return err
+	}
+	if w.onWritten != nil {
+		w.onWritten(newRows)
+	}
+	return nil
 }
 
 func (w *bulkWriter) apply(keys []string, mutations []*bigtable.Mutation) error {

@@ -101,6 +101,12 @@ func Text(s string) string {
 	return b.String()
 }
 
+// Quote renders free text as [Text] does, between double quotes: how an
+// error names a value it did not write (a table name, a field of a file),
+// where Go's %q would write the same text another way (\u202e for what
+// [Text] writes \xe2\x80\xae).
+func Quote(s string) string { return `"` + Text(s) + `"` }
+
 // Clean reports whether s is already safe: [Text] would return it
 // unchanged.
 func Clean(s string) bool { return firstUnsafe(s) < 0 }

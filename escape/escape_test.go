@@ -94,3 +94,11 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+// TestQuoteWritesTextAsTextDoes: a quoted value is written the same
+// visible way as any other text, where Go's %q writes \a and \u202e.
+func TestQuoteWritesTextAsTextDoes(t *testing.T) {
+	if got, want := Quote("zoë\a\u202e\u009b\xff"), `"zoë\x07\xe2\x80\xae\xc2\x9b\xff"`; got != want {
+		t.Errorf("Quote = %s, want %s", got, want)
+	}
+}

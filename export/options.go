@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -168,17 +169,42 @@ func (o Options) check() error {
 	if err := checkSize(o.Width, o.Height); err != nil {
 		return err
 	}
-	if o.Format == artifact.FormatPNG {
-		size, err := artifact.Frame{Columns: o.Width, Rows: o.Height, Title: "a title bar"}.PixelSize()
-		if err != nil {
-			return err
-		}
-		if pixels := size.X * size.Y; pixels > screenshot.MaxPixels {
-			return fmt.Errorf("size %dx%d makes a %dx%d pixel PNG, above the %d megapixels a screenshot may have; use fewer cells or write an .svg",
-				o.Width, o.Height, size.X, size.Y, screenshot.MaxPixels>>20)
-		}
+	if o.Format == artifact.FormatPNG && !pngHolds(o.Width, o.Height) {
+		size, _ := pngFrame(o.Width, o.Height).PixelSize()
+		tallest, widest := largestPNG(o.Width, o.Height)
+		return fmt.Errorf("size %dx%d makes a %dx%d pixel PNG, above the %d megapixels a PNG may have; a .png of %d columns takes at most %d rows (%dx%d), one of %d rows at most %d columns (%dx%d); an .svg, .txt or .ansi takes every size up to %dx%d",
+			o.Width, o.Height, size.X, size.Y, screenshot.MaxPixels>>20, o.Width, tallest, o.Width, tallest, o.Height, widest, widest, o.Height, MaxWidth, MaxHeight)
 	}
 	return nil
+}
+
+// SizeLimits says which frame sizes each format takes, for --size's help:
+// every format up to [MaxWidth]×[MaxHeight], a PNG up to its pixel budget.
+func SizeLimits() string {
+	tallest, widest := largestPNG(MaxWidth, MaxHeight)
+	return fmt.Sprintf("at least %dx%d, at most %dx%d; a .png at most %d megapixels, e.g. %dx%d or %dx%d",
+		MinWidth, MinHeight, MaxWidth, MaxHeight, screenshot.MaxPixels>>20, MaxWidth, tallest, widest, MaxHeight)
+}
+
+// pngFrame is a frame of width×height cells as a PNG draws it: with its
+// title bar.
+func pngFrame(width, height int) artifact.Frame {
+	return artifact.Frame{Columns: width, Rows: height, Title: "a title bar"}
+}
+
+// pngHolds reports whether a frame of width×height cells fits the pixel
+// budget of a PNG ([screenshot.MaxPixels]).
+func pngHolds(width, height int) bool {
+	size, err := pngFrame(width, height).PixelSize()
+	return err == nil && size.X*size.Y <= screenshot.MaxPixels
+}
+
+// largestPNG returns the most rows a PNG of width columns holds, and the
+// most columns one of height rows holds.
+func largestPNG(width, height int) (rows, columns int) {
+	rows = sort.Search(MaxHeight+1, func(h int) bool { return !pngHolds(width, h) }) - 1
+	columns = sort.Search(MaxWidth+1, func(w int) bool { return !pngHolds(w, height) }) - 1
+	return rows, columns
 }
 
 // withDefaults fills the zero fields.

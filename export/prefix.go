@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -23,7 +24,7 @@ func checkPrefix(snap *keyspace.Snapshot, prefix keyspace.Key) error {
 	if stats.Rows > 0 || !exact {
 		return nil
 	}
-	msg := fmt.Sprintf("exporting table %s: no rows start with prefix %s", quoted(snap.Table), quoted(string(prefix)))
+	msg := fmt.Sprintf("exporting table %s: no rows start with prefix %s", escape.Quote(snap.Table), quoted(string(prefix)))
 	if near := nearbyPrefixes(snap.Root, string(prefix)); len(near) > 0 {
 		msg += "; prefixes with rows nearby: " + strings.Join(near, ", ")
 	}
@@ -57,4 +58,6 @@ func nearbyPrefixes(root *keyspace.Node, prefix string) []string {
 }
 
 // quoted writes a name escaped by keyspace.Printable between quotes.
-func quoted(name string) string { return `"` + keyspace.Printable(name) + `"` }
+// quoted writes a key or prefix escaped by [keyspace.Printable] between
+// double quotes; names are quoted by [escape.Quote].
+func quoted(key string) string { return `"` + keyspace.Printable(key) + `"` }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/keyspace"
 )
@@ -38,7 +39,7 @@ func Render(w io.Writer, snap *keyspace.Snapshot, findings []diagnose.Finding, o
 		return err
 	}
 	if err := artifact.Render(w, o.frame(snap, findings), o.Format); err != nil {
-		return fmt.Errorf("exporting the %s view of table %s as %s: %w", o.View, quoted(snap.Table), o.Format, err)
+		return fmt.Errorf("exporting the %s view of table %s as %s: %w", o.View, escape.Quote(snap.Table), o.Format, err)
 	}
 	return nil
 }
@@ -49,7 +50,7 @@ func checkInput(snap *keyspace.Snapshot, o Options) error {
 		return errors.New("exporting: no snapshot, or one without a prefix tree; scan the table or load a snapshot first")
 	}
 	if err := o.check(); err != nil {
-		return fmt.Errorf("exporting table %s: %w", quoted(snap.Table), err)
+		return fmt.Errorf("exporting table %s: %w", escape.Quote(snap.Table), err)
 	}
 	return checkPrefix(snap, o.Prefix)
 }

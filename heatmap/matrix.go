@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
 )
@@ -88,11 +89,11 @@ func Build(snap *keyspace.Snapshot, v View) (*Matrix, error) {
 	}
 	v, err := v.withDefaults()
 	if err != nil {
-		return nil, fmt.Errorf("building a heatmap of table %q: %w", snap.Table, err)
+		return nil, fmt.Errorf("building a heatmap of table %s: %w", escape.Quote(snap.Table), err)
 	}
 	if v.Metric.Traffic() && !snap.HasTraffic() {
-		return nil, fmt.Errorf("building a heatmap of table %q: metric %s needs a traffic recording (btviz record writes one); this snapshot is a scan, whose metrics are %s",
-			snap.Table, v.Metric, units.OrList(MetricsFor(snap)))
+		return nil, fmt.Errorf("building a heatmap of table %s: metric %s needs a traffic recording (btviz record writes one); this snapshot is a scan, whose metrics are %s",
+			escape.Quote(snap.Table), v.Metric, units.OrList(MetricsFor(snap)))
 	}
 	ms := v.Metric.on(snap)
 	sc := resolve(snap.Root, v)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -17,7 +18,7 @@ var ErrNoTablets = errors.New("snapshot has no tablet map")
 // ranges do not keep), is estimated from the tree nodes inside it.
 func tabletUnits(snap *keyspace.Snapshot, sc scope, grid timeGrid, ms measure) ([]unit, error) {
 	if len(snap.Ranges) == 0 {
-		return nil, fmt.Errorf("%w of table %q (no SampleRowKeys ranges were recorded); use prefix, even or heat bucketing", ErrNoTablets, snap.Table)
+		return nil, fmt.Errorf("%w of table %s (no SampleRowKeys ranges were recorded); use prefix, even or heat bucketing", ErrNoTablets, escape.Quote(snap.Table))
 	}
 	var units []unit
 	for i := range snap.Ranges {

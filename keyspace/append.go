@@ -26,7 +26,7 @@ func (b *Builder) Append(sub *Builder) error {
 		sub.finishDetection()
 	}
 	if b.splitter.Delimiters() != sub.splitter.Delimiters() {
-		return fmt.Errorf("appending a chunk split at %q to a build split at %q: give both the same delimiters", sub.splitter.Delimiters(), b.splitter.Delimiters())
+		return fmt.Errorf("appending a chunk split at %s to a build split at %s: give both the same delimiters", quotedKey(sub.splitter.Delimiters()), quotedKey(b.splitter.Delimiters()))
 	}
 	b.adoptFamilies(sub)
 	b.alignTime(sub)

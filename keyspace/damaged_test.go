@@ -3,6 +3,7 @@ package keyspace
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -100,7 +101,11 @@ var damagedFiles = []struct {
 		obj(f, "snapshot", "root", "children", 0)["prefix"] = `dev\xZZ`
 	}},
 	{"too many histogram buckets", "snapshot.root.writes.counts: 100000 buckets", func(f map[string]any) {
-		obj(f, "snapshot", "root", "writes")["counts"] = make([]any, 100000)
+		counts := make([]any, 100000)
+		for i := range counts {
+			counts[i] = 0
+		}
+		obj(f, "snapshot", "root", "writes")["counts"] = counts
 	}},
 	{"zero bucket width", "snapshot.time_bucket_micros", func(f map[string]any) { obj(f, "snapshot")["time_bucket_micros"] = 0 }},
 	{"children out of order", "snapshot.root.children[1].start", func(f map[string]any) {
@@ -145,6 +150,43 @@ var damagedFiles = []struct {
 	{"too many delimiters", "snapshot.delimiters", func(f map[string]any) { obj(f, "snapshot")["delimiters"] = strings.Repeat("#", 300) }},
 	{"families not a list", "snapshot.families: holds string", func(f map[string]any) { obj(f, "snapshot")["families"] = "cf" }},
 	{"started not a time", "snapshot.scan.started", func(f map[string]any) { obj(f, "snapshot", "scan")["started"] = "yesterday" }},
+	// A count of 2^63-1 rows printed as -9,223,372,036,854,775,808 rows
+	// once rounded through a float; 9.2e18 bytes as "9223 PB".
+	{"rows estimated at 2^63-1", "snapshot.scan.rows_estimated: 9223372036854775807 is not a count", func(f map[string]any) {
+		obj(f, "snapshot", "scan")["rows_estimated"] = json.Number("9223372036854775807")
+	}},
+	{"bytes estimated beyond any table", "snapshot.scan.bytes_estimated: 9223000000000000000 is not a count", func(f map[string]any) {
+		obj(f, "snapshot", "scan")["bytes_estimated"] = json.Number("9223000000000000000")
+	}},
+	{"interval bounds the wrong way round", "snapshot.scan.rows_estimated: 0 is not inside its 95% interval [90000, 5]", func(f map[string]any) {
+		scan := obj(f, "snapshot", "scan")
+		scan["rows_estimated_low"], scan["rows_estimated_high"] = 90000, 5
+	}},
+	{"estimate above its interval", "snapshot.scan.bytes_estimated", func(f map[string]any) {
+		scan := obj(f, "snapshot", "scan")
+		scan["bytes_estimated_low"], scan["bytes_estimated_high"] = 1, 2
+	}},
+	{"negative interval end", "snapshot.scan.rows_estimated_low", func(f map[string]any) { obj(f, "snapshot", "scan")["rows_estimated_low"] = -1 }},
+	// A null item of a list decoded as an empty row, drawn as a 0 B row.
+	{"null largest row", "snapshot.largest[0]: null in a list", func(f map[string]any) { obj(f, "snapshot")["largest"].([]any)[0] = nil }},
+	{"null top row of a node", "snapshot.root.top[1]: null in a list", func(f map[string]any) { obj(f, "snapshot", "root")["top"].([]any)[1] = nil }},
+	{"null sampled row", "snapshot.sample[2]: null in a list", func(f map[string]any) { obj(f, "snapshot")["sample"].([]any)[2] = nil }},
+	{"null top column", "snapshot.largest[0].top_columns[0]: null in a list", func(f map[string]any) {
+		obj(f, "snapshot", "largest", 0)["top_columns"].([]any)[0] = nil
+	}},
+	{"null family", "snapshot.families[0]: null in a list", func(f map[string]any) { obj(f, "snapshot")["families"].([]any)[0] = nil }},
+	{"null bucket count", "snapshot.root.writes.counts[0]: null in a list", func(f map[string]any) {
+		obj(f, "snapshot", "root", "writes")["counts"].([]any)[0] = nil
+	}},
+	{"null range", "snapshot.ranges[1]: null in a list", func(f map[string]any) { obj(f, "snapshot")["ranges"].([]any)[1] = nil }},
+	// A row key is at most 4 KiB on Cloud Bigtable; a file holds none over
+	// 64 KiB (see maxFileKeyBytes).
+	{"5 MB key", "snapshot.largest[0].key: a key of more than 65536 bytes", func(f map[string]any) {
+		obj(f, "snapshot", "largest", 0)["key"] = strings.Repeat("k", 5<<20)
+	}},
+	{"key just over the limit", "snapshot.root.children[0].last_key: a key of 65537 bytes", func(f map[string]any) {
+		obj(f, "snapshot", "root", "children", 0)["last_key"] = strings.Repeat("k", 1<<16+1)
+	}},
 }
 
 // TestDamagedFilesNameTheField: every kind of damage is refused as a
@@ -162,6 +204,39 @@ func TestDamagedFilesNameTheField(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), tc.field) || !strings.Contains(err.Error(), "scan the table (or record the traffic) again") {
 			t.Errorf("%s: error %q does not name %q and say what to do", tc.name, err, tc.field)
+		}
+	}
+}
+
+// TestDamagedFileErrorsEscapeAsEveryOutputDoes: a damaged file's error
+// writes the value it names by the one rule every output follows
+// (escape.Text: \x07, \xe2\x80\xae, \xc2\x9b), not Go's %q (\a, \u202e,
+// \u009b); a bad escape in a long key is quoted around the escape, not in
+// full.
+func TestDamagedFileErrorsEscapeAsEveryOutputDoes(t *testing.T) {
+	const hostile = "\x1b]0;PWNED\a\u202e\u009b"
+	for _, tc := range []struct {
+		name, want string
+		damage     func(file map[string]any)
+	}{
+		{"scan mode", `snapshot.scan.mode: unknown scan mode "\x1b]0;PWNED\x07\xe2\x80\xae\xc2\x9b"`, func(f map[string]any) { obj(f, "snapshot", "scan")["mode"] = hostile }},
+		{"source", `unknown source "\x1b]0;PWNED\x07\xe2\x80\xae\xc2\x9b"`, func(f map[string]any) { obj(f, "snapshot")["source"] = hostile }},
+		{"sample method", `unknown sample method "\x1b]0;PWNED\x07\xe2\x80\xae\xc2\x9b"`, func(f map[string]any) { obj(f, "snapshot", "scan")["method"] = hostile }},
+		{"node kind", `unknown node kind "\x1b]0;PWNED\x07\xe2\x80\xae\xc2\x9b"`, func(f map[string]any) { obj(f, "snapshot", "root", "children", 0)["kind"] = hostile }},
+		{"format", `format "\x1b]0;PWNED\x07\xe2\x80\xae\xc2\x9b"`, func(f map[string]any) { f["format"] = hostile }},
+		{"key", `key "…aaaaaaaaa\x1b]0;PWNED\x07\xe2\x80\xae\xc2\x9b\xZZbbbbbbbbbbbbbbbbbbbb…": bad escape at byte 5015`, func(f map[string]any) {
+			obj(f, "snapshot", "largest", 0)["key"] = strings.Repeat("a", 5000) + hostile + `\xZZ` + strings.Repeat("b", 5000)
+		}},
+	} {
+		file := fileJSON(t, testSnapshot(t))
+		tc.damage(file)
+		_, err := Decode(bytes.NewReader(gzipJSON(t, file)))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
+			continue
+		}
+		if strings.ContainsAny(err.Error(), "\x1b\a\u202e\u009b") || strings.Contains(err.Error(), `\u`) || len(err.Error()) > 1000 {
+			t.Errorf("%s: %q", tc.name, err)
 		}
 	}
 }
@@ -231,6 +306,29 @@ func TestOversizedFileIsRefusedQuickly(t *testing.T) {
 	}
 	if _, err := (Reader{MaxBytes: 1 << 30}).Load(small); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMissingAndEmptyFilesSayWhatTheyAre: a missing file says so and
+// what to give instead (it was a bare "stat …: no such file or
+// directory"); an empty file is called empty, not "not gzip-compressed",
+// whether read from a path or a stream.
+func TestMissingAndEmptyFilesSayWhatTheyAre(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Load(filepath.Join(dir, "missing.btviz"))
+	if err == nil || !strings.Contains(err.Error(), "missing.btviz: no such file; give the path of a file that `btviz scan --out FILE`") || strings.Contains(err.Error(), "stat ") {
+		t.Errorf("missing: %v", err)
+	}
+	empty := filepath.Join(dir, "empty.btviz")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(empty)
+	if !errors.Is(err, ErrNotSnapshot) || !strings.Contains(err.Error(), "empty.btviz is empty (0 bytes)") || strings.Contains(err.Error(), "gzip") {
+		t.Errorf("empty file: %v", err)
+	}
+	if _, err := Decode(bytes.NewReader(nil)); !errors.Is(err, ErrNotSnapshot) || !strings.Contains(err.Error(), "it is empty (0 bytes)") {
+		t.Errorf("empty stream: %v", err)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/btviz/btviz/escape"
 )
 
 // DefaultDiffDepth is how many prefix levels [Diff] compares unless
@@ -148,7 +150,7 @@ func Diff(before, after *Snapshot, opts DiffOptions) (*SnapshotDiff, error) {
 	if before.Table != after.Table && !opts.AllowDifferentTables {
 		return nil, fmt.Errorf("%w: %s (before) and %s (after): a diff compares one table over time; "+
 			"to compare two tables anyway (two key designs of the same data), allow different tables (btviz diff --force)",
-			ErrDifferentTables, quoted(before.Table), quoted(after.Table))
+			ErrDifferentTables, escape.Quote(before.Table), escape.Quote(after.Table))
 	}
 	depth := opts.MaxDepth
 	if depth <= 0 {

@@ -15,11 +15,11 @@ func diffNotes(before, after *Snapshot) []string {
 	add := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
 	if before.Table != after.Table {
 		add("different tables: %s before, %s after; the diff compares two tables (two key designs), not one table over time",
-			quoted((before.Table)), quoted((after.Table)))
+			escape.Quote(before.Table), escape.Quote(after.Table))
 	} else if before.Project != after.Project || before.Instance != after.Instance {
 		add("different instances: before is from project %s, instance %s; after from project %s, instance %s",
-			quoted((before.Project)), quoted((before.Instance)),
-			quoted((after.Project)), quoted((after.Instance)))
+			escape.Quote(before.Project), escape.Quote(before.Instance),
+			escape.Quote(after.Project), escape.Quote(after.Instance))
 	}
 	if before.Source != after.Source {
 		add("different sources: before was scanned on %s, after on %s; key ranges are tablets only on bigtable",
@@ -46,7 +46,7 @@ func diffNotes(before, after *Snapshot) []string {
 	}
 	if before.Delimiters != after.Delimiters {
 		add("keys are split at different delimiters (%s before, %s after): prefixes are compared by key range",
-			quoted((before.Delimiters)), quoted((after.Delimiters)))
+			quotedKey(before.Delimiters), quotedKey(after.Delimiters))
 	}
 	if before.Scan.ValuesRead != after.Scan.ValuesRead {
 		add("values were read in only one scan: byte counts and byte shares are not comparable")
@@ -84,22 +84,24 @@ func modeText(s ScanInfo) string {
 func rangeText(s ScanInfo) string {
 	switch {
 	case s.Prefix != "":
-		return "prefix " + quoted(string(s.Prefix))
+		return "prefix " + quotedKey(string(s.Prefix))
 	case s.Start == "" && s.End == "":
 		return "all keys"
 	case s.End == "":
-		return "[" + quoted(string(s.Start)) + ", table end)"
+		return "[" + quotedKey(string(s.Start)) + ", table end)"
 	}
-	return "[" + quoted(string(s.Start)) + ", " + quoted(string(s.End)) + ")"
+	return "[" + quotedKey(string(s.Start)) + ", " + quotedKey(string(s.End)) + ")"
 }
 
-// quoted writes s escaped by [Printable] between double quotes.
-func quoted(s string) string { return `"` + Printable(s) + `"` }
+// quotedKey writes key bytes (a key, a prefix, delimiters) escaped by
+// [Printable] between double quotes; names and other text are quoted by
+// [escape.Quote], as every output writes them.
+func quotedKey(s string) string { return `"` + Printable(s) + `"` }
 
 // sourceName names a snapshot source, "unknown" when unset.
 func sourceName(s Source) string {
 	if s == "" {
 		return "an unknown source"
 	}
-	return Printable(string(s))
+	return escape.Text(string(s))
 }

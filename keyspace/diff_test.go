@@ -152,6 +152,34 @@ func TestDiffNotesScanDifferences(t *testing.T) {
 	}
 }
 
+// TestDiffNotesWriteNamesAsEveryOutputDoes: names in the notes follow
+// the text rule every other output follows (escape.Text): a name in any
+// script and the U+FFFD that invalid UTF-8 in a file decodes to read as
+// they do in the reports, a bidi override is \xNN; the notes wrote them
+// by the key rule (zo\xc3\xab, \xef\xbf\xbd).
+func TestDiffNotesWriteNamesAsEveryOutputDoes(t *testing.T) {
+	before := feedSnapshot("zoë\uFFFD", map[string]int{"a": 4}, Options{Delimiters: "#"})
+	after := feedSnapshot("feed\u202e", map[string]int{"a": 4}, Options{Delimiters: "#"})
+	after.Project, after.Source = "prøject", Source("emulatör")
+	d, err := Diff(before, after, DiffOptions{AllowDifferentTables: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(d.Notes, "\n")
+	for _, want := range []string{"\"zoë\uFFFD\" before", `"feed\xe2\x80\xae" after`, "after on emulatör"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("notes lack %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, `\xef\xbf\xbd`) || strings.Contains(all, `\xc3`) || strings.Contains(all, "\u202e") {
+		t.Errorf("notes write text by the key rule, or a bidi override raw:\n%s", all)
+	}
+	_, err = Diff(before, after, DiffOptions{})
+	if err == nil || !strings.Contains(err.Error(), "\"zoë\uFFFD\" (before) and \"feed\\xe2\\x80\\xae\" (after)") {
+		t.Errorf("err = %v", err)
+	}
+}
+
 func TestDiffMissingSnapshot(t *testing.T) {
 	snap := feedSnapshot("feed", map[string]int{"a": 1}, Options{Delimiters: "#"})
 	for _, pair := range [][2]*Snapshot{{nil, snap}, {snap, nil}, {snap, {Table: "feed"}}} {

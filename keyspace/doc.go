@@ -29,10 +29,11 @@
 // more than a limit ([DefaultMaxFileBytes] unless a [Reader] says
 // otherwise) after a pass that keeps none of it, and checks every value
 // before any other code sees it: known enumerations, counts finite,
-// non-negative and bounded, write times on a time grid whose arithmetic
-// cannot overflow with first ≤ last, bounded lists, no null nodes,
-// children sorted, disjoint, inside their parent and adding up to no more
-// than it. A file that breaks a rule is refused with [ErrDamaged] and a
+// non-negative and bounded (the scan's too), estimates inside their 95%
+// intervals, write times on a time grid whose arithmetic cannot overflow
+// with first ≤ last, bounded lists with no null items, keys of at most
+// 64 KiB, children sorted, disjoint, inside their parent and adding up to
+// no more than it. A file that breaks a rule is refused with [ErrDamaged] and a
 // [FieldError] naming the value by its JSON path
 // ("snapshot.root.children[3].writes.first").
 package keyspace

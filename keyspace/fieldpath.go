@@ -17,43 +17,112 @@ import (
 // each leaf on its own, so it is slow; Decode calls it only once a decode
 // has failed. It returns nil when every value decodes.
 func locateDecodeError(body []byte, t reflect.Type, path string) *FieldError {
+	return jsonWalk{leaf: decodeLeaf}.walk(body, t, path)
+}
+
+// locateNullItem finds the first null that is an item of a list of a
+// field btviz reads (body is JSON for a value of type t, which decodes):
+// encoding/json stores it as a zero value — an empty row, a count of 0,
+// an empty family name — where the file meant nothing, and a node list
+// as a missing node. Lists of fields btviz does not know are not looked
+// into. It is slow; Decode calls it only when [hasNullItem] found one.
+func locateNullItem(body []byte, t reflect.Type, path string) *FieldError {
+	return jsonWalk{nullItems: true}.walk(body, t, path)
+}
+
+// jsonWalk walks JSON alongside the Go type it decodes into, checking
+// the values of the fields that type has: with leaf, every value that
+// decodes as a whole; with nullItems, that no list item is null.
+type jsonWalk struct {
+	leaf      func(body []byte, t reflect.Type, path string) *FieldError
+	nullItems bool
+}
+
+func (w jsonWalk) walk(body []byte, t reflect.Type, path string) *FieldError {
 	if isLeaf(t) {
-		return decodeLeaf(body, t, path)
+		return w.atLeaf(body, t, path)
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		if bytes.Equal(bytes.TrimSpace(body), []byte("null")) {
+		if isNull(body) {
 			return nil
 		}
-		return locateDecodeError(body, t.Elem(), path)
+		return w.walk(body, t.Elem(), path)
 	case reflect.Struct:
 		members, err := objectMembers(body)
 		if err != nil {
-			return decodeLeaf(body, t, path)
+			return w.atLeaf(body, t, path)
 		}
 		for _, m := range members {
 			field, ok := fieldByName(t, m.name)
 			if !ok {
 				continue // encoding/json ignores unknown fields
 			}
-			if err := locateDecodeError(m.value, field, path+"."+m.name); err != nil {
+			if err := w.walk(m.value, field, path+"."+m.name); err != nil {
 				return err
 			}
 		}
 	case reflect.Slice:
 		var items []json.RawMessage
 		if err := json.Unmarshal(body, &items); err != nil {
-			return decodeLeaf(body, t, path)
+			return w.atLeaf(body, t, path)
 		}
 		for i, item := range items {
-			if err := locateDecodeError(item, t.Elem(), path+"["+strconv.Itoa(i)+"]"); err != nil {
+			itemPath := path + "[" + strconv.Itoa(i) + "]"
+			if w.nullItems && isNull(item) {
+				return &FieldError{Path: itemPath, Problem: "null in a list, where a value belongs"}
+			}
+			if err := w.walk(item, t.Elem(), itemPath); err != nil {
 				return err
 			}
 		}
 	default:
-		return decodeLeaf(body, t, path)
+		return w.atLeaf(body, t, path)
 	}
 	return nil
+}
+
+func (w jsonWalk) atLeaf(body []byte, t reflect.Type, path string) *FieldError {
+	if w.leaf == nil {
+		return nil
+	}
+	return w.leaf(body, t, path)
+}
+
+func isNull(body []byte) bool { return bytes.Equal(bytes.TrimSpace(body), []byte("null")) }
+
+// hasNullItem reports whether body, valid JSON, holds a null as an item
+// of a list anywhere: a quick pass over its bytes, outside strings
+// (where no other JSON value holds an "n").
+func hasNullItem(body []byte) bool {
+	var open []byte // '[' or '{' per container the scan is in
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '"':
+			for i++; i < len(body); i++ {
+				j := bytes.IndexAny(body[i:], `"\`)
+				if j < 0 {
+					return false
+				}
+				i += j
+				if body[i] == '"' {
+					break
+				}
+				i++ // the escaped byte
+			}
+		case '[', '{':
+			open = append(open, body[i])
+		case ']', '}':
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case 'n':
+			if len(open) > 0 && open[len(open)-1] == '[' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var (

@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"reflect"
 	"strings"
 
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/internal/atomicfile"
 )
 
@@ -36,7 +38,7 @@ type fileEnvelope struct {
 func Encode(w io.Writer, snap *Snapshot) error {
 	body, err := json.Marshal(snap)
 	if err != nil {
-		return fmt.Errorf("encoding snapshot of table %q: %w", snap.Table, err)
+		return fmt.Errorf("encoding snapshot of table %s: %w", escape.Quote(snap.Table), err)
 	}
 	return encodeEnvelope(w, fileEnvelope{Format: FileFormat, Version: FileVersion, Snapshot: body})
 }
@@ -120,11 +122,17 @@ func (r Reader) Load(path string) (*Snapshot, error) {
 // file within the size limit; its errors name path.
 func (r Reader) withFile(path string, decode func(io.Reader) error) error {
 	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: no such file; give the path of a file that `btviz scan --out FILE` or `btviz record --out FILE` wrote", path)
+	}
 	if err != nil {
 		return fmt.Errorf("opening %s: %w", path, err)
 	}
 	if info.IsDir() {
 		return fmt.Errorf("%s is a directory, not a snapshot file; give the file `btviz scan --out FILE` or `btviz record --out FILE` wrote", path)
+	}
+	if info.Size() == 0 && info.Mode().IsRegular() {
+		return fmt.Errorf("%s is empty (0 bytes), so %w: btviz writes a file whole or not at all, so this is a copy that did not finish or another file; %s", path, ErrNotSnapshot, rescan)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -153,6 +161,9 @@ const rescan = "btviz scan --out FILE writes snapshots, btviz record --out FILE 
 func unzip(r io.Reader) (*gzip.Reader, error) {
 	br := bufio.NewReader(r)
 	head, err := br.Peek(len(gzipMagic))
+	if len(head) == 0 && errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%w: it is empty (0 bytes); %s", ErrNotSnapshot, rescan)
+	}
 	if err != nil || !bytes.Equal(head, gzipMagic) {
 		return nil, fmt.Errorf("%w: it is not gzip-compressed; %s", ErrNotSnapshot, rescan)
 	}
@@ -253,7 +264,7 @@ func envelope(body []byte) (format string, err error) {
 	case RecordingFormat:
 		newest = RecordingVersion
 	default:
-		return "", fmt.Errorf("%w: format %q, want %q or %q; %s", ErrNotSnapshot, head.Format, FileFormat, RecordingFormat, rescan)
+		return "", fmt.Errorf("%w: format %s, want %q or %q; %s", ErrNotSnapshot, escape.Quote(head.Format), FileFormat, RecordingFormat, rescan)
 	}
 	if head.Version > newest {
 		return "", fmt.Errorf("%w: %s version %d, this btviz reads up to version %d; upgrade btviz to open it", ErrNewerVersion, head.Format, head.Version, newest)
@@ -266,13 +277,22 @@ func envelope(body []byte) (format string, err error) {
 
 // unmarshal decodes a file's body into v, a pointer to a struct of the
 // file's top-level fields, naming the value that cannot be decoded.
+//
+// A null item of a list is refused too: encoding/json would store it as
+// a zero value (an empty row, a count of 0), drawn as if the file said so.
 func unmarshal(body []byte, v any) error {
+	t := reflect.TypeOf(v).Elem()
+	var located *FieldError
 	if err := json.Unmarshal(body, v); err != nil {
-		if located := locateDecodeError(body, reflect.TypeOf(v).Elem(), "file"); located != nil {
-			located.Path = strings.TrimPrefix(located.Path, "file.")
-			return damaged(located)
+		if located = locateDecodeError(body, t, "file"); located == nil {
+			return fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
 		}
-		return fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
+	} else if hasNullItem(body) {
+		located = locateNullItem(body, t, "file")
+	}
+	if located != nil {
+		located.Path = strings.TrimPrefix(located.Path, "file.")
+		return damaged(located)
 	}
 	return nil
 }

@@ -131,7 +131,11 @@ func fuzzRows(data []byte) []Row {
 // appended in order, cut where the fuzzer says, with a small fan-out and
 // node budget so that merging, pruning and time-grid coarsening happen.
 // Both must keep the totals of the rows, and both must pass every check
-// a snapshot file's reader makes.
+// a snapshot file's reader makes. With delimiters to detect, the chunks
+// share the ones detected once from the first rows, as a scan's do (see
+// sampler's appender): every append must succeed whatever keys each
+// chunk holds — chunks that detected their own once disagreed (":" and
+// "" on the binary-sensor-keys table), and --max-rows failed.
 func FuzzBuilderAppend(f *testing.F) {
 	seed := make([]byte, 0, 600)
 	for i := range 40 {
@@ -139,6 +143,20 @@ func FuzzBuilderAppend(f *testing.F) {
 	}
 	f.Add(append([]byte{3, 4}, seed...))
 	f.Add(append([]byte{1, 2}, bytes.Repeat([]byte{5, 1, 2, 3, 4, 5, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 1, 2, 3}, 30)...))
+	// Two chunks to detect delimiters in (shape 0x84), as on the
+	// binary-sensor-keys table: the first chunk's keys split at ":"
+	// ("a:0:a"), the second's at nothing ("\x00\xff\x00z\x00").
+	split := []byte{1, 0x84}
+	for i := range 20 {
+		key := []byte{0, 3, 4, 3, byte(i % 2)}
+		if i >= 10 {
+			key = []byte{6, 7, 6, 5, byte(6 + i%2)}
+		}
+		split = append(append(split, 4), key...)
+		split = binary.LittleEndian.AppendUint64(split, uint64(1000+i))
+		split = append(split, 0, 1, byte(i))
+	}
+	f.Add(split)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
@@ -146,10 +164,19 @@ func FuzzBuilderAppend(f *testing.F) {
 		cuts, shape := data[0], data[1]
 		rows := fuzzRows(data[2:])
 		opts := Options{Delimiters: "#:", MaxChildren: 2 + int(shape%6), MaxDepth: 1 + int(shape/6%4), MaxNodes: 8 + int(shape), TopRows: 3, NodeTopRows: 2, SampleSize: 5}
-		if shape&0x80 != 0 {
-			opts.Delimiters = "" // detected from the first rows
-		}
 		whole := NewBuilder(&Snapshot{Table: "t", Families: []string{"f", "g"}}, opts)
+		if shape&0x80 != 0 {
+			// One builder detects from its first rows; the chunks share
+			// what was detected once from the first rows read.
+			detect := opts
+			detect.Delimiters = ""
+			whole = NewBuilder(&Snapshot{Table: "t", Families: []string{"f", "g"}}, detect)
+			keys := make([]string, 0, len(rows))
+			for i := range rows[:min(len(rows), defaultDetectRows)] {
+				keys = append(keys, rows[i].Key)
+			}
+			opts.Delimiters, opts.DelimitersDecided = DetectDelimiters(keys), true
+		}
 		chunked := NewBuilder(&Snapshot{Table: "t", Families: []string{"f", "g"}}, opts)
 		var want Stats
 		chunks := int(cuts%5) + 1
@@ -162,10 +189,7 @@ func FuzzBuilderAppend(f *testing.F) {
 				want.Cells += rows[i].Weight * float64(len(rows[i].Cells))
 			}
 			if err := chunked.Append(sub); err != nil {
-				if opts.Delimiters == "" {
-					return // chunks that detect their own delimiters may disagree
-				}
-				t.Fatal(err)
+				t.Fatalf("chunk %d of %d (delimiters %q): %v", c+1, chunks, opts.Delimiters, err)
 			}
 		}
 		for name, snap := range map[string]*Snapshot{"one builder": whole.Snapshot(), "appended chunks": chunked.Snapshot()} {

@@ -3,6 +3,7 @@ package keyspace
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/btviz/btviz/escape"
 )
@@ -44,9 +45,34 @@ func ParseKey(s string) (string, error) {
 				continue
 			}
 		}
-		return "", fmt.Errorf(`key %q: bad escape at byte %d; write a byte as \xNN (two hex digits) and a backslash as \\`, s, i)
+		return "", fmt.Errorf(`key %s: bad escape at byte %d; write a byte as \xNN (two hex digits) and a backslash as \\`, badEscapeContext(s, i), i)
 	}
 	return b.String(), nil
+}
+
+// badEscapeContext quotes the key written s around its bad escape at i
+// ([escape.Quote]): a long key (from a file, up to [maxFileKeyBytes]
+// escaped) is cut to a few dozen bytes either side, at rune boundaries.
+func badEscapeContext(s string, i int) string {
+	const around = 24
+	if len(s) <= 3*around {
+		return escape.Quote(s)
+	}
+	from, to := max(0, i-around), min(len(s), i+around)
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	for to < len(s) && !utf8.RuneStart(s[to]) {
+		to++
+	}
+	quoted := escape.Text(s[from:to])
+	if from > 0 {
+		quoted = escape.Ellipsis + quoted
+	}
+	if to < len(s) {
+		quoted += escape.Ellipsis
+	}
+	return `"` + quoted + `"`
 }
 
 func hexValue(c byte) (byte, bool) {
@@ -115,11 +141,18 @@ func (k Key) String() string { return Printable(string(k)) }
 // MarshalText writes the key escaped by [Printable].
 func (k Key) MarshalText() ([]byte, error) { return []byte(Printable(string(k))), nil }
 
-// UnmarshalText reads a key escaped by [Printable].
+// UnmarshalText reads a key escaped by [Printable]; a key of a file is
+// at most [maxFileKeyBytes] long.
 func (k *Key) UnmarshalText(text []byte) error {
+	if len(text) > 4*maxFileKeyBytes { // every byte escaped is 4 characters
+		return fmt.Errorf("a key of more than %d bytes; row keys are at most 4 KiB on Cloud Bigtable, and a file holds none over %d KiB", maxFileKeyBytes, maxFileKeyBytes>>10)
+	}
 	raw, err := ParseKey(string(text))
 	if err != nil {
 		return err
+	}
+	if len(raw) > maxFileKeyBytes {
+		return fmt.Errorf("a key of %d bytes; row keys are at most 4 KiB on Cloud Bigtable, and a file holds none over %d KiB", len(raw), maxFileKeyBytes>>10)
 	}
 	*k = Key(raw)
 	return nil

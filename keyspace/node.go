@@ -3,6 +3,8 @@ package keyspace
 import (
 	"fmt"
 	"sort"
+
+	"github.com/btviz/btviz/escape"
 )
 
 // NodeKind says what a [Node] of the prefix tree stands for.
@@ -46,7 +48,7 @@ func (k *NodeKind) UnmarshalText(text []byte) error {
 	case "range":
 		*k = KindRange
 	default:
-		return fmt.Errorf("unknown node kind %q (want prefix, row or range)", text)
+		return fmt.Errorf("unknown node kind %s (want prefix, row or range)", escape.Quote(string(text)))
 	}
 	return nil
 }

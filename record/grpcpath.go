@@ -31,7 +31,8 @@ var hopHeaders = []string{":authority", "user-agent", "content-type", "grpc-acce
 // Bigtable, or from a client that connected while the emulator was
 // down): the gRPC server's handler for every service it does not know,
 // which is all of them.
-func (p *Proxy) handle(_ any, down grpc.ServerStream) error {
+func (p *Proxy) handle(_ any, down grpc.ServerStream) (err error) {
+	defer p.recoverCall(&err)
 	fullMethod, _ := grpc.MethodFromServerStream(down)
 	c := p.newCall(fullMethod)
 	ctx, cancel := context.WithCancel(down.Context())
@@ -47,7 +48,6 @@ func (p *Proxy) handle(_ any, down grpc.ServerStream) error {
 	conn := p.upstream.conn(fullMethod)
 
 	var up grpc.ClientStream
-	var err error
 	if p.clientSendsOne(fullMethod) {
 		// Wait for the request, then send it with its end of stream.
 		var request frame

@@ -14,6 +14,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
+
+	"github.com/btviz/btviz/internal/bug"
 )
 
 // Options configure a [Proxy]; the zero value forwards without recording.
@@ -64,6 +66,8 @@ type Proxy struct {
 	relays   map[*relay]bool
 	relaysWG sync.WaitGroup
 	stopping atomic.Bool
+	// crashed is the bug that stopped the proxy (see crash.go).
+	crashed atomic.Pointer[bug.Error]
 }
 
 // Tuning of both sides of the gRPC path; see [Listen] and [DialEmulator].
@@ -123,13 +127,22 @@ func Listen(addr string, upstream *Upstream, opts Options) (*Proxy, error) {
 // Addr is the host:port the proxy listens on.
 func (p *Proxy) Addr() string { return p.listener.Addr().String() }
 
-// Serve answers calls until [Proxy.Stop]; it returns nil then.
+// Serve answers calls until [Proxy.Stop]; it returns nil then. A panic
+// in one of the proxy's goroutines or in its recorder's (a bug) stops it
+// accepting calls, and Serve returns the [*bug.Error]; stop the proxy
+// then as always.
 func (p *Proxy) Serve() error {
 	served := make(chan error, 1)
 	go func() { served <- p.server.Serve(p.handOff) }()
+	done := make(chan struct{})
+	defer close(done)
+	go p.watchRecorder(done)
 	for {
 		conn, err := p.listener.Accept()
 		if err != nil {
+			if crash := p.crashed.Load(); crash != nil {
+				return crash
+			}
 			if p.stopping.Load() {
 				return nil
 			}
@@ -142,6 +155,7 @@ func (p *Proxy) Serve() error {
 
 // serveConn relays conn to the emulator, or hands it to the gRPC path.
 func (p *Proxy) serveConn(conn net.Conn) {
+	defer p.recoverPanic()
 	if p.viaGRPC || p.upstream.relayAddr == "" {
 		p.handOff.push(conn)
 		return
@@ -163,12 +177,15 @@ func (p *Proxy) serveConn(conn net.Conn) {
 	p.relays[r] = true
 	p.relaysWG.Add(1)
 	p.relaysMu.Unlock()
+	defer func() { // also after a panic, so that Stop does not wait for r
+		p.relaysMu.Lock()
+		delete(p.relays, r)
+		p.relaysMu.Unlock()
+		r.close()
+		p.relaysWG.Done()
+	}()
 	p.upstreamUp()
 	r.run()
-	p.relaysMu.Lock()
-	delete(p.relays, r)
-	p.relaysMu.Unlock()
-	p.relaysWG.Done()
 }
 
 // relayPoll is how often Stop looks for relayed connections gone idle.

@@ -1,10 +1,13 @@
 package record
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -71,6 +74,11 @@ type Recorder struct {
 	closeOnce sync.Once
 	// flushErr is the last flush's error, reported by Close.
 	flushErr error
+	// crash is a panic recovered in the sink (a bug, [bug.Error]), and
+	// failed is closed when it happens: from then on the recorder drops
+	// what it is given and writes nothing more, and Close returns it.
+	crash  error
+	failed chan struct{}
 
 	calls, parts, undecodable, unrecorded, late atomic.Int64
 }
@@ -88,8 +96,9 @@ func NewRecorder(sink Sink, opts RecorderOptions) *Recorder {
 	}
 	r := &Recorder{
 		sink: sink, opts: opts, instance: opts.Instance, now: opts.Now,
-		queue: newOpQueue(opts.QueueLength),
-		done:  make(chan struct{}),
+		queue:  newOpQueue(opts.QueueLength),
+		done:   make(chan struct{}),
+		failed: make(chan struct{}),
 	}
 	go r.run()
 	return r
@@ -125,10 +134,7 @@ func (r *Recorder) run() {
 			flushNow = true
 		}
 		batch, closed := r.queue.take()
-		for i, op := range batch {
-			r.sink.Add(op)
-			batch[i] = nil
-		}
+		r.feed(batch)
 		if closed { // every put before the close was in this batch
 			r.flush(true)
 			return
@@ -139,7 +145,24 @@ func (r *Recorder) run() {
 	}
 }
 
+// feed hands a batch of Ops to the sink, or drops it once the sink
+// panicked: the proxy never waits for a recorder that stopped.
+func (r *Recorder) feed(batch []*keyspace.Op) {
+	defer r.recoverPanic()
+	defer clear(batch)
+	if r.crash != nil {
+		return
+	}
+	for _, op := range batch {
+		r.sink.Add(op)
+	}
+}
+
 func (r *Recorder) flush(final bool) {
+	if r.crash != nil {
+		return // what the sink holds after a panic is not to be written
+	}
+	defer r.recoverPanic()
 	stats := r.Stats()
 	err := r.sink.Flush(FlushInfo{Final: final, Stats: stats})
 	r.flushErr = err
@@ -148,13 +171,27 @@ func (r *Recorder) flush(final bool) {
 	}
 }
 
+// recoverPanic, deferred on the recorder's goroutine, turns a panic in
+// the sink into the recorder's failure.
+func (r *Recorder) recoverPanic() {
+	if err := bug.Recovered(recover()); err != nil && r.crash == nil {
+		r.crash = fmt.Errorf("recording the calls: %w", err)
+		close(r.failed)
+	}
+}
+
 // Close stops the recorder: every Op already queued reaches the sink,
-// which is flushed a last time, as final; the error is that flush's. Ops
-// the proxy decodes after Close are dropped and counted ([Stats.Late]):
-// stop the proxy first. Close may be called more than once.
+// which is flushed a last time, as final; the error is that flush's, or
+// the bug that stopped the recorder (a panic in the sink, [bug.Error]),
+// after which the sink was not written again. Ops the proxy decodes
+// after Close are dropped and counted ([Stats.Late]): stop the proxy
+// first. Close may be called more than once.
 func (r *Recorder) Close() error {
 	r.closeOnce.Do(r.queue.close)
 	<-r.done
+	if r.crash != nil {
+		return errors.Join(r.crash, r.flushErr)
+	}
 	return r.flushErr
 }
 

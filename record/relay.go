@@ -89,6 +89,7 @@ func (r *relay) run() {
 // pump copies src to dst until either fails, then closes both so that
 // the other direction stops too.
 func (r *relay) pump(dst, src net.Conn, side *relaySide) {
+	defer r.proxy.recoverPanic()
 	defer r.close()
 	buf := make([]byte, relayBufferBytes)
 	for {

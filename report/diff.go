@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -67,7 +68,7 @@ func diffJSON(doc DiffDocument) ([]byte, error) {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("encoding the diff of table %q as JSON: %w", keyspace.Printable(doc.After.Table), err)
+		return nil, fmt.Errorf("encoding the diff of table %s as JSON: %w", escape.Quote(doc.After.Table), err)
 	}
 	return buf.Bytes(), nil
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/btviz/btviz/escape"
 )
 
 // JSON renders the report [Document] as indented JSON with a final
@@ -15,7 +17,7 @@ func JSON(in Input) ([]byte, error) {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(Build(in)); err != nil {
-		return nil, fmt.Errorf("encoding report of table %q as JSON: %w", tableName(in), err)
+		return nil, fmt.Errorf("encoding report of table %s as JSON: %w", escape.Quote(tableName(in)), err)
 	}
 	return buf.Bytes(), nil
 }

@@ -25,9 +25,9 @@ const (
 // Cloud Bigtable and costs little; --max-read raises or lowers it.
 const DefaultMaxReadBytes = 2_000_000_000
 
-// minSampleRows is the fewest rows a sample aims to read: a fraction so
-// small that it would read almost nothing (--sample 1e-9) reads about
-// this many instead, and says so.
+// minSampleRows is the fewest rows a sample aims to read, the smallest
+// sample btviz reads: a fraction so small that it would read almost
+// nothing (--sample 1e-9) reads about this many instead, and says so.
 const minSampleRows = 200
 
 // minDefaultFraction keeps a default sample of a huge table from being
@@ -50,6 +50,10 @@ type modeChoice struct {
 	// why is what made a scan sample: "--sample", or the size of the
 	// range in the default mode.
 	why string
+	// note says why the scan reads other than the user asked, when it
+	// does: a --sample too small to read anything, a --max-rows below a
+	// row a key range (see [Preview].Note).
+	note string
 }
 
 // chooseMode applies the options' mode, or picks the default from the
@@ -113,10 +117,14 @@ func capSample(opts Options, c modeChoice, sampledBytes, estimatedRows int64) mo
 	if estimatedRows > 0 && c.fraction*float64(estimatedRows) < minSampleRows {
 		wanted := c.fraction
 		c.fraction = min(1, minSampleRows/float64(estimatedRows))
-		c.why = fmt.Sprintf("a %s sample of about %s rows would read about %.0f; reading about %d, the fewest a sample reports on",
+		c.why = fmt.Sprintf("a %s sample of about %s rows would read about %.0f; reading about %d, the smallest sample btviz reads",
 			units.Percent(wanted), units.Short(float64(estimatedRows)), wanted*float64(estimatedRows), min(minSampleRows, estimatedRows))
+		if opts.Fraction > 0 {
+			c.note = fmt.Sprintf("--sample %g would read about %.0f of the range's about %s rows; reading about %d instead, the smallest sample btviz reads",
+				opts.Fraction, opts.Fraction*float64(estimatedRows), units.Short(float64(estimatedRows)), min(minSampleRows, estimatedRows))
+		}
 		if c.fraction >= 1 {
-			return modeChoice{mode: keyspace.ModeFull, fraction: 1, reason: "every row: " + c.why}
+			return modeChoice{mode: keyspace.ModeFull, fraction: 1, reason: "every row: " + c.why, note: c.note}
 		}
 	}
 	c.reason = fmt.Sprintf("a %s sample of rows (RowSampleFilter", units.Percent(c.fraction))

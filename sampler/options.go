@@ -94,6 +94,9 @@ type Options struct {
 
 	// heldLimit overrides maxHeldBytes, for tests.
 	heldLimit int64
+	// readRow, for tests, is called with the key of every row a reader
+	// reads, on the reader's goroutine.
+	readRow func(key string)
 	// defaultConcurrency says Concurrency is a default, which the plan
 	// may change (see [scanner.fitReaders]).
 	defaultConcurrency bool

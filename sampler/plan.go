@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -110,6 +111,7 @@ func newPlan(spans []span, shape mapShape, opts Options) *plan {
 		for i := range p.ranges {
 			p.units = append(p.units, unit{i, i + 1}) // a row limit applies per read
 		}
+		p.budgetFloor()
 		return p
 	}
 	sizes := make([]int64, len(p.ranges))
@@ -265,6 +267,22 @@ func coalesce(sizes []int64, totalBytes int64, concurrency int) []unit {
 		unitBytes = size
 	}
 	return units
+}
+
+// budgetFloor says so when a row budget reads more than --max-rows: every
+// key range reads at least one row, so that each is estimated (a range
+// read not at all would count as empty), and a budget smaller than the
+// range count reads about one row a range.
+func (p *plan) budgetFloor() {
+	var total int64
+	for _, limit := range p.limits {
+		total += limit
+	}
+	if total <= p.maxRows+p.maxRows/10 {
+		return // rounding
+	}
+	p.reason = fmt.Sprintf("about %d rows spread over the key ranges (--max-rows %d, and at least one row from each of the %d ranges)", total, p.maxRows, len(p.ranges))
+	p.note = fmt.Sprintf("--max-rows %d reads about %d rows: at least one from each of the table's %d key ranges, so that every range is estimated", p.maxRows, total, len(p.ranges))
 }
 
 // rowBudgets spreads maxRows over the ranges in proportion to their

@@ -31,6 +31,11 @@ type Preview struct {
 	Concurrency   int
 	// Reason says how the scan reads and why (see [Progress].Reason).
 	Reason string
+	// Note, when set, says why the scan reads other than the user asked:
+	// a --sample so small that it would read almost nothing reads about
+	// 200 rows, the smallest sample btviz reads; a --max-rows below a row
+	// a key range reads one row a range. Reason says it too.
+	Note string
 }
 
 // Duration is how long reading ReadRows takes at the pilot's rate on
@@ -67,7 +72,11 @@ func (s *scanner) preview() Preview {
 	if p.estimatedRows >= 0 {
 		read = int64(float64(p.estimatedRows) * p.fraction)
 		if p.maxRows > 0 {
-			read = min(p.maxRows, p.estimatedRows)
+			var budget int64
+			for _, limit := range p.limits {
+				budget += limit
+			}
+			read = min(budget, p.estimatedRows)
 		}
 	}
 	return Preview{
@@ -75,7 +84,7 @@ func (s *scanner) preview() Preview {
 		TotalBytes: p.totalBytes, TotalRows: p.estimatedRows,
 		ReadBytes: p.readBytes, ReadRows: read,
 		RowsPerSecond: p.shape.rowsPerSecond, Concurrency: s.opts.Concurrency,
-		Reason: p.reason,
+		Reason: p.reason, Note: p.note,
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"cloud.google.com/go/bigtable"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/escape"
+	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -130,6 +132,15 @@ func (s *scanner) fail(err error) {
 	})
 }
 
+// recoverPanic, deferred by a goroutine of the scan, stops the scan with
+// a panic in it as the scan's failure: a bug, which reaches the user as
+// one ([bug.Error]); doing says what the goroutine did.
+func (s *scanner) recoverPanic(doing string) {
+	if err := bug.Recovered(recover()); err != nil {
+		s.fail(fmt.Errorf("%s: %w", doing, err))
+	}
+}
+
 func (s *scanner) run(parent context.Context) (*keyspace.Snapshot, error) {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
@@ -141,6 +152,7 @@ func (s *scanner) run(parent context.Context) (*keyspace.Snapshot, error) {
 	watchDone := make(chan struct{})
 	go func() {
 		defer close(watchDone)
+		defer s.recoverPanic("watching the reads")
 		s.watch.run(ctx)
 	}()
 	var stopOnce sync.Once
@@ -250,10 +262,10 @@ func (s *scanner) finish(parent context.Context) (*keyspace.Snapshot, error) {
 	case s.failure != nil:
 		stopped := fmt.Sprintf("stopped after %d of %d ranges", s.rangesDone, total)
 		snap.Scan.Incomplete = fmt.Sprintf("%s: %v", stopped, s.failure)
-		err = fmt.Errorf("%w: table %q in %s: %s: %w", ErrIncomplete, s.tableName, s.conn.Target.Where(), stopped, s.failure)
+		err = fmt.Errorf("%w: table %s in %s: %s: %w", ErrIncomplete, escape.Quote(s.tableName), s.conn.Target.Where(), stopped, s.failure)
 	case parent.Err() != nil:
 		snap.Scan.Incomplete = fmt.Sprintf("cancelled after %d of %d ranges", s.rangesDone, total)
-		err = fmt.Errorf("%w: table %q: %s: %w", ErrIncomplete, s.tableName, snap.Scan.Incomplete, context.Cause(parent))
+		err = fmt.Errorf("%w: table %s: %s: %w", ErrIncomplete, escape.Quote(s.tableName), snap.Scan.Incomplete, context.Cause(parent))
 	}
 	snap.Scan.Complete = err == nil
 	if snap.Scan.Complete {

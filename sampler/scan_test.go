@@ -3,6 +3,7 @@ package sampler
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"path/filepath"
 	"reflect"
@@ -455,19 +456,47 @@ func TestProgressReachesASlowReceiverWithoutBlocking(t *testing.T) {
 func TestTinyFractionReadsAMinimumAndSaysSo(t *testing.T) {
 	conn := eventsTable(t, 20000)
 	var reason string
+	var preview Preview
 	snap, err := Scan(context.Background(), conn, "events", Options{Fraction: 1e-9, Progress: func(p Progress) {
 		if p.Reason != "" {
 			reason = p.Reason
 		}
-	}})
+	}, Preview: func(p Preview) { preview = p }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if snap.Scan.RowsRead < minSampleRows/2 || snap.Scan.RowsEstimated < 15000 || snap.Scan.RowsEstimated > 25000 {
 		t.Fatalf("read %d rows, estimated %d of 20000", snap.Scan.RowsRead, snap.Scan.RowsEstimated)
 	}
-	if !strings.Contains(reason, "would read about 0; reading about 200, the fewest a sample reports on") {
+	if !strings.Contains(reason, "would read about 0; reading about 200, the smallest sample btviz reads") {
 		t.Fatalf("reason %q", reason)
+	}
+	// The note is what a command prints, on any terminal or none.
+	if !strings.Contains(preview.Note, "--sample 1e-09 would read about 0 of the range's about 2") || !strings.Contains(preview.Note, "reading about 200 instead, the smallest sample btviz reads") {
+		t.Fatalf("note %q", preview.Note)
+	}
+}
+
+// TestMaxRowsBelowARowARangeSaysWhyItReadsMore: --max-rows smaller than
+// the key ranges reads a row from each (so that each is estimated), and
+// says so rather than reading 13 times what was asked without a word.
+func TestMaxRowsBelowARowARangeSaysWhyItReadsMore(t *testing.T) {
+	conn := eventsTable(t, 20000)
+	var preview Preview
+	snap, err := Scan(context.Background(), conn, "events", Options{MaxRows: 10, Preview: func(p Preview) { preview = p }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranges := len(snap.Ranges)
+	if ranges <= 10 || snap.Scan.RowsRead <= 10 || snap.Scan.RowsRead > int64(ranges) {
+		t.Fatalf("read %d rows of %d ranges", snap.Scan.RowsRead, ranges)
+	}
+	want := fmt.Sprintf("--max-rows 10 reads about %d rows: at least one from each of the table's %d key ranges, so that every range is estimated", ranges, ranges)
+	if preview.Note != want || preview.ReadRows != int64(ranges) || !strings.Contains(preview.Reason, "at least one row from each") {
+		t.Fatalf("preview %+v, want the note %q", preview, want)
+	}
+	if _, err := Scan(context.Background(), conn, "events", Options{MaxRows: 3000, Preview: func(p Preview) { preview = p }}); err != nil || preview.Note != "" {
+		t.Fatalf("a budget above a row a range: note %q, %v", preview.Note, err)
 	}
 }
 

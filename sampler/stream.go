@@ -38,7 +38,10 @@ func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.Wa
 	spanCtx, stopSpans := context.WithCancel(ctx)
 	queue := newTaskQueue()
 	tasks := make(chan task)
-	go queue.pump(spanCtx, tasks)
+	go func() {
+		defer s.recoverPanic("handing out span reads")
+		queue.pump(spanCtx, tasks)
+	}()
 	readers := s.startWorkers(spanCtx, tasks, s.opts.Concurrency)
 	go func() {
 		readers.Wait()

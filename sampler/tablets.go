@@ -14,6 +14,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/escape"
+	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -75,7 +77,7 @@ func explainRPC(ctx context.Context, conn *connect.Conn, table string, err error
 			return tableErr
 		}
 	}
-	return fmt.Errorf("sampling row keys of table %q in %s: %w", table, conn.Target.Where(), err)
+	return fmt.Errorf("sampling row keys of table %s in %s: %w", escape.Quote(table), conn.Target.Where(), err)
 }
 
 // span is a key range [start, end) with its sampled bytes: the light form
@@ -225,7 +227,7 @@ func TableSizes(ctx context.Context, conn *connect.Conn, tables []string) (map[s
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			samples, err := sampleRowKeys(ctx, conn, table)
+			size, err := tableSize(ctx, conn, table)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -233,10 +235,6 @@ func TableSizes(ctx context.Context, conn *connect.Conn, tables []string) (map[s
 					firstErr = err
 				}
 				return
-			}
-			var size int64
-			if len(samples) > 0 {
-				size = samples[len(samples)-1].offset
 			}
 			sizes[table] = size
 		}()
@@ -246,4 +244,15 @@ func TableSizes(ctx context.Context, conn *connect.Conn, tables []string) (map[s
 		return nil, firstErr
 	}
 	return sizes, nil
+}
+
+// tableSize returns the size SampleRowKeys gives table; a panic in it is
+// returned as the bug it is ([bug.Error]).
+func tableSize(ctx context.Context, conn *connect.Conn, table string) (size int64, err error) {
+	defer bug.Catch(&err)
+	samples, err := sampleRowKeys(ctx, conn, table)
+	if err != nil || len(samples) == 0 {
+		return 0, err
+	}
+	return samples[len(samples)-1].offset, nil
 }

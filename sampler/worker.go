@@ -7,6 +7,7 @@ import (
 
 	"cloud.google.com/go/bigtable"
 
+	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -36,6 +37,7 @@ func (s *scanner) startWorkers(ctx context.Context, tasks <-chan task, n int) *s
 	for id := range n {
 		wg.Go(func() {
 			w := &worker{s: s, id: id, watch: s.watch}
+			defer w.recoverPanic()
 			for t := range tasks {
 				if ctx.Err() != nil || !s.gate.wait(ctx, t.seq) {
 					return
@@ -67,6 +69,15 @@ func (s *scanner) startWorkers(ctx context.Context, tasks <-chan task, n int) *s
 		})
 	}
 	return &wg
+}
+
+// recoverPanic, deferred by a reader, stops the scan with a panic in its
+// reads as the scan's failure: a bug, which reaches the user as one ([bug.Error]),
+// with what was read before it kept as an incomplete snapshot.
+func (w *worker) recoverPanic() {
+	if err := bug.Recovered(recover()); err != nil {
+		w.s.fail(fmt.Errorf("reading range %s: %w", rangeName(w.from, w.to), err))
+	}
 }
 
 // counts are a reader's share of the scanner's counters.
@@ -222,6 +233,9 @@ func (s *scanner) readOptions(sample bool, limit int64) []bigtable.ReadOption {
 // add converts one row into r's current batch.
 func (w *worker) add(r *rangeReader, row bigtable.Row) {
 	s := w.s
+	if s.opts.readRow != nil {
+		s.opts.readRow(row.Key())
+	}
 	if r.current == nil {
 		r.current = newBatch()
 	}

@@ -23,6 +23,6 @@
 //
 // Frames are untrusted: only printable text, "\n" and SGR sequences survive
 // ([Text] lists the rules), no output contains a control byte other than
-// "\n" (and ESC starting an SGR sequence in [ANSI]), and grids and images
-// are bounded by [MaxColumns], [MaxRows] and [MaxPixels].
+// "\n" (and ESC starting an SGR sequence in [ANSI]), grids are bounded by
+// [MaxColumns] and [MaxRows], and raster images also by [MaxPixels].
 package screenshot

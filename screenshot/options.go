@@ -24,7 +24,9 @@ const (
 	MaxScale = 8
 	// MaxCellSize bounds [Options.CellWidth] and [Options.CellHeight].
 	MaxCellSize = 128
-	// MaxPixels bounds the area of a raster screenshot (about 256 MB of RGBA).
+	// MaxPixels bounds the area of a raster screenshot, [PNG] and [Image]
+	// (about 256 MB of RGBA). An SVG holds no pixels: its size follows
+	// its cells, which MaxColumns and MaxRows bound.
 	MaxPixels = 64 << 20
 )
 

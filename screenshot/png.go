@@ -1,6 +1,7 @@
 package screenshot
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"io"
@@ -23,6 +24,9 @@ func Image(frame string, opt Options) (*image.RGBA, error) {
 	sc, err := newScene(frame, opt)
 	if err != nil {
 		return nil, err
+	}
+	if px := sc.size.X * sc.size.Y; px > MaxPixels {
+		return nil, fmt.Errorf("screenshot: a %d×%d px image exceeds %d pixels; lower Options.Scale or crop with Options.Columns and Options.Rows", sc.size.X, sc.size.Y, MaxPixels)
 	}
 	glyphs, err := newGlyphCache(sc.m)
 	if err != nil {

@@ -53,9 +53,6 @@ func newScene(frame string, opt Options) (*scene, error) {
 		sc.rows = append(sc.rows, paintRow(grid, y, sc.theme))
 	}
 	sc.size = image.Pt(grid.Columns*m.cellW+2*m.pad, len(sc.rows)*m.cellH+2*m.pad)
-	if px := sc.size.X * sc.size.Y; px > MaxPixels {
-		return nil, fmt.Errorf("screenshot: a %d×%d px image exceeds %d pixels; lower Options.Scale or crop with Options.Columns and Options.Rows", sc.size.X, sc.size.Y, MaxPixels)
-	}
 	return sc, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
 )
@@ -128,7 +129,7 @@ func (b *DemoBackend) Scan(ctx context.Context, table string, opts sampler.Optio
 	status, known := b.status[table]
 	b.mu.Unlock()
 	if known && (!status.Done || status.Err != nil) {
-		return nil, fmt.Errorf("table %q is still loading (%.0f%%); open it when the picker shows it ready", table, status.Share()*100)
+		return nil, fmt.Errorf("table %s is still loading (%.0f%%); open it when the picker shows it ready", escape.Quote(table), status.Share()*100)
 	}
 	return b.ConnBackend.Scan(ctx, table, opts, progress)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
 )
@@ -57,14 +58,14 @@ func (b *SnapshotBackend) Scan(_ context.Context, table string, opts sampler.Opt
 			continue
 		}
 		if opts.Prefix != "" || opts.Start != "" || opts.End != "" {
-			return nil, fmt.Errorf("re-reading a key range of table %q: %w; run btviz against the instance to drill deeper", table, ErrNotLive)
+			return nil, fmt.Errorf("re-reading a key range of table %s: %w; run btviz against the instance to drill deeper", escape.Quote(table), ErrNotLive)
 		}
 		if progress != nil {
 			progress(sampler.Progress{RangesDone: len(s.Ranges), RangesTotal: len(s.Ranges), RowsRead: s.Scan.RowsRead, Done: 1, Mode: s.Scan.Mode, Fraction: s.Scan.Fraction, Snapshot: s, Final: true})
 		}
 		return s, nil
 	}
-	return nil, fmt.Errorf("table %q is not in %s", table, b.Where())
+	return nil, fmt.Errorf("table %s is not in %s", escape.Quote(table), b.Where())
 }
 
 // Loads is nil: nothing loads in the background.

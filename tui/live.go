@@ -40,6 +40,10 @@ type RecordingStatus struct {
 	// Workload names the demo load generator feeding the recording, if
 	// any.
 	Workload string
+	// Failed is set once the recording stopped on a bug (a panic
+	// recovered in the proxy or its recorder, [bug.Error]): the view
+	// ends with it.
+	Failed error
 }
 
 // liveInterval is how often the live view takes in the recording: Key
@@ -60,6 +64,9 @@ type liveMsg struct {
 func liveTickCmd(rec Recording, table string) tea.Cmd {
 	return tea.Tick(liveInterval, func(time.Time) tea.Msg {
 		msg := liveMsg{table: table, status: rec.Status()}
+		if msg.status.Failed != nil {
+			return orBug(msg, msg.status.Failed)
+		}
 		if table != "" {
 			msg.traffic = rec.Snapshot(table)
 		}

@@ -457,6 +457,30 @@ func TestScreenshotKeyWritesPNGAndSVG(t *testing.T) {
 	}
 }
 
+// TestScreenshotThatFailsSaysWhatToDoOnScreen: a screenshot that cannot
+// be written says why and names --screenshot-dir on the status line of a
+// 200-column screen, however long the directory's path (the advice came
+// last and was cut off).
+func TestScreenshotThatFailsSaysWhatToDoOnScreen(t *testing.T) {
+	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 200, 60, colorprofile.NoTTY)
+	m.cfg.ScreenshotDir = filepath.Join(t.TempDir(), strings.Repeat("a-directory-with-a-long-name/", 6), "gone")
+	update(m, press(m, "s")())
+	if !m.message.isErr {
+		t.Fatalf("status line: %q", m.message.text)
+	}
+	var status string
+	for _, line := range strings.Split(screen(m), "\n") {
+		if strings.Contains(line, "screenshot") && !strings.Contains(line, "s screenshot") {
+			status = line
+		}
+	}
+	for _, want := range []string{"screenshot not saved (no such file or directory)", "start btviz with --screenshot-dir DIR"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("the status line lacks %q: %q", want, status)
+		}
+	}
+}
+
 func TestKeysAreAlwaysEscaped(t *testing.T) {
 	snap := scenarioSnapshot(t, "binary-sensor-keys")
 	m := newSnapshotModel(t, snap, 200, 60, colorprofile.TrueColor)

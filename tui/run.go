@@ -86,7 +86,9 @@ type Config struct {
 // Run runs the TUI on in and out until the user quits or ctx is
 // cancelled, in the alternate screen with the mouse on, and restores the
 // terminal before it returns. It does not close cfg.Backend. It returns
-// nil when the user quits, ctx's error when ctx ended it.
+// nil when the user quits, ctx's error when ctx ended it, and a
+// [*bug.Error] when a panic in the view or in a scan it ran ended it (a
+// bug in btviz: the terminal is put back all the same).
 //
 // Run leaves SIGINT and SIGTERM to its caller, which should cancel ctx on
 // them (cmd/btviz does): Bubble Tea's own handler races a cancelled
@@ -105,16 +107,28 @@ func Run(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	// end with it when Run returns.
 	appCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	program := tea.NewProgram(New(appCtx, cfg),
+	return runProgram(ctx, New(appCtx, cfg), in, out, cfg)
+}
+
+// runProgram runs model as the root of a program on in and out, guarded
+// ([guard]): a panic in it quits the program and comes back as a
+// [*bug.Error].
+func runProgram(ctx context.Context, model tea.Model, in io.Reader, out io.Writer, cfg Config) error {
+	g := &guard{model: model}
+	program := tea.NewProgram(g,
 		tea.WithContext(ctx),
 		tea.WithInput(in),
 		tea.WithOutput(out),
 		tea.WithEnvironment(cfg.Environ),
 		tea.WithColorProfile(cfg.Profile),
 		tea.WithoutSignalHandler(),
+		tea.WithoutCatchPanics(),
 	)
+	g.quit = program.Quit
 	_, err := program.Run()
 	switch {
+	case g.failed != nil:
+		return g.failed
 	case err == nil:
 		return nil
 	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
 )
@@ -70,7 +71,7 @@ func tableSizesCmd(ctx context.Context, b Backend, names []string) tea.Cmd {
 	}
 	return func() tea.Msg {
 		sizes, err := b.TableSizes(ctx, names)
-		return sizesMsg{sizes: sizes, err: err}
+		return orBug(sizesMsg{sizes: sizes, err: err}, err)
 	}
 }
 
@@ -84,7 +85,7 @@ func waitLoadCmd(ch <-chan LoadProgress) tea.Cmd {
 		if !ok {
 			return loadsDoneMsg{}
 		}
-		return loadMsg{event: event, ch: ch}
+		return orBug(loadMsg{event: event, ch: ch}, event.Err)
 	}
 }
 
@@ -96,22 +97,37 @@ func scanCmd(scanCtx, appCtx context.Context, b Backend, id int, table string, o
 		events := make(chan tea.Msg, 1)
 		go func() {
 			defer close(events)
-			snap, err := b.Scan(scanCtx, table, opts, func(p sampler.Progress) {
-				if p.Final {
-					return // the done message carries the final snapshot
-				}
-				select {
-				case events <- scanProgressMsg{id: id, progress: p, events: events}:
-				case <-scanCtx.Done():
-				}
-			})
+			done := scanGuarded(func() (*keyspace.Snapshot, error) {
+				return b.Scan(scanCtx, table, opts, func(p sampler.Progress) {
+					if p.Final {
+						return // the done message carries the final snapshot
+					}
+					select {
+					case events <- scanProgressMsg{id: id, progress: p, events: events}:
+					case <-scanCtx.Done():
+					}
+				})
+			}, id)
 			select {
-			case events <- scanDoneMsg{id: id, snapshot: snap, err: err}:
+			case events <- done:
 			case <-appCtx.Done():
 			}
 		}()
 		return scanStartedMsg{id: id, events: events}
 	}
+}
+
+// scanGuarded runs scan and returns its done message; a panic in it, or
+// a scan that failed with one recovered in its own goroutines, is a bug
+// and ends the view ([panicMsg]).
+func scanGuarded(scan func() (*keyspace.Snapshot, error), id int) (done tea.Msg) {
+	defer func() {
+		if err := bug.Recovered(recover()); err != nil {
+			done = panicMsg{err}
+		}
+	}()
+	snap, err := scan()
+	return orBug(scanDoneMsg{id: id, snapshot: snap, err: err}, err)
 }
 
 // waitScanCmd waits for a scan's next event.

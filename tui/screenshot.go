@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -49,12 +50,26 @@ func screenshotCmd(dir, table string, frame artifact.Frame, now func() time.Time
 		for _, format := range screenshotFormats {
 			path := stem + "." + string(format)
 			if err := artifact.Write(path, frame, format); err != nil {
-				return screenshotMsg{paths: paths, err: fmt.Errorf("saving the screenshot: %w; start btviz with --screenshot-dir DIR to save elsewhere", err)}
+				return screenshotMsg{paths: paths, err: screenshotFailed(err, dir)}
 			}
 			paths = append(paths, path)
 		}
 		return screenshotMsg{paths: paths}
 	}
+}
+
+// screenshotFailed words a screenshot that could not be written for the
+// status line: the cause and the advice first, the directory (which may
+// be long) last, so that a cut line keeps what to do.
+func screenshotFailed(err error, dir string) error {
+	cause := err
+	if pathErr := (*os.PathError)(nil); errors.As(err, &pathErr) {
+		cause = pathErr.Err // the path is the directory's, named below
+	}
+	if dir == "" {
+		dir = "the current directory"
+	}
+	return fmt.Errorf("screenshot not saved (%w); start btviz with --screenshot-dir DIR to save elsewhere than %s", cause, dir)
 }
 
 // screenshotText says where the screenshot went.

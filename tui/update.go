@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
 )
@@ -162,7 +163,7 @@ func (m *Model) gotTables(msg tablesMsg) tea.Cmd {
 	}
 	table := m.pendingOpen
 	m.pendingOpen = ""
-	m.scan = &scanStatus{table: table, err: fmt.Errorf("table %q is not in %s", table, m.backend.Where())}
+	m.scan = &scanStatus{table: table, err: fmt.Errorf("table %s is not in %s", escape.Quote(table), m.backend.Where())}
 	return sizes
 }
 

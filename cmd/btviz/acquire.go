@@ -82,21 +82,26 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 	case errors.Is(err, connect.ErrTableNotFound), errors.Is(err, sampler.ErrBadOptions):
 		return acquired{}, usageError(err)
 	case err != nil:
-		return acquired{}, fmt.Errorf("scanning table %q in %s: %w", t.Table, t.Where(), err)
+		return acquired{}, fmt.Errorf("scanning table %s in %s: %w", quote(t.Table), t.Where(), err)
 	}
 	return acquired{snap: snap}, nil
 }
 
 // samplerOptions adds to validated scan options a progress bar on
 // stderr when it is a terminal, and the scan's preview of what it will
-// read when the tablet map is tablets (a real instance).
+// read when the tablet map is tablets (a real instance), or else why it
+// reads other than asked (a --sample too small to read anything, a
+// --max-rows below a row a key range).
 func (a *app) samplerOptions(opts sampler.Options) sampler.Options {
 	if f, ok := a.stderr.(*os.File); ok {
 		opts.Progress = newProgressBar(f).update
 	}
 	opts.Preview = func(p sampler.Preview) {
-		if p.Tablets {
+		switch {
+		case p.Tablets:
 			fmt.Fprintln(a.stderr, "btviz:", p)
+		case p.Note != "":
+			fmt.Fprintln(a.stderr, "btviz:", p.Note)
 		}
 	}
 	return opts

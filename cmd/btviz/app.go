@@ -44,8 +44,8 @@ func (a *app) resolve(flags connect.Flags) (t connect.Target, scenarios []demo.S
 	case errors.Is(err, connect.ErrNoEmulatorHost):
 		scenarios, err := demo.Lookup(t.Table)
 		if err != nil {
-			return t, nil, usageErrorf("table %q is not a demo table, and the embedded emulator holds only those: %s; to look at your own tables, point %s at your emulator",
-				t.Table, strings.Join(demo.ScenarioNames(), ", "), connect.EmulatorHostEnv)
+			return t, nil, usageErrorf("table %s is not a demo table, and the embedded emulator holds only those: %s; to look at your own tables, point %s at your emulator",
+				quote(t.Table), strings.Join(demo.ScenarioNames(), ", "), connect.EmulatorHostEnv)
 		}
 		return t, scenarios, nil
 	case err != nil:

@@ -203,11 +203,42 @@ func (s *failingStream) SendMsg(m any) error {
 	return s.ServerStream.SendMsg(m)
 }
 
+// TestScanSaysWhyItReadsOtherThanAsked: a --sample too small to read
+// anything reads about 200 rows and says that this is the smallest sample
+// btviz reads; a --max-rows below a row a key range reads one row from
+// each range and says so; neither needs a terminal to say it.
+func TestScanSaysWhyItReadsOtherThanAsked(t *testing.T) {
+	env := seededEmulator(t, "bus-locations")
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--sample", "1e-9"}, []string{"btviz: --sample 1e-09 would read about 0 of the range's about", "reading about 200 instead, the smallest sample btviz reads"}},
+		{[]string{"--max-rows", "10"}, []string{"btviz: --max-rows 10 reads about", "at least one from each of the table's", "so that every range is estimated"}},
+	} {
+		out := filepath.Join(t.TempDir(), "x.btviz")
+		r := runBtviz(t, env, append([]string{"scan", "--table", "bus-locations", "--out", out}, tc.args...)...)
+		r.requireExit(t, exitOK, tc.want...)
+		snap, err := keyspace.Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.Scan.RowsRead <= 10 {
+			t.Errorf("%v: read %d rows", tc.args, snap.Scan.RowsRead)
+		}
+	}
+}
+
 func TestScanThatFailsPartWayWritesThePartialSnapshotAndExitsThree(t *testing.T) {
 	env := seededEmulator(t, "bus-locations", failReadsAfter(200))
 	out := filepath.Join(t.TempDir(), "partial.btviz")
 	r := runBtviz(t, env, "scan", "--table", "bus-locations", "--out", out, "--full")
 	r.requireExit(t, exitPartial, "injected", "INCOMPLETE")
+	// Said once: the summary of what was written says it is incomplete,
+	// the error after it why (it used to repeat the cause).
+	if n := strings.Count(r.stderr, "injected"); n != 1 || strings.Count(r.stderr, "stopped after") != 1 {
+		t.Errorf("the cause is said %d times:\n%s", n, r.stderr)
+	}
 	snap, err := keyspace.Load(out)
 	if err != nil {
 		t.Fatalf("partial snapshot not written: %v", err)

@@ -2,17 +2,22 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/internal/snapshotjson"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/sampler"
 )
 
 // smallSnapshot is a snapshot file of a few hundred rows under a handful
@@ -97,6 +102,19 @@ func TestDamagedSnapshotsExitTwoNamingTheField(t *testing.T) {
 		{"negative rows", damage(t, good, func(f map[string]any) {
 			jsonNode(f, "snapshot", "root", "children", 2)["rows"] = -10
 		}), "snapshot.root.children[2].rows"},
+		{"rows estimated at 2^63-1", damage(t, good, func(f map[string]any) {
+			jsonNode(f, "snapshot", "scan")["rows_estimated"] = json.Number("9223372036854775807")
+		}), "snapshot.scan.rows_estimated"},
+		{"interval the wrong way round", damage(t, good, func(f map[string]any) {
+			scan := jsonNode(f, "snapshot", "scan")
+			scan["rows_estimated_low"], scan["rows_estimated_high"] = 90000, 5
+		}), "snapshot.scan.rows_estimated"},
+		{"null largest row", damage(t, good, func(f map[string]any) {
+			jsonNode(f, "snapshot")["largest"].([]any)[0] = nil
+		}), "snapshot.largest[0]: null"},
+		{"5 MB key", damage(t, good, func(f map[string]any) {
+			jsonNode(f, "snapshot", "largest", 0)["key"] = strings.Repeat("k", 5<<20)
+		}), "snapshot.largest[0].key"},
 		{"directory", t.TempDir(), "is a directory"},
 	}
 	for _, tc := range cases {
@@ -133,7 +151,7 @@ func TestPanicIsAnInternalErrorExitSeventy(t *testing.T) {
 		t.Fatalf("exit %d, want %d", code, exitInternal)
 	}
 	line := stderr.String()
-	for _, want := range []string{"btviz: internal error: assignment to entry in nil map", "(at cmd/btviz.TestPanicIsAnInternalErrorExitSeventy", "please report it", issuesURL} {
+	for _, want := range []string{"btviz: internal error: assignment to entry in nil map", "(at cmd/btviz.TestPanicIsAnInternalErrorExitSeventy", "please report it", bug.IssuesURL} {
 		if !strings.Contains(line, want) {
 			t.Errorf("stderr lacks %q: %s", want, line)
 		}
@@ -142,6 +160,37 @@ func TestPanicIsAnInternalErrorExitSeventy(t *testing.T) {
 		t.Errorf("not one line: %q", line)
 	}
 	noRawControls(t, "the internal error", line)
+}
+
+// TestBugBehindAnotherErrorIsExitSeventy: a panic recovered in a scan's
+// or a recording's goroutine comes back inside other errors — a scan
+// that stopped part-way (exit 3 otherwise), a recording that also failed
+// to write — and is still exit 70.
+func TestBugBehindAnotherErrorIsExitSeventy(t *testing.T) {
+	crash := &bug.Error{Value: "x", Site: "sampler.(*worker).add:1"}
+	for _, err := range []error{
+		crash,
+		partialError(fmt.Errorf("%w: table \"t\": reading range [a, b): %w", sampler.ErrIncomplete, crash)),
+		errors.Join(usageErrorf("writing the recording: disk full"), fmt.Errorf("serving: %w", crash)),
+	} {
+		if code := exitCode(err); code != exitInternal {
+			t.Errorf("exit %d for %v, want %d", code, err, exitInternal)
+		}
+	}
+}
+
+// TestSignalBehindAnotherErrorIsItsCode: a scan that a signal stopped
+// returns an incomplete scan's error with the signal as its cause: exit
+// 130 or 143, not 3; a bug still wins.
+func TestSignalBehindAnotherErrorIsItsCode(t *testing.T) {
+	stop := interrupted{syscall.SIGTERM}
+	partial := partialError(fmt.Errorf("%w: table \"t\": cancelled after 3 of 9 ranges: %w", sampler.ErrIncomplete, stop))
+	if code := exitCode(partial); code != 143 {
+		t.Errorf("exit %d, want 143", code)
+	}
+	if code := exitCode(errors.Join(partial, &bug.Error{Value: "x"})); code != exitInternal {
+		t.Errorf("exit %d, want %d", code, exitInternal)
+	}
 }
 
 // TestSnapshotLimitIsSetByTheEnvironment: BTVIZ_MAX_SNAPSHOT_MB lowers
@@ -175,6 +224,12 @@ func TestScreenshotDirIsAFlag(t *testing.T) {
 	runBtviz(t, nil, "--screenshot-dir", path).requireExit(t, exitUsage, "is a file")
 	// An existing directory gets as far as needing a terminal.
 	runBtviz(t, nil, "open", path, "--screenshot-dir", t.TempDir()).requireExit(t, exitUsage, "needs a terminal")
+	// The live view of a recording takes it too (its screenshot error
+	// advised a flag record did not have); it goes with --tui.
+	out := filepath.Join(t.TempDir(), "traffic.btviz")
+	runBtviz(t, nil, "record", "--tui", "--upstream", "localhost:1", "--out", out, "--screenshot-dir", missing).requireExit(t, exitUsage, "--screenshot-dir", "name an existing directory")
+	runBtviz(t, nil, "record", "--tui", "--upstream", "localhost:1", "--out", out, "--screenshot-dir", t.TempDir()).requireExit(t, exitUsage, "needs a terminal")
+	runBtviz(t, nil, "record", "--upstream", "localhost:1", "--out", out, "--screenshot-dir", t.TempDir()).requireExit(t, exitUsage, "goes with --tui")
 }
 
 // TestErrorsNeverWriteRawControls: an error quoting a hostile file name

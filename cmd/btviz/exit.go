@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+
+	"github.com/btviz/btviz/internal/bug"
 )
 
 // Exit codes, as DESIGN.md promises them to scripts and CI.
@@ -11,12 +13,13 @@ const (
 	exitFindings = 1 // findings at or above --fail-on
 	exitUsage    = 2 // bad flag, unreadable snapshot, table not found
 	exitPartial  = 3 // scan failed part-way; the partial result was written
-	// exitInternal is a bug in btviz: a panic caught at the command
-	// boundary (EX_SOFTWARE of sysexits.h).
+	// exitInternal is a bug in btviz: a panic recovered at the command
+	// boundary, in the interactive view or in a scan's or a recording's
+	// goroutine (EX_SOFTWARE of sysexits.h).
 	exitInternal = 70
 	// exitInterrupted is a command stopped by a signal that is not a
 	// [syscall.Signal]; SIGINT and SIGTERM exit 128 + their number (130,
-	// 143), as a shell reports them.
+	// 143), as a shell reports them (see [interrupted]).
 	exitInterrupted = 130
 )
 
@@ -50,11 +53,23 @@ func partialError(err error) error { return &exitError{code: exitPartial, err: e
 var errFindingsGate = &exitError{code: exitFindings, err: errors.New("findings at or above --fail-on")}
 
 // exitCode maps the error a command returned to the process exit code.
-// Errors that carry no code are operational failures of a whole run
-// (nothing written): treated as input errors, exit 2.
+// A bug ([bug.Error]) anywhere in it is [exitInternal], whatever else
+// the error says (a scan that stopped part-way because of one is still a
+// bug); then a stop by SIGINT or SIGTERM ([interrupted]) is 128 + the
+// signal's number, also for a scan that wrote what it read before it
+// stopped (3 otherwise). Errors that carry no code are operational failures of a whole
+// run (nothing written): treated as input errors, exit 2.
 func exitCode(err error) int {
 	if err == nil {
 		return exitOK
+	}
+	var crash *bug.Error
+	if errors.As(err, &crash) {
+		return exitInternal
+	}
+	var stop interrupted
+	if errors.As(err, &stop) {
+		return stop.exitCode() // also a scan that wrote what it read
 	}
 	var coded *exitError
 	if errors.As(err, &coded) {

@@ -54,7 +54,7 @@ func (a *app) exportCommand() *cobra.Command {
 	cmd.Flags().StringVar(&flags.Bucketing, "bucketing", "", "key buckets: "+units.OrList(heatmap.Bucketings()))
 	cmd.Flags().StringVar(&flags.Scale, "scale", "", "colour scale: "+units.OrList(heatmap.ScaleKinds())+" (default linear)")
 	cmd.Flags().StringVar(&flags.Palette, "palette", "", "colours of the heat: "+units.OrList(heatmap.PaletteNames())+" (default viridis)")
-	cmd.Flags().StringVar(&flags.Size, "size", "", fmt.Sprintf("terminal size to draw, columns x rows (default %dx%d, at least %dx%d)", export.DefaultWidth, export.DefaultHeight, export.MinWidth, export.MinHeight))
+	cmd.Flags().StringVar(&flags.Size, "size", "", fmt.Sprintf("terminal size to draw, columns x rows (default %dx%d; %s)", export.DefaultWidth, export.DefaultHeight, export.SizeLimits()))
 	cmd.Flags().StringVar(&flags.Theme, "theme", "", "colours: "+units.OrList(tui.Themes())+" (default dark: a file has no terminal background to follow)")
 	return cmd
 }

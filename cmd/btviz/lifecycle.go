@@ -6,17 +6,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"charm.land/fang/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
-	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/internal/atomicfile"
+	"github.com/btviz/btviz/internal/bug"
 )
 
 // stopGrace is how long a command gets to wind down by itself after
@@ -25,18 +24,19 @@ import (
 // second a user waits after Ctrl+C.
 const stopGrace = 400 * time.Millisecond
 
-// issuesURL is where a user reports a bug.
-const issuesURL = "https://github.com/btviz/btviz/issues"
-
 // run executes btviz with args and returns the process exit code; tests
-// call it in-process. SIGINT and SIGTERM cancel the command's context;
-// a command still busy [stopGrace] later (or as long as it asked for with
+// call it in-process. SIGINT and SIGTERM cancel the command's context,
+// with [interrupted] as the cause: a command that stops on it returns
+// an error that wraps it (a scan's, after writing what it read; the
+// interactive view's), and exits 128 + the signal's number; one that
+// Ctrl+C ends normally (record, emulator) returns nil and exits 0. A
+// command still busy [stopGrace] later (or as long as it asked for with
 // [app.allowWindDown]), or at a second signal, is abandoned: its
 // temporary files are removed, the terminal is restored and run returns
 // 128 + the signal's number, for main to exit with.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(signals)
@@ -51,13 +51,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case code := <-done:
 		return code
 	case sig := <-signals:
-		cancel()
+		cancel(interrupted{sig})
 		grace := stopGrace
 		if asked := time.Duration(a.windDown.Load()); asked > grace {
 			grace = asked
 		}
 		select {
 		case code := <-done:
+			if code == exitUsage || code == exitPartial {
+				// Failed because the signal cut it short (a read
+				// cancelled before any row came, a scan that wrote what
+				// it read): the signal's code, as the README promises.
+				return interrupted{sig}.exitCode()
+			}
 			return code
 		case <-signals:
 		case <-time.After(grace):
@@ -79,7 +85,20 @@ func (a *app) stopNow(sig os.Signal) int {
 	atomicfile.RemoveTemporary()
 	a.terminal.restore()
 	fmt.Fprintf(a.stderr, "btviz: stopped by %s before the command finished; no partial output was left behind\n", signalName(sig))
-	if s, ok := sig.(syscall.Signal); ok {
+	return interrupted{sig}.exitCode()
+}
+
+// interrupted is the cause of a command's context cancelled by SIGINT or
+// SIGTERM (see [run]); an error that wraps it exits 128 + the signal's
+// number ([exitCode]).
+type interrupted struct{ sig os.Signal }
+
+func (e interrupted) Error() string { return "stopped by " + signalName(e.sig) }
+
+// exitCode is 128 + the signal's number, as a shell reports a process
+// the signal stopped.
+func (e interrupted) exitCode() int {
+	if s, ok := e.sig.(syscall.Signal); ok {
 		return 128 + int(s)
 	}
 	return exitInterrupted
@@ -96,41 +115,18 @@ func signalName(sig os.Signal) string {
 }
 
 // recoverPanic turns a panic that reached the command boundary into a
-// one-line error and [exitInternal]: no stack trace for the user, but
-// where it happened and where to report it. Deferred clean-up of the
-// panicking goroutine has run by now; the terminal is put back in case
-// the interactive view was running.
+// one-line error ([bug.Error]) and [exitInternal]: no stack trace for the
+// user, but where it happened and where to report it. Deferred clean-up
+// of the panicking goroutine has run by now; the terminal is put back in
+// case the interactive view was running.
 func (a *app) recoverPanic(code *int) {
-	p := recover()
-	if p == nil {
+	err := bug.Recovered(recover())
+	if err == nil {
 		return
 	}
 	a.terminal.restore()
-	fmt.Fprintf(a.stderr, "btviz: internal error: %s (at %s); this is a bug in btviz: please report it with the command you ran at %s\n",
-		escape.Text(oneLine(fmt.Sprint(p))), panicSite(), issuesURL)
+	printError(a.stderr, fang.Styles{}, err)
 	*code = exitInternal
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// panicSite names the function and line a panic started in: the first
-// frame below runtime.gopanic that is not the runtime's.
-func panicSite() string {
-	pcs := make([]uintptr, 32)
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
-	panicking := false
-	for {
-		frame, more := frames.Next()
-		switch {
-		case frame.Function == "runtime.gopanic":
-			panicking = true
-		case panicking && !strings.HasPrefix(frame.Function, "runtime."):
-			return fmt.Sprintf("%s:%d", strings.TrimPrefix(frame.Function, "github.com/btviz/btviz/"), frame.Line)
-		}
-		if !more {
-			return "unknown"
-		}
-	}
 }
 
 // terminalGuard remembers the terminal's state while the interactive view

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -35,6 +36,7 @@ func (l *liveRecording) Status() tui.RecordingStatus {
 	return tui.RecordingStatus{
 		Listen: l.proxy.Addr(), Upstream: l.upstream, Elapsed: time.Since(l.started),
 		Calls: l.recorder.Stats().Calls, UpstreamErr: l.proxy.UpstreamErr(), Workload: l.workload,
+		Failed: l.proxy.Crash(),
 	}
 }
 
@@ -64,12 +66,17 @@ func startLiveProxy(listen string, upstream *record.Upstream, sink *record.FileS
 
 // stop stops the proxy, waiting up to [recordStopGrace] for calls in
 // flight, and closes the recorder, which flushes the sink a last time. It
-// returns why serving failed, if it did, and the last flush's error.
+// returns why serving failed, if it did (a bug that stopped the proxy
+// too, even one that came after Serve returned), and the last flush's
+// error.
 func (p *liveProxy) stop() (serveErr, flushErr error) {
 	ctx, cancel := context.WithTimeout(context.Background(), recordStopGrace)
 	defer cancel()
 	p.proxy.Stop(ctx)
 	serveErr = <-p.served
+	if crash := p.proxy.Crash(); crash != nil && !errors.Is(serveErr, crash) {
+		serveErr = errors.Join(serveErr, crash)
+	}
 	return serveErr, p.recorder.Close()
 }
 

@@ -36,6 +36,7 @@ type recordFlags struct {
 	project, instance     string
 	duration              time.Duration
 	tui                   bool
+	screenshots           string // --screenshot-dir, for --tui
 }
 
 func (a *app) recordCommand() *cobra.Command {
@@ -70,6 +71,7 @@ func (a *app) recordCommand() *cobra.Command {
 	flags.StringVar(&f.out, "out", "", "recording file to write")
 	flags.DurationVar(&f.duration, "duration", 0, "stop by itself after this long, e.g. 10m (default: run until Ctrl+C)")
 	flags.BoolVar(&f.tui, "tui", false, "show the traffic live, as a heatmap that grows while the application runs; quitting the view stops the recording")
+	registerScreenshotDir(cmd, &f.screenshots)
 	return cmd
 }
 
@@ -90,6 +92,13 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 	}
 	if f.tui && f.duration > 0 {
 		return usageErrorf("--tui records until you quit the view: leave out --duration, or leave out --tui to stop after %s", f.duration)
+	}
+	if f.screenshots != "" && !f.tui {
+		return usageErrorf("--screenshot-dir is where the live view's s key saves screenshots: it goes with --tui")
+	}
+	screenshots, err := screenshotDir(f.screenshots)
+	if err != nil {
+		return err
 	}
 	if f.tui {
 		if err := a.requireTerminal(); err != nil {
@@ -129,7 +138,10 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 		return usageErrorf("cannot write the recording to --out %s: %w", f.out, err)
 	}
 	if f.tui {
-		err := a.recordLive(ctx, p, session, f)
+		err := a.recordLive(ctx, p, session, f, screenshots)
+		if errors.As(err, new(interrupted)) {
+			err = nil // SIGINT or SIGTERM ends a recording as quitting the view does
+		}
 		return errors.Join(err, a.endRecording(p, f))
 	}
 	a.announceRecording(p.proxy.Addr(), session, f)
@@ -164,7 +176,7 @@ func (a *app) endRecording(p *liveProxy, f recordFlags) error {
 // tables of the upstream and those the traffic touched, each table's
 // traffic joined with a scan of what it stores, read directly from the
 // upstream (so that the view's own reads are not recorded).
-func (a *app) recordLive(ctx context.Context, p *liveProxy, session recordingSession, f recordFlags) error {
+func (a *app) recordLive(ctx context.Context, p *liveProxy, session recordingSession, f recordFlags, screenshots string) error {
 	t := session.target
 	if session.source == keyspace.SourceEmulator {
 		t.EmulatorHost = f.upstream
@@ -175,7 +187,7 @@ func (a *app) recordLive(ctx context.Context, p *liveProxy, session recordingSes
 			t.Instance = connect.EmulatorInstance
 		}
 	}
-	cfg := tui.Config{Recording: p.liveRecording, Backend: tui.NewRecordingBackend(p.liveRecording, nil)}
+	cfg := tui.Config{Recording: p.liveRecording, Backend: tui.NewRecordingBackend(p.liveRecording, nil), ScreenshotDir: screenshots}
 	if conn, err := connect.Open(ctx, t); err == nil {
 		defer conn.Close()
 		cfg.Backend = tui.NewRecordingBackend(p.liveRecording, tui.NewConnBackend(conn))

@@ -174,15 +174,21 @@ func (a *app) backend(ctx context.Context, flags connect.Flags) (tui.Backend, fu
 	return tui.NewConnBackend(conn), func() { conn.Close() }, nil
 }
 
-// runTUI runs the interactive view until the user quits; Ctrl+C from
-// outside (SIGINT, SIGTERM) is a normal way out too.
+// runTUI runs the interactive view until the user quits (q, or Ctrl+C as
+// a key: exit 0) or SIGINT or SIGTERM from outside stops it: then it
+// returns the [interrupted] cause, for exit 130 or 143.
 func (a *app) runTUI(ctx context.Context, cfg tui.Config) error {
 	if in, ok := a.stdin.(*os.File); ok {
 		a.terminal.save(in, a.stdout)
-		defer a.terminal.forget()
 	}
 	err := tui.Run(ctx, cfg, a.stdin, a.stdout)
+	// Not deferred: a panic that escapes the view leaves the saved state
+	// for [app.recoverPanic] to put back.
+	a.terminal.forget()
 	if errors.Is(err, context.Canceled) {
+		if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+			return cause
+		}
 		return nil
 	}
 	return err

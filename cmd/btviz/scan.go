@@ -21,7 +21,7 @@ func (a *app) scanCommand() *cobra.Command {
 			"rows, bytes, cells and write times per prefix, the largest rows and a sample of keys.\n" +
 			"The file is gzip-compressed JSON (format documented in package keyspace); it holds no\n" +
 			"cell values. A scan that stops part-way still writes what it read, marked incomplete,\n" +
-			"and exits 3.",
+			"and exits 3 (130 or 143 when Ctrl+C or SIGTERM stopped it).",
 		Example: "  btviz scan --emulator --table social-celebrity --out celebrity.btviz\n" +
 			"  btviz scan --project p --instance i --table events --sample 0.05 --out events.btviz",
 		Args: cobra.NoArgs,
@@ -50,7 +50,9 @@ func (a *app) scanCommand() *cobra.Command {
 	return cmd
 }
 
-// describeScan sums up a snapshot in one line for the terminal.
+// describeScan sums up a snapshot in one line for the terminal. Of a
+// scan that stopped part-way it says so, not why: the error that follows
+// it says why (it would say it twice).
 func describeScan(snap *keyspace.Snapshot) string {
 	scan := snap.Scan
 	mode := "every row"
@@ -61,7 +63,7 @@ func describeScan(snap *keyspace.Snapshot) string {
 	total := fmt.Sprintf("of about %s", units.Thousands(scan.RowsEstimated))
 	switch {
 	case !scan.Complete:
-		status = "INCOMPLETE (" + escape.Text(scan.Incomplete) + ")"
+		status = "INCOMPLETE (why is below)"
 		total = fmt.Sprintf("before it stopped; the range holds about %s by the share of its bytes read", units.Thousands(scan.RowsEstimated))
 	case scan.HasInterval():
 		total += fmt.Sprintf(" (95%%: %s–%s)", units.Thousands(scan.RowsEstimatedLow), units.Thousands(scan.RowsEstimatedHigh))

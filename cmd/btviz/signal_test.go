@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+
+	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/tui/tuitest"
 )
@@ -150,7 +153,7 @@ func readPID(t *testing.T, path string) int {
 // TestSIGINTStopsOpenWithinASecond drives `btviz open` on a large
 // snapshot in a real terminal and sends SIGINT twice: while it reads the
 // file, and once the heatmap is up. Each time it exits within a second
-// and leaves the terminal as it found it.
+// with 130 and leaves the terminal as it found it.
 func TestSIGINTStopsOpenWithinASecond(t *testing.T) {
 	btviz, _ := buildBinaries(t)
 	path := largeSnapshot(t)
@@ -161,7 +164,9 @@ func TestSIGINTStopsOpenWithinASecond(t *testing.T) {
 		says   string // on screen after the exit
 	}{
 		{"while reading the file", "", 128 + int(syscall.SIGINT), "stopped by SIGINT"},
-		{"with the heatmap up", tuitest.HeatmapTitle, 0, ""},
+		// Stopped by a signal, not by q: 130 as the README promises (it
+		// exited 0).
+		{"with the heatmap up", tuitest.HeatmapTitle, 128 + int(syscall.SIGINT), "btviz: stopped by SIGINT (Ctrl+C)"},
 	} {
 		t.Run(phase.name, func(t *testing.T) {
 			// The shell writes its process id, then becomes btviz.
@@ -189,6 +194,67 @@ func TestSIGINTStopsOpenWithinASecond(t *testing.T) {
 			}
 			if m := term.Modes(); m.AltScreen || m.Mouse || !m.CursorVisible {
 				t.Errorf("the terminal was not restored: %+v", m)
+			}
+		})
+	}
+}
+
+// slowReads makes the emulator pause before every ReadRows message, so
+// that a scan of a demo table takes seconds.
+func slowReads(pause time.Duration) grpc.ServerOption {
+	return grpc.StreamInterceptor(func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		if !strings.HasSuffix(info.FullMethod, "/ReadRows") {
+			return handler(srv, ss)
+		}
+		return handler(srv, &pausingStream{ServerStream: ss, pause: pause})
+	})
+}
+
+type pausingStream struct {
+	grpc.ServerStream
+	pause time.Duration
+}
+
+func (s *pausingStream) SendMsg(m any) error {
+	time.Sleep(s.pause)
+	return s.ServerStream.SendMsg(m)
+}
+
+// TestSignalStopsAScanWithItsCodeAndWritesWhatItRead: SIGINT or SIGTERM
+// during `btviz scan` writes the rows read so far, marked incomplete, says
+// so and why, and exits 130 or 143, as the README promises for a stop by
+// a signal (it exited 3, the code of a scan that failed).
+func TestSignalStopsAScanWithItsCodeAndWritesWhatItRead(t *testing.T) {
+	env := seededEmulator(t, "bus-locations", slowReads(5*time.Millisecond))
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "partial.btviz")
+			cmd := btvizCommand(t, env[connect.EmulatorHostEnv], "scan", "--table", "bus-locations", "--full", "--concurrency", "1", "--out", out)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(1500 * time.Millisecond) // reading by now, far from done
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Wait()
+			t.Logf("stderr: %s", stderr.String())
+			if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) {
+				t.Errorf("exit %d, want %d", code, 128+int(sig))
+			}
+			snap, err := keyspace.Load(out)
+			if err != nil {
+				t.Fatalf("what the scan read was not written: %v", err)
+			}
+			if snap.Scan.Complete || snap.Scan.RowsRead == 0 {
+				t.Errorf("complete %v, %d rows read", snap.Scan.Complete, snap.Scan.RowsRead)
+			}
+			for _, want := range []string{"wrote " + out, "INCOMPLETE", "cancelled after", "stopped by " + map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig]} {
+				if !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr lacks %q", want)
+				}
 			}
 		})
 	}

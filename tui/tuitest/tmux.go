@@ -255,6 +255,12 @@ func (term *Terminal) Modes() Modes {
 	return Modes{AltScreen: on(0), Mouse: on(1) || on(2) || on(3), CursorVisible: on(4)}
 }
 
+// Title is the pane's title, which a program sets with OSC 0 or 2.
+func (term *Terminal) Title() string {
+	out, _ := exec.Command("tmux", "display-message", "-p", "-t", term.session, "#{pane_title}").Output()
+	return string(bytes.TrimSpace(out))
+}
+
 // WaitExit waits for the program to exit and checks it left the terminal
 // clean: exit status 0, no alternate screen, mouse reporting off, cursor
 // shown. It returns the screen after the exit.
