@@ -88,7 +88,7 @@ func TestBadFlagsExitTwoWithAClearMessage(t *testing.T) {
 		{[]string{"report", "--table", "t", "--fail-on", "fatal"}, "fatal"},
 		{[]string{"report", "--table", "t", "--what-if", "salt(eight)"}, "--what-if"},
 		{[]string{"report", "--snapshot", "x.btviz", "--instance", "i"}, "--snapshot reads a saved scan"},
-		{[]string{"report", "--snapshot", "x.btviz", "--table", "t"}, "opening x.btviz"},
+		{[]string{"report", "--snapshot", "x.btviz", "--table", "t"}, "x.btviz: no such file"},
 		{[]string{"report"}, "--table"},
 		{[]string{"scan", "--table", "t"}, "--out FILE"},
 		{[]string{"scan", "--table", "a/b\x1b\u202e"}, "--out a_b__.btviz"},
