@@ -15,12 +15,8 @@ import (
 // incomplete, with an error that is the bug ([bug.Error], which the
 // command line turns into exit 70), naming the range being read.
 func TestPanicInAReaderIsABugNotACrash(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
-	rows := prefixedRows(4000, testPrefixes, testWeights)
-	createTable(t, conn, "events", "m", "meta")
-	load(t, conn, "events", rows)
-	poisoned := rows[len(rows)/2].key
+	conn := eventsTable(t, 4000)
+	poisoned := prefixedRows(4000, testPrefixes, testWeights)[2000].key // one the scan reads
 	snap, err := Scan(context.Background(), conn, "events", Options{Full: true, Concurrency: 3, readRow: func(key string) {
 		if key == poisoned {
 			var m map[string]int
