@@ -92,14 +92,26 @@ func (n *Node) Remainder() (Stats, TimeHist, *NodeTraffic) {
 	stats.FirstKey, stats.LastKey = first, first
 
 	writes := n.Writes.clone()
-	traffic := n.Traffic.clone()
 	for _, c := range n.Children {
 		writes.subtract(&c.Writes)
-		if traffic != nil && c.Traffic != nil {
+	}
+	return stats, writes, n.remainderTraffic()
+}
+
+// remainderTraffic returns the traffic of n that none of its children
+// holds: n's minus its children's, clamped at 0 against float drift; all
+// of a leaf's; nil without a recording.
+func (n *Node) remainderTraffic() *NodeTraffic {
+	traffic := n.Traffic.clone()
+	if traffic == nil {
+		return nil
+	}
+	for _, c := range n.Children {
+		if c.Traffic != nil {
 			traffic.subtract(c.Traffic)
 		}
 	}
-	return stats, writes, traffic
+	return traffic
 }
 
 // subtract takes other's counts away from h's, bucket by bucket, within

@@ -178,10 +178,19 @@ func (t *NodeTraffic) Merge(other *NodeTraffic) {
 	}
 }
 
-// subtract takes other's counts and histograms away from t's (for the
-// traffic of a node that its children do not hold).
+// subtract takes other's counts, method counts and histograms away from
+// t's (for the traffic of a node that its children do not hold), clamping
+// at 0; a method left with no calls and no errors is dropped.
 func (t *NodeTraffic) subtract(other *NodeTraffic) {
 	t.OpCounts.subtract(&other.OpCounts)
+	for _, m := range other.Methods {
+		for i := range t.Methods {
+			if mine := &t.Methods[i]; mine.Method == m.Method {
+				mine.Calls, mine.Errors = max(mine.Calls-m.Calls, 0), max(mine.Errors-m.Errors, 0)
+			}
+		}
+	}
+	t.Methods = slices.DeleteFunc(t.Methods, func(m MethodCount) bool { return m.Calls == 0 && m.Errors == 0 })
 	mine, theirs := t.hists(), other.hists()
 	for i := range mine {
 		mine[i].subtract(theirs[i])
