@@ -248,6 +248,26 @@ func (n *Node) KeyBounds() (first, last Key, ok bool) {
 	return first, last, ok
 }
 
+// HasTrafficIn reports whether the recorded traffic under n reached the
+// key range [start, end) (an empty end is the end of the table): a node
+// inside the range was read, written or scanned, or a leaf across its
+// bounds touched a key in it. Scans counted at a node wider than the
+// range (of a range wider than any of its children) do not count: which
+// keys they asked for is not kept.
+func (n *Node) HasTrafficIn(start, end string) bool {
+	t := n.Traffic
+	if t == nil || (t.Ops == 0 && t.RowsRead == 0 && t.RowsWritten == 0) || !overlaps(n, start, end) {
+		return false
+	}
+	if inside(string(n.Start), string(n.End), start, end) {
+		return true
+	}
+	if n.IsLeaf() {
+		return t.LastKey != "" && string(t.LastKey) >= start && (end == "" || string(t.FirstKey) < end)
+	}
+	return slices.ContainsFunc(n.Children, func(c *Node) bool { return c.HasTrafficIn(start, end) })
+}
+
 // HasTraffic reports whether the snapshot holds a traffic recording.
 func (s *Snapshot) HasTraffic() bool { return s != nil && s.Traffic != nil }
 
