@@ -40,11 +40,17 @@ func TestTuitestStringsAreOnScreen(t *testing.T) {
 	want("a small terminal", screen(m), tuitest.TooSmall)
 
 	rec := newBuilderRecording(snap.Scan.Started)
-	readTheCelebrity(rec, snap.Table, 0, 5)
+	readTheCelebrity(rec, snap.Table, 0, 10)
 	live := New(t.Context(), Config{Snapshot: snap, Backend: NewRecordingBackend(rec, NewSnapshotBackend("x", snap)), Recording: rec, Profile: colorprofile.NoTTY})
 	update(live, tea.WindowSizeMsg{Width: 200, Height: 60})
-	update(live, liveMsg{table: snap.Table, traffic: rec.Snapshot(snap.Table), status: rec.Status()})
+	r := newRuntime(t, live)
+	r.send(liveMsg{table: snap.Table, traffic: rec.Snapshot(snap.Table), status: rec.Status()})
 	want("the live view", screen(live), tuitest.LiveRecording, tuitest.TrafficHeatmap)
+	r.until(timeoutShort, "the read hotspot in the findings list", func() bool { return tuitest.ReadHotspotFinding(screen(live)) })
+	live.jump(strings.TrimSuffix(tuitest.CelebrityPrefix, "#"), false)
+	if share, ok := tuitest.SelectedOpsShare(screen(live)); !ok || share != 80 {
+		t.Errorf("the celebrity's bucket: share of ops %v (read: %v), want the 80%% the recording sent there:\n%s", share, ok, screen(live))
+	}
 
 	stopped := snap.Clone()
 	stopped.Scan.Complete, stopped.Scan.Incomplete = false, "cancelled by the user"
