@@ -80,8 +80,11 @@ type HotScan struct {
 
 // OpCounts are the traffic totals of a key range. An operation is one row
 // named by a point read or a mutation, or one key range asked for by a
-// scan; rows read are the rows the server returned, rows written the rows
-// a mutation changed.
+// scan; rows read are the rows the server returned to a read (ReadRows),
+// rows written the rows a mutation changed. A ReadModifyWriteRow counts
+// one row written and no row read, though it answers with the row it
+// changed; a CheckAndMutateRow counts one row written when the branch it
+// ran had mutations, and no row read (see [Builder.AddOp]).
 type OpCounts struct {
 	Ops          float64 `json:"ops"`
 	PointReads   float64 `json:"point_reads"`
