@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,17 +71,29 @@ func TestReadHotspotOnOneUser(t *testing.T) {
 	}
 }
 
+// TestHotCounterRow: a counter every request increments with
+// ReadModifyWriteRow, which answers with the row it changed (as the
+// recording proxy records it), is one hot row by writes, with the
+// advice for a counter; its answers are not reads.
 func TestHotCounterRow(t *testing.T) {
 	snap := record(t, func(add func(keyspace.Op)) {
 		for i := range 3000 {
-			add(write(i*10, keyspace.MethodReadModifyWriteRow, "stats#global#page_views"))
+			increment := write(i*10, keyspace.MethodReadModifyWriteRow, "stats#global#page_views")
+			increment.RowsRead = []keyspace.RowIO{{Key: "stats#global#page_views", Bytes: 60}}
+			add(increment)
 			add(write(i*10, keyspace.MethodMutateRow, fmt.Sprintf("event#%05d", i)))
 		}
 	})
 	got := kinds(Diagnose(snap))
 	rows := got[KindHotRow]
 	if len(rows) != 1 || rows[0].Prefix != "stats#global#page_views" || rows[0].Evidence["write_share"] < 0.45 {
-		t.Fatalf("hot rows %+v", rows)
+		t.Fatalf("hot rows %+v, want one: the counter by writes", rows)
+	}
+	if !strings.Contains(rows[0].Advice, "counter as N shard rows") {
+		t.Errorf("the counter's advice: %s", rows[0].Advice)
+	}
+	if len(got[KindReadHotspot]) > 0 || snap.Root.Traffic.RowsRead != 0 {
+		t.Fatalf("increments counted as reads: %v rows read, %+v", snap.Root.Traffic.RowsRead, got[KindReadHotspot])
 	}
 	if len(got[KindWriteHotspot]) > 0 {
 		t.Fatalf("the counter row's prefix is reported as a range too: %+v", got[KindWriteHotspot])

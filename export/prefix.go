@@ -14,25 +14,35 @@ import (
 // names.
 const maxSuggestedPrefixes = 8
 
-// checkPrefix fails when prefix holds no rows of snap, naming the largest
-// prefixes next to where it would be.
+// checkPrefix fails when prefix holds neither rows of snap nor, in a
+// recording, traffic, naming the largest prefixes next to where it would
+// be.
 func checkPrefix(snap *keyspace.Snapshot, prefix keyspace.Key) error {
 	if prefix == "" {
 		return nil
 	}
-	stats, exact := keyspace.RangeStats(snap.Root, string(prefix), keyspace.PrefixEnd(string(prefix)))
-	if stats.Rows > 0 || !exact {
+	start, end := string(prefix), keyspace.PrefixEnd(string(prefix))
+	stats, exact := keyspace.RangeStats(snap.Root, start, end)
+	if stats.Rows > 0 || !exact || snap.Root.HasTrafficIn(start, end) {
 		return nil
 	}
-	msg := fmt.Sprintf("exporting table %s: no rows start with prefix %s", escape.Quote(snap.Table), quoted(string(prefix)))
+	what := "no rows start with prefix %s"
+	switch {
+	case snap.TrafficOnly():
+		what = "the recording touched no key that starts with prefix %s"
+	case snap.HasTraffic():
+		what = "no rows start with prefix %s, and the recording touched none"
+	}
+	msg := fmt.Sprintf("exporting table %s: "+what, escape.Quote(snap.Table), quoted(string(prefix)))
 	if near := nearbyPrefixes(snap.Root, string(prefix)); len(near) > 0 {
-		msg += "; prefixes with rows nearby: " + strings.Join(near, ", ")
+		msg += "; prefixes nearby: " + strings.Join(near, ", ")
 	}
 	return fmt.Errorf("%s (write bytes outside printable ASCII as \\xNN)", msg)
 }
 
-// nearbyPrefixes lists, largest first, the prefixes under the deepest
-// node whose range holds prefix: where the user was probably aiming.
+// nearbyPrefixes lists, largest first (by rows, and operations in a
+// recording), the prefixes under the deepest node whose range holds
+// prefix: where the user was probably aiming.
 func nearbyPrefixes(root *keyspace.Node, prefix string) []string {
 	path := root.Find(prefix)
 	parent := root
@@ -43,7 +53,13 @@ func nearbyPrefixes(root *keyspace.Node, prefix string) []string {
 		}
 	}
 	children := slices.Clone(parent.Children)
-	slices.SortStableFunc(children, func(a, b *keyspace.Node) int { return cmp.Compare(b.Rows, a.Rows) })
+	size := func(n *keyspace.Node) float64 {
+		if n.Traffic != nil {
+			return n.Rows + n.Traffic.Ops
+		}
+		return n.Rows
+	}
+	slices.SortStableFunc(children, func(a, b *keyspace.Node) int { return cmp.Compare(size(b), size(a)) })
 	var names []string
 	for _, child := range children {
 		if child.Kind != keyspace.KindPrefix {

@@ -2,7 +2,11 @@ package keyspace
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -88,6 +92,43 @@ func TestDamagedRecordingsNameTheField(t *testing.T) {
 		_, err = DecodeFile(bytes.NewReader(gzipJSON(t, file)))
 		if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), tc.field) {
 			t.Errorf("%s: err = %v, want a damaged file naming %q", tc.name, err, tc.field)
+		}
+	}
+}
+
+// TestTruncatedRecordingSaysToRecordAgain: a recording cut short, in its
+// compressed stream or in its JSON, is a truncated file whose advice is
+// about recording, not scanning.
+func TestTruncatedRecordingSaysToRecordAgain(t *testing.T) {
+	var buf bytes.Buffer
+	if err := EncodeRecording(&buf, testRecording(t)); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cutJSON bytes.Buffer
+	zw := gzip.NewWriter(&cutJSON)
+	zw.Write(body[:len(body)/2])
+	zw.Close()
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{
+		"cut stream": buf.Bytes()[:buf.Len()/2],
+		"cut JSON":   cutJSON.Bytes(),
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-"))
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadFile(path)
+		if !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "the recording was cut off") ||
+			!strings.Contains(err.Error(), "record the traffic again") || strings.Contains(err.Error(), "scan the table") {
+			t.Errorf("%s: %v; want a truncated recording and the advice to record again", name, err)
 		}
 	}
 }

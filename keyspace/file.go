@@ -72,7 +72,7 @@ func Save(path string, snap *Snapshot) error {
 // reader's limit.
 var (
 	ErrNotSnapshot  = errors.New("not a btviz snapshot")
-	ErrTruncated    = errors.New("snapshot file is truncated")
+	ErrTruncated    = errors.New("the file is truncated")
 	ErrNewerVersion = errors.New("snapshot written by a newer btviz")
 	ErrDamaged      = errors.New("damaged snapshot file")
 	ErrTooLarge     = errors.New("snapshot file is too large")
@@ -181,22 +181,53 @@ func (r Reader) maxBytes() int64 {
 	return DefaultMaxFileBytes
 }
 
-// checkSize decompresses f without keeping it, to refuse a file over the
-// size limit before anything is allocated for it.
+// checkSize decompresses f without keeping it (but its first bytes, to
+// tell a snapshot from a recording), to refuse a file over the size limit
+// before anything is allocated for it.
 func (r Reader) checkSize(f io.Reader) error {
 	zr, err := unzip(f)
 	if err != nil {
 		return err
 	}
 	defer zr.Close()
-	n, err := io.Copy(io.Discard, io.LimitReader(zr, r.maxBytes()+1))
+	head := headWriter{max: len(recordingHead)}
+	n, err := io.Copy(&head, io.LimitReader(zr, r.maxBytes()+1))
 	if n > r.maxBytes() {
 		return r.tooLarge()
 	}
 	if err != nil {
-		return fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
+		return truncated(head.bytes, err)
 	}
 	return nil
+}
+
+// recordingHead is how every recording file's JSON starts (see
+// [encodeEnvelope]); a snapshot file's starts with FileFormat instead.
+const recordingHead = `{"format":"` + RecordingFormat + `"`
+
+// headWriter keeps the first max bytes written to it and discards the
+// rest.
+type headWriter struct {
+	max   int
+	bytes []byte
+}
+
+func (w *headWriter) Write(p []byte) (int, error) {
+	if room := w.max - len(w.bytes); room > 0 {
+		w.bytes = append(w.bytes, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+// truncated is the error of a file that ends before its end, err the
+// read's; head is the start of its decompressed JSON, which says whether
+// it was a recording or a snapshot, and so what to do.
+func truncated(head []byte, err error) error {
+	if bytes.HasPrefix(head, []byte(recordingHead)) {
+		return fmt.Errorf("%w (%v); the recording was cut off: btviz record writes whole files (every few seconds and at the end, each renamed into place once complete), "+
+			"so a copy, a download or a full disk cut it short after; copy it again, or record the traffic again", ErrTruncated, err)
+	}
+	return fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
 }
 
 func (r Reader) tooLarge() error {
@@ -236,7 +267,7 @@ func (r Reader) body(in io.Reader) ([]byte, error) {
 		return nil, r.tooLarge()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
+		return nil, truncated(body, err)
 	}
 	return body, nil
 }
@@ -250,7 +281,7 @@ func envelope(body []byte) (format string, err error) {
 	if err := json.Unmarshal(body, &head); err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) && syntax.Offset >= int64(len(bytes.TrimRight(body, " \t\r\n"))) {
-			return "", fmt.Errorf("%w (%v); the scan or copy that wrote it did not finish: scan the table again", ErrTruncated, err)
+			return "", truncated(body, err)
 		}
 		if errors.As(err, &syntax) {
 			return "", fmt.Errorf("%w: its JSON is broken at byte %d (%v); %s", ErrNotSnapshot, syntax.Offset, err, rescan)

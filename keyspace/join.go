@@ -3,6 +3,7 @@ package keyspace
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Join returns a copy of storage, a scan of a table, with the traffic of
@@ -12,8 +13,14 @@ import (
 // scan's tree that holds its whole key range; a recorded key range that no
 // node of the scan holds (keys the traffic touched but the scan did not
 // find: rows read before they were written, or written after the scan)
-// becomes a node of its own beside the scan's nodes. Neither input
-// changes. Join fails for two different tables.
+// becomes a node of its own beside the scan's nodes. A recorded node that
+// spans several of the scan's nodes (a run of keys the recording merged
+// into one range node to bound its size) is divided among them, down to
+// the scan's leaves, in proportion to the rows the scan found in each, in
+// whole units: every count adds up to the recording's exactly, and no
+// node holds traffic that none of its children does unless the recording
+// held it there too (scans wider than one child). Neither input changes.
+// Join fails for two different tables.
 func Join(storage, recording *Snapshot) (*Snapshot, error) {
 	switch {
 	case storage == nil || storage.Root == nil:
@@ -40,7 +47,11 @@ func Join(storage, recording *Snapshot) (*Snapshot, error) {
 // n's range (n's counts already include it), as deep in n's subtree as one
 // node holds t's whole range. Where no child of n holds it, t's children
 // are placed one by one, and a t that overlaps no child of n becomes a
-// child of n, with its subtree.
+// child of n, with its subtree. A t that spans several of n's children (a
+// recorded range node over several of the scan's prefixes) has its own
+// traffic, what its children do not hold, spread over them ([spread]):
+// left on n, it would be traffic of keys none of n's children holds, a
+// bucket of its own with no rows in it.
 func graft(n, t *Node) {
 	if d := holdingChild(n, t); d != nil {
 		if t.Traffic != nil {
@@ -59,6 +70,101 @@ func graft(n, t *Node) {
 	for _, child := range t.Children {
 		graft(n, child)
 	}
+	// Where n is t's own range, what t's children do not hold is n's own
+	// too (scans wider than one child): it stays.
+	if own := t.remainderTraffic(); own != nil && (n.Start != t.Start || n.End != t.End) {
+		spread(n, own, t)
+	}
+}
+
+// spread divides traffic, a part of n's that lies in t's key range, over
+// the nodes below n that share keys with t, down to the leaves, in
+// proportion to the rows the scan stored in each ([spreadWeights]); n's
+// rows that none of its children holds take their share too, which stays
+// on n. Every count is divided in whole units and adds up exactly
+// ([apportioner.splitTraffic]). Where nothing below n shares a key with t
+// (t's keys lie between n's children) the traffic becomes a child of n
+// of its own, a range node between its neighbours.
+func spread(n *Node, traffic *NodeTraffic, t *Node) {
+	if n.IsLeaf() {
+		return
+	}
+	var over []*Node
+	for _, c := range n.Children {
+		if overlaps(c, string(t.Start), string(t.End)) {
+			over = append(over, c)
+		}
+	}
+	ownRows := 0.0
+	if t.holds(n) {
+		ownRows = n.RemainderRows()
+	}
+	if len(over) == 0 {
+		if ownRows == 0 && n.Kind == KindPrefix {
+			adoptGap(n, traffic, t)
+		}
+		return
+	}
+	weights := append(spreadWeights(over, t), ownRows)
+	if allZero(weights) { // no rows stored here: share alike
+		for i := range over {
+			weights[i] = 1
+		}
+	}
+	parts := newApportioner(weights).splitTraffic(traffic)
+	for i, c := range over {
+		addTraffic(c, parts[i])
+		spread(c, parts[i], t)
+	}
+}
+
+// spreadWeights returns how much of a spread traffic each node of over
+// takes: its stored rows, counting only nodes whose stored keys reach
+// into the keys t's traffic touched when any do (those are where the
+// traffic was), else every node's rows. All are 0 when no node of over
+// holds rows.
+func spreadWeights(over []*Node, t *Node) []float64 {
+	weights := make([]float64, len(over), len(over)+1)
+	if tr := t.Traffic; tr != nil && tr.LastKey != "" {
+		for i, c := range over {
+			if c.Rows > 0 && c.FirstKey <= tr.LastKey && c.LastKey >= tr.FirstKey {
+				weights[i] = c.Rows
+			}
+		}
+		if !allZero(weights) {
+			return weights
+		}
+	}
+	for i, c := range over {
+		weights[i] = c.Rows
+	}
+	return weights
+}
+
+// adoptGap makes traffic, which lies in t's range but between n's
+// children, a range node of its own under n: the part of t's range that
+// n holds, which no child of n shares a key with.
+func adoptGap(n *Node, traffic *NodeTraffic, t *Node) {
+	start, end := max(n.Start, t.Start), t.End
+	if EndBefore(string(n.End), string(t.End)) {
+		end = n.End
+	}
+	gap := &Node{Kind: KindRange, Prefix: Key(CommonPrefix(string(start), string(end))), Start: start, End: end, Depth: n.Depth + 1, Traffic: traffic}
+	if !strings.HasPrefix(string(gap.Prefix), string(n.Prefix)) {
+		gap.Prefix = n.Prefix
+	}
+	i, _ := n.childIndex(string(start))
+	n.Children = slices.Insert(n.Children, i, gap)
+}
+
+// allZero reports whether every weight is 0.
+func allZero(weights []float64) bool {
+	for _, w := range weights {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // holdingChild returns the child of n whose range holds t's whole range,
@@ -77,13 +183,11 @@ func holdingChild(n, t *Node) *Node {
 
 // overlapsChild reports whether any child of n shares a key with t.
 func overlapsChild(n, t *Node) bool {
-	for _, c := range n.Children {
-		if (c.End == "" || t.Start < c.End) && (t.End == "" || c.Start < t.End) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(n.Children, func(c *Node) bool { return overlaps(c, string(t.Start), string(t.End)) })
 }
+
+// holds reports whether n's key range holds all of m's.
+func (n *Node) holds(m *Node) bool { return n.holdsRange(KeyRange{Start: m.Start, End: m.End}) }
 
 // addTraffic folds traffic into n's.
 func addTraffic(n *Node, traffic *NodeTraffic) {

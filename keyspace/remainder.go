@@ -55,20 +55,32 @@ func (n *Node) HasRemainder() bool {
 func (n *Node) Remainder() (Stats, TimeHist, *NodeTraffic) {
 	stats := n.Stats.clone()
 	writes := n.Writes.clone()
-	traffic := n.Traffic.clone()
 	for _, c := range n.Children {
 		stats.subtract(&c.Stats)
 		writes.subtract(&c.Writes)
-		if traffic != nil && c.Traffic != nil {
-			traffic.subtract(c.Traffic)
-		}
 	}
 	first := n.FirstKey
 	if len(n.Children) > 0 && first >= n.Children[0].Start {
 		first = n.Prefix
 	}
 	stats.FirstKey, stats.LastKey = first, first
-	return stats, writes, traffic
+	return stats, writes, n.remainderTraffic()
+}
+
+// remainderTraffic returns the traffic of n that none of its children
+// holds: n's minus its children's, clamped at 0 against float drift; all
+// of a leaf's; nil without a recording.
+func (n *Node) remainderTraffic() *NodeTraffic {
+	traffic := n.Traffic.clone()
+	if traffic == nil {
+		return nil
+	}
+	for _, c := range n.Children {
+		if c.Traffic != nil {
+			traffic.subtract(c.Traffic)
+		}
+	}
+	return traffic
 }
 
 // subtract takes other's counts away from h's, bucket by bucket, within

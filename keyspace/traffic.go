@@ -80,8 +80,11 @@ type HotScan struct {
 
 // OpCounts are the traffic totals of a key range. An operation is one row
 // named by a point read or a mutation, or one key range asked for by a
-// scan; rows read are the rows the server returned, rows written the rows
-// a mutation changed.
+// scan; rows read are the rows the server returned to a read (ReadRows),
+// rows written the rows a mutation changed. A ReadModifyWriteRow counts
+// one row written and no row read, though it answers with the row it
+// changed; a CheckAndMutateRow counts one row written when the branch it
+// ran had mutations, and no row read (see [Builder.AddOp]).
 type OpCounts struct {
 	Ops          float64 `json:"ops"`
 	PointReads   float64 `json:"point_reads"`
@@ -178,10 +181,19 @@ func (t *NodeTraffic) Merge(other *NodeTraffic) {
 	}
 }
 
-// subtract takes other's counts and histograms away from t's (for the
-// traffic of a node that its children do not hold).
+// subtract takes other's counts, method counts and histograms away from
+// t's (for the traffic of a node that its children do not hold), clamping
+// at 0; a method left with no calls and no errors is dropped.
 func (t *NodeTraffic) subtract(other *NodeTraffic) {
 	t.OpCounts.subtract(&other.OpCounts)
+	for _, m := range other.Methods {
+		for i := range t.Methods {
+			if mine := &t.Methods[i]; mine.Method == m.Method {
+				mine.Calls, mine.Errors = max(mine.Calls-m.Calls, 0), max(mine.Errors-m.Errors, 0)
+			}
+		}
+	}
+	t.Methods = slices.DeleteFunc(t.Methods, func(m MethodCount) bool { return m.Calls == 0 && m.Errors == 0 })
 	mine, theirs := t.hists(), other.hists()
 	for i := range mine {
 		mine[i].subtract(theirs[i])
@@ -237,6 +249,26 @@ func (n *Node) KeyBounds() (first, last Key, ok bool) {
 		ok = true
 	}
 	return first, last, ok
+}
+
+// HasTrafficIn reports whether the recorded traffic under n reached the
+// key range [start, end) (an empty end is the end of the table): a node
+// inside the range was read, written or scanned, or a leaf across its
+// bounds touched a key in it. Scans counted at a node wider than the
+// range (of a range wider than any of its children) do not count: which
+// keys they asked for is not kept.
+func (n *Node) HasTrafficIn(start, end string) bool {
+	t := n.Traffic
+	if t == nil || (t.Ops == 0 && t.RowsRead == 0 && t.RowsWritten == 0) || !overlaps(n, start, end) {
+		return false
+	}
+	if inside(string(n.Start), string(n.End), start, end) {
+		return true
+	}
+	if n.IsLeaf() {
+		return t.LastKey != "" && string(t.LastKey) >= start && (end == "" || string(t.FirstKey) < end)
+	}
+	return slices.ContainsFunc(n.Children, func(c *Node) bool { return c.HasTrafficIn(start, end) })
 }
 
 // HasTraffic reports whether the snapshot holds a traffic recording.

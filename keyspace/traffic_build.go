@@ -43,10 +43,15 @@ type trafficState struct {
 //
 // Accounting: each named key counts one operation (a point read when the
 // method is ReadRows); each range of a scan counts one operation and one
-// scan at the deepest node that holds the whole range; each row returned
-// counts one row read and its bytes, each row changed one row written and
-// its bytes. A row counts as read once per call for the hot-row list,
-// whether it was named or scanned.
+// scan at the deepest node that holds the whole range; each row a read
+// returns counts one row read and its bytes, each row changed one row
+// written and its bytes. A row counts as read once per call for the
+// hot-row list, whether it was named or scanned. A ReadModifyWriteRow is
+// a write that answers with the row it changed: it counts one row written,
+// and the row it returns is not a row read (a counter incremented by every
+// request is a hot row by writes, not by reads). A CheckAndMutateRow
+// counts one row written when the branch it ran had mutations; its
+// predicate's look at the row returns nothing and is not a read.
 func (b *Builder) AddOp(op *Op) {
 	if b.snap.Traffic == nil {
 		b.snap.Traffic = &Traffic{BucketMicros: initialTrafficBucketMicros}
@@ -120,6 +125,9 @@ func (b *Builder) addOp(op *Op) {
 	// applied): each row that is the next named key is folded in on the
 	// path found for the key, one descent for both.
 	read, written := op.RowsRead, op.RowsWritten
+	if op.Method == MethodReadModifyWriteRow {
+		read = nil // its answer is the row it wrote, not a read
+	}
 	for _, key := range op.Keys {
 		k := string(key)
 		path := b.opPath(k)

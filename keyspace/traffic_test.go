@@ -291,6 +291,35 @@ func TestJoinGraftsTrafficOntoTheScansTree(t *testing.T) {
 	}
 }
 
+// TestReadModifyWriteIsAWrite: an increment answers with the row it
+// changed; it counts as a row written, and neither its row nor its bytes
+// are reads, in the counts or in the hot rows. A CheckAndMutateRow counts
+// the row its branch wrote.
+func TestReadModifyWriteIsAWrite(t *testing.T) {
+	var ops []Op
+	for i := range 5 {
+		op := opAt(float64(i), MethodReadModifyWriteRow)
+		op.Keys, op.RowsWritten, op.RowsRead = keys("counter#likes"), rows("counter#likes"), rows("counter#likes")
+		ops = append(ops, op)
+	}
+	cam := opAt(5, MethodCheckAndMutateRow)
+	cam.Keys, cam.RowsWritten = keys("user#ann#1"), rows("user#ann#1")
+	snap := recordOps(t, append(ops, cam))
+	want := OpCounts{Ops: 6, RowsWritten: 6, BytesWritten: 600}
+	if got := snap.Root.Traffic.OpCounts; got != want {
+		t.Errorf("table totals %+v, want %+v", got, want)
+	}
+	if got := snap.Root.Traffic.Time.RowsRead.Total(); got != 0 {
+		t.Errorf("rows-read histogram holds %v", got)
+	}
+	if len(snap.Traffic.TopReads) != 0 {
+		t.Errorf("hot rows by reads %+v, want none", snap.Traffic.TopReads)
+	}
+	if top := snap.Traffic.TopWrites; len(top) == 0 || top[0].Key != "counter#likes" || top[0].Count != 5 {
+		t.Errorf("hot rows by writes %+v, want counter#likes 5 times", top)
+	}
+}
+
 func TestRecordingFileRoundTrip(t *testing.T) {
 	var ops []Op
 	for i := range 30 {

@@ -15,6 +15,9 @@ type Backend interface {
 	// Where says what the backend reads, for titles: "instance "btviz" of
 	// project "local" (emulator at 127.0.0.1:40123)".
 	Where() string
+	// Reads says how a picked table is read, for the picker: "btviz
+	// reads it with SampleRowKeys and parallel scans".
+	Reads() string
 	// Live reports whether [Backend.Scan] can read tables; false for a
 	// saved snapshot, where drill-downs cannot re-read a range.
 	Live() bool

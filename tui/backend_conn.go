@@ -25,6 +25,9 @@ func (b *ConnBackend) Where() string { return b.conn.Target.Where() }
 // Live is true: a connection can scan.
 func (b *ConnBackend) Live() bool { return true }
 
+// Reads says that a table is scanned.
+func (b *ConnBackend) Reads() string { return "btviz reads it with SampleRowKeys and parallel scans" }
+
 // ListTables lists the instance's tables and their families.
 func (b *ConnBackend) ListTables(ctx context.Context) ([]TableInfo, error) {
 	tables, err := b.conn.Tables(ctx)

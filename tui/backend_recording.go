@@ -36,6 +36,15 @@ func (b *RecordingBackend) Where() string {
 // Live reports whether tables can be scanned.
 func (b *RecordingBackend) Live() bool { return b.storage != nil && b.storage.Live() }
 
+// Reads says that a table shows the traffic as it is recorded, on what
+// the wrapped backend reads of it.
+func (b *RecordingBackend) Reads() string {
+	if b.storage == nil || !b.storage.Live() {
+		return "btviz shows the traffic the proxy records on it, live"
+	}
+	return "btviz shows the traffic the proxy records on it, live, joined with a scan (SampleRowKeys and parallel scans, read directly, not through the proxy)"
+}
+
 // ListTables lists the wrapped backend's tables and the tables with
 // traffic, in name order.
 func (b *RecordingBackend) ListTables(ctx context.Context) ([]TableInfo, error) {

@@ -30,6 +30,26 @@ func (b *SnapshotBackend) Where() string { return "snapshot " + b.where }
 // Live is false: a saved snapshot cannot be re-read.
 func (b *SnapshotBackend) Live() bool { return false }
 
+// Reads says what the files hold: scans, traffic recordings, or both.
+func (b *SnapshotBackend) Reads() string {
+	scans, recordings := 0, 0
+	for _, s := range b.snaps {
+		if s.HasTraffic() {
+			recordings++
+		}
+		if !s.TrafficOnly() {
+			scans++
+		}
+	}
+	switch {
+	case scans == 0:
+		return "btviz shows the traffic recorded on it (btviz record), read from the file"
+	case recordings == 0:
+		return "btviz shows the scan saved in the file"
+	}
+	return "btviz shows what the files hold of it: a saved scan, the traffic recorded on it, or both joined"
+}
+
 // ListTables lists the tables of the snapshots.
 func (b *SnapshotBackend) ListTables(context.Context) ([]TableInfo, error) {
 	tables := make([]TableInfo, 0, len(b.snaps))

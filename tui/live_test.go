@@ -146,3 +146,33 @@ func TestAnEstimatedHotCountReadsAsARange(t *testing.T) {
 		}
 	}
 }
+
+// TestPickerSaysHowATableIsRead: the picker's line under its title says
+// how a picked table is read — scanned, read from a file, or recorded
+// live — and never that a recording is read with scans.
+func TestPickerSaysHowATableIsRead(t *testing.T) {
+	start := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	rec := newBuilderRecording(start)
+	readTheCelebrity(rec, "feed", 0, 2)
+	readTheCelebrity(rec, "likes", 0, 2)
+	storage := scenarioSnapshot(t, "social-celebrity")
+	for _, c := range []struct {
+		name    string
+		backend Backend
+		want    string
+	}{
+		{"a recording's file", NewSnapshotBackend("traffic.btviz", rec.Snapshot("feed"), rec.Snapshot("likes")), "btviz shows the traffic recorded on it"},
+		{"a scan's file", NewSnapshotBackend("scan.btviz", storage), "btviz shows the scan saved in the file"},
+		{"a live recording", NewRecordingBackend(rec, NewSnapshotBackend("x", storage)), "btviz shows the traffic the proxy records on it, live"},
+	} {
+		m := New(t.Context(), Config{Backend: c.backend, Profile: colorprofile.NoTTY, Theme: ThemeDark})
+		update(m, tea.WindowSizeMsg{Width: 200, Height: 40})
+		s := screen(m)
+		if !strings.Contains(s, "Pick a table to see its key space; "+c.want) || strings.Contains(s, "SampleRowKeys") {
+			t.Errorf("%s: the picker says\n%s", c.name, s)
+		}
+	}
+	if got := NewRecordingBackend(rec, NewConnBackend(nil)).Reads(); !strings.Contains(got, "read directly, not through the proxy") {
+		t.Errorf("a live recording of an instance: %q", got)
+	}
+}

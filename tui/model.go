@@ -112,7 +112,7 @@ func New(ctx context.Context, cfg Config) *Model {
 	}
 	if m.backend != nil {
 		m.loads = m.backend.Loads()
-		m.picker.where = m.backend.Where()
+		m.picker.where, m.picker.reads = m.backend.Where(), m.backend.Reads()
 	}
 	return m
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -168,6 +169,47 @@ func TestSearchJumpsToAPrefix(t *testing.T) {
 	press(m, "esc")
 	if m.searching || len(m.levels) != levels {
 		t.Fatal("esc in the prompt did not just close it")
+	}
+}
+
+// TestSearchFindsRecordedKeys: on a traffic recording alone, a prefix
+// the traffic touched is found, also inside a run of keys the recording
+// merged into one range; only a prefix it never touched is said to hold
+// nothing.
+func TestSearchFindsRecordedKeys(t *testing.T) {
+	start := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	r := keyspace.NewRecordingBuilder(keyspace.RecordingMeta{Source: keyspace.SourceEmulator, Started: start, Delimiters: "#"}, keyspace.Options{MaxChildren: 8})
+	for i := range 400 {
+		key := keyspace.Key(fmt.Sprintf("user#mila#p%03d#%d", i%40, i%3))
+		r.Add(&keyspace.Op{Time: start.Add(time.Duration(i) * 10 * time.Millisecond), Table: "t", Method: keyspace.MethodReadRows,
+			Keys: []keyspace.Key{key}, RowsRead: []keyspace.RowIO{{Key: key, Bytes: 100}}})
+	}
+	snap := r.Snapshot("t", start.Add(5*time.Second))
+	merged := ""
+	if path := snap.Root.Lookup("user#mila#"); path != nil {
+		for _, c := range path[len(path)-1].Children {
+			if c.Kind == keyspace.KindRange && c.Start != c.Prefix {
+				merged = string(c.Start) // a post inside a merged range
+				break
+			}
+		}
+	}
+	if merged == "" {
+		t.Fatal("the recording merged no posts into a range")
+	}
+	m := newSnapshotModel(t, snap, 120, 40, colorprofile.NoTTY)
+	press(m, "/")
+	typeText(m, merged)
+	press(m, "enter")
+	b := m.matrix.Buckets[m.current().state.Selected]
+	if m.message.text != "" || string(b.Start) > merged || (b.End != "" && string(b.End) <= merged) || b.Traffic.Ops == 0 {
+		t.Fatalf("search for %s, inside a merged range: says %q, selects [%v, %v) with %v ops", merged, m.message.text, b.Start, b.End, b.Traffic.Ops)
+	}
+	press(m, "esc", "/")
+	typeText(m, "user#zzz")
+	press(m, "enter")
+	if !strings.Contains(m.message.text, "no rows stored or keys recorded start with user#zzz") {
+		t.Fatalf("search for a prefix the traffic never touched says %q", m.message.text)
 	}
 }
 

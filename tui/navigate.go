@@ -182,8 +182,12 @@ func (m *Model) jump(key string, into bool) {
 	if selectKey != "" {
 		m.selectPrefix(selectKey)
 	}
-	if selectKey != "" && !m.hasRowsUnder(selectKey) {
-		m.setMessage("no rows start with "+cut(keyspace.Printable(key), 60)+"; showing where they would be", false)
+	if selectKey != "" && !m.hasKeysUnder(selectKey) {
+		what := "no rows start with "
+		if snap := m.snapOf(len(m.levels) - 1); snap.HasTraffic() {
+			what = "no rows stored or keys recorded start with "
+		}
+		m.setMessage(what+cut(keyspace.Printable(key), 60)+"; showing where they would be", false)
 	}
 }
 
@@ -221,7 +225,7 @@ func (m *Model) showFinding(fi diagnose.Finding) {
 // prefix, or else the bucket where such keys would be.
 func (m *Model) selectPrefix(prefix string) {
 	m.selectKey(prefix)
-	if m.matrix == nil || m.hasRowsUnder(prefix) {
+	if m.matrix == nil || m.hasKeysUnder(prefix) {
 		return
 	}
 	end := keyspace.PrefixEnd(prefix)
@@ -232,23 +236,36 @@ func (m *Model) selectPrefix(prefix string) {
 			break
 		}
 		cur.state.Selected = i
-		if m.hasRowsUnder(prefix) {
+		if m.hasKeysUnder(prefix) {
 			return
 		}
 	}
 	cur.state.Selected = where
 }
 
-// hasRowsUnder reports whether the selected bucket holds keys starting
-// with prefix, as far as its first and last keys tell.
-func (m *Model) hasRowsUnder(prefix string) bool {
+// hasKeysUnder reports whether the selected bucket holds keys starting
+// with prefix: stored rows, as far as its first and last keys tell, or
+// recorded traffic ([keyspace.Node.HasTrafficIn]) in the part of its
+// range under prefix.
+func (m *Model) hasKeysUnder(prefix string) bool {
 	cur := m.current()
 	if m.matrix == nil || len(m.matrix.Buckets) == 0 {
 		return false
 	}
 	b := m.matrix.Buckets[clampIndex(cur.state.Selected, len(m.matrix.Buckets))]
 	end := keyspace.PrefixEnd(prefix)
-	return b.Stats.Rows > 0 && string(b.Stats.LastKey) >= prefix && (end == "" || string(b.Stats.FirstKey) < end)
+	if b.Stats.Rows > 0 && string(b.Stats.LastKey) >= prefix && (end == "" || string(b.Stats.FirstKey) < end) {
+		return true
+	}
+	snap := m.snapOf(len(m.levels) - 1)
+	if !snap.HasTraffic() || b.Traffic == (keyspace.OpCounts{}) {
+		return false
+	}
+	start := max(string(b.Start), prefix)
+	if b.End != "" && (end == "" || string(b.End) < end) {
+		end = string(b.End)
+	}
+	return snap.Root.HasTrafficIn(start, end)
 }
 
 // goToPrefix shows the node with prefix, returning to a level that shows

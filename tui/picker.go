@@ -29,7 +29,9 @@ const (
 // picker is the table picker: the instance's tables with their sizes
 // and, for the demo, how far each has loaded.
 type picker struct {
-	where  string
+	where string
+	// reads says how a picked table is read ([Backend.Reads]).
+	reads  string
 	tables []TableInfo
 	sizes  map[string]int64
 	// selected indexes shown().
@@ -145,7 +147,7 @@ func (p *picker) render(f *frame, c *canvas) {
 	l := f.layout
 	header := []string{
 		st.AppName.Render(" btviz ") + " " + st.Table.Render(pickerTitle) + "  " + st.Text.Render(safeText(p.where)),
-		" " + st.Muted.Render("Pick a table to see its key space; btviz reads it with SampleRowKeys and parallel scans."),
+		" " + st.Muted.Render(cut("Pick a table to see its key space; "+p.reads+".", l.header.w-1)),
 		"",
 	}
 	c.paint(l.header, header)

@@ -53,8 +53,11 @@ func TestTuitestStringsAreOnScreen(t *testing.T) {
 	rt.send(tea.WindowSizeMsg{Width: 200, Height: 60})
 	rt.send(liveMsg{table: snap.Table, traffic: rec.Snapshot(snap.Table), status: rec.Status()})
 	want("the live view", screen(live), tuitest.LiveRecording, tuitest.TrafficHeatmap)
-	rt.until(timeoutShort, "the findings of the recording", func() bool { return !live.diagnosing && len(live.findings) > 0 })
-	want("the live view's findings", screen(live), tuitest.ReadHotspot)
+	rt.until(timeoutShort, "the read hotspot in the findings list", func() bool { return tuitest.ReadHotspotFinding(screen(live)) })
+	live.jump(strings.TrimSuffix(tuitest.CelebrityPrefix, "#"), false)
+	if share, ok := tuitest.SelectedOpsShare(screen(live)); !ok || share != 80 {
+		t.Errorf("the celebrity's bucket: share of ops %v (read: %v), want the 80%% the recording sent there:\n%s", share, ok, screen(live))
+	}
 
 	stopped := snap.Clone()
 	stopped.Scan.Complete, stopped.Scan.Incomplete = false, "cancelled by the user"

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // readSnapshots reads snapshot files (`btviz scan --out`) and traffic
@@ -24,6 +26,9 @@ func (a *app) readSnapshots(paths []string) ([]*keyspace.Snapshot, error) {
 		file, err := reader.ReadFile(path)
 		if err != nil {
 			return nil, usageError(err)
+		}
+		if rec := file.Recording; rec != nil && len(rec.Tables) == 0 {
+			return nil, emptyRecordingError(path, rec)
 		}
 		for _, snap := range file.Snapshots() {
 			p := byTable[snap.Table]
@@ -58,6 +63,21 @@ func (a *app) readSnapshots(paths []string) ([]*keyspace.Snapshot, error) {
 	}
 	slices.SortFunc(snaps, func(a, b *keyspace.Snapshot) int { return strings.Compare(a.Table, b.Table) })
 	return snaps, nil
+}
+
+// emptyRecordingError says that the recording at path holds no call on
+// any table, and how to record one that does.
+func emptyRecordingError(path string, rec *keyspace.Recording) error {
+	ran := "btviz record ran " + units.Duration(rec.Duration)
+	if rec.Upstream != "" {
+		ran += " in front of " + escape.Text(rec.Upstream)
+	}
+	if rec.Undecoded > 0 {
+		ran += fmt.Sprintf(" (%s calls were forwarded but could not be decoded)", units.Thousands(rec.Undecoded))
+	}
+	return usageErrorf("%s holds no calls on any table: %s and no client called a table through it. "+
+		"Set the application's BIGTABLE_EMULATOR_HOST to the address btviz record listens on (it prints the line to use), then record again",
+		escape.Text(path), ran)
 }
 
 // pickTable returns the snapshot of table among snaps, or the only one

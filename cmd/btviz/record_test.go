@@ -116,6 +116,48 @@ func TestRecordWritesWhatTheApplicationDid(t *testing.T) {
 	}
 }
 
+// TestReadingAnEmptyOrCutRecording: a recording no client called through
+// says so, and what to do, wherever a recording is read; a recording
+// whose file was cut short says it was cut off and to record again, not
+// to scan a table.
+func TestReadingAnEmptyOrCutRecording(t *testing.T) {
+	srv, err := emulator.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.btviz")
+	_, stop := startRecording(t, "--upstream", srv.Addr, "--out", empty)
+	stop().requireExit(t, exitOK, "recorded 0 calls")
+	for _, args := range [][]string{
+		{"report", "--snapshot", empty},
+		{"export", "--snapshot", empty, "--out", filepath.Join(dir, "x.png")},
+	} {
+		runBtviz(t, nil, args...).requireExit(t, exitUsage, "empty.btviz holds no calls on any table",
+			"in front of the emulator at "+srv.Addr, "BIGTABLE_EMULATOR_HOST", "record again")
+	}
+
+	var buf bytes.Buffer
+	rec := keyspace.NewRecordingBuilder(keyspace.RecordingMeta{Source: keyspace.SourceEmulator, Started: time.Now(), Delimiters: "#"}, keyspace.Options{})
+	for i := range 500 {
+		key := keyspace.Key(fmt.Sprintf("order#%04d", i))
+		rec.Add(&keyspace.Op{Time: time.Now(), Table: "orders", Method: keyspace.MethodMutateRow, Keys: []keyspace.Key{key}, RowsWritten: []keyspace.RowIO{{Key: key, Bytes: 40}}})
+	}
+	if err := keyspace.EncodeRecording(&buf, rec.Recording(time.Now(), true)); err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.btviz")
+	if err := os.WriteFile(cut, buf.Bytes()[:buf.Len()*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBtviz(t, nil, "report", "--snapshot", cut)
+	r.requireExit(t, exitUsage, "cut.btviz", "the recording was cut off", "record the traffic again")
+	if strings.Contains(r.stderr, "scan the table") {
+		t.Errorf("a cut recording's advice is to scan:\n%s", r.stderr)
+	}
+}
+
 func TestRecordRefusesBadInput(t *testing.T) {
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

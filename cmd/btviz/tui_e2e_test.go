@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,8 +84,9 @@ func TestE2ETerminalCelebrityFlow(t *testing.T) {
 // TestE2ETerminalLiveTraffic runs `btviz --emulator --traffic
 // read-hotspot` in tmux: the demo workload calls the embedded emulator
 // through the recording proxy, and the live view must show the recording
-// grow (a new second on the time axis), name the read hotspot, drill into
-// it, and quit with the terminal restored.
+// grow (a new second on the time axis), name the read hotspot on the
+// celebrity's prefix in its findings, show her bucket holding most of the
+// operations, drill into it, and quit with the terminal restored.
 func TestE2ETerminalLiveTraffic(t *testing.T) {
 	btviz, _ := buildBinaries(t)
 	start := time.Now()
@@ -103,8 +105,19 @@ func TestE2ETerminalLiveTraffic(t *testing.T) {
 	}
 	first := axis(screen)
 	term.WaitUntil(t, 30*time.Second, "a new column on the time axis", func(s string) bool { return axis(s) != first })
-	term.WaitFor(t, time.Minute, tuitest.ReadHotspot)
+	term.WaitUntil(t, time.Minute, "the read hotspot on user#mila_rosewood# in the findings", tuitest.ReadHotspotFinding)
 	t.Logf("read hotspot named after %v", time.Since(start).Round(time.Millisecond))
+	// Her bucket among the users: most of the operations are hers (the
+	// workload sends 80% of its calls there), so it is the brightest.
+	term.Send("/")
+	term.WaitFor(t, 5*time.Second, tuitest.SearchPrompt)
+	term.Type(strings.TrimSuffix(tuitest.CelebrityPrefix, "#"))
+	term.Send("Enter")
+	term.WaitUntil(t, 10*time.Second, "the celebrity's bucket holding most of the operations", func(s string) bool {
+		share, ok := tuitest.SelectedOpsShare(s)
+		return ok && share > 50 && slices.Contains(strings.Fields(s), tuitest.CelebrityPrefix) // the bucket's start
+	})
+	term.Send("Escape")
 	// Drill into the celebrity: her prefix's own view.
 	term.Send("/")
 	term.WaitFor(t, 5*time.Second, tuitest.SearchPrompt)

@@ -34,6 +34,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,6 +90,36 @@ const (
 	TrafficHeatmap = "Heatmap · operations by key and time"
 	ReadHotspot    = "read-hotspot"
 )
+
+// ReadHotspotFinding reports whether screen's findings list names the
+// read hotspot the read-hotspot demo traffic plants on the celebrity: a
+// line with the kind [ReadHotspot] and "prefix user#mila_rosewood#", as
+// the list writes a finding (the status line names the workload, which
+// has the same name, but no prefix).
+func ReadHotspotFinding(screen string) bool {
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, ReadHotspot) && strings.Contains(line, "prefix "+CelebrityPrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// opsShare is how the details pane writes the selected bucket's share of
+// a recording's operations: "ops      1,209  (80% of ops)".
+var opsShare = regexp.MustCompile(`\((\d+(?:\.\d+)?)% of ops\)`)
+
+// SelectedOpsShare returns the share of all recorded operations, in
+// percent, that the details pane says the selected bucket holds, and
+// false when the pane shows no share of operations.
+func SelectedOpsShare(screen string) (float64, bool) {
+	m := opsShare.FindStringSubmatch(screen)
+	if m == nil {
+		return 0, false
+	}
+	share, err := strconv.ParseFloat(m[1], 64)
+	return share, err == nil
+}
 
 // PickerAllLoaded is the picker's status line once n tables are listed
 // and none is still loading.
