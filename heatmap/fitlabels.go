@@ -252,28 +252,27 @@ func nextCell(s string, i int) int {
 // byteEnd returns the end of the unit holding byte at of s (past a whole
 // escape), or the end of s when at is past it.
 func byteEnd(s string, at int) int {
-	i := 0
-	for i < len(s) {
-		next := nextCell(s, i)
-		if at < next {
-			return next
-		}
-		i = next
-	}
-	return len(s)
+	_, end := unitAt(s, at)
+	return end
 }
 
 // escapeStart returns the start of the unit holding byte at of s.
 func escapeStart(s string, at int) int {
-	i := 0
-	for i < len(s) {
+	start, _ := unitAt(s, at)
+	return start
+}
+
+// unitAt returns where the unit holding byte at of s starts and ends, or
+// the end of s twice when at is past it.
+func unitAt(s string, at int) (start, end int) {
+	for i := 0; i < len(s); {
 		next := nextCell(s, i)
 		if at < next {
-			return i
+			return i, next
 		}
 		i = next
 	}
-	return len(s)
+	return len(s), len(s)
 }
 
 // cellsPrefix returns the end (bytes) of the longest prefix of s of at
