@@ -137,11 +137,7 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	w.flushCurrent(r)
 	for _, b := range r.held {
 		for j := range b.rows {
-			k, _ := slices.BinarySearch(starts, b.rows[j].Key)
-			if k == len(starts) || starts[k] != b.rows[j].Key {
-				k--
-			}
-			k = max(k, 0)
+			k := max(readOf(starts, b.rows[j].Key), 0)
 			b.rows[j].Weight = weights[stratumOf[k]] * factors[k]
 		}
 	}
@@ -259,11 +255,7 @@ func (w *worker) sweepTablet(ctx context.Context, r *rangeReader, span func(from
 	w.flushCurrent(r)
 	for _, b := range r.held {
 		for i := range b.rows {
-			k, _ := slices.BinarySearch(starts, b.rows[i].Key)
-			if k == len(starts) || starts[k] != b.rows[i].Key {
-				k--
-			}
-			if k >= 0 && cut[k] {
+			if k := readOf(starts, b.rows[i].Key); k >= 0 && cut[k] {
 				b.rows[i].Weight = scale
 			}
 		}
@@ -331,4 +323,14 @@ func (w *worker) probe(ctx context.Context, plan tabletPlan, line tabletLine, sp
 // inBounds reports whether key lies in b's [start, end).
 func (b *bounds) inBounds(key string) bool {
 	return keyspace.InRange(key, b.start, b.end)
+}
+
+// readOf returns which of the reads that started at starts (sorted) read
+// the row key: the last that started at or before it; -1 when none did.
+func readOf(starts []string, key string) int {
+	k, found := slices.BinarySearch(starts, key)
+	if !found {
+		k--
+	}
+	return k
 }
