@@ -21,6 +21,10 @@ import (
 //     way: such a run of labels leaves out the part every one of them
 //     shares, the same part in each ("…carmen_h…p000473"), and keeps the
 //     start to where the label below the run sets itself apart.
+//   - A run that cannot stay apart that way (its shared part ends before
+//     the label below it sets itself apart: the pages of many hosts) is
+//     cut in parts where its labels share least, one host each
+//     ("dev…apple.com/faq", "dev…mozilla.org/a…").
 //
 // A cut never splits a \xNN escape. Width 0 or less leaves labels whole.
 func (m *Matrix) FitLabels(width int) []string {
@@ -118,37 +122,92 @@ func cutEnd(s string, need, width int) string {
 // from L on, where all of them share S[:L]. The label below the run must
 // differ within S[:h]; when that leaves too little room for the run's
 // labels to stay apart, the run takes in the labels below it, one by one,
-// until they do. It returns the run's last label.
+// until they do. When none of that keeps every label apart, the run is
+// cut in parts ([fitParts]) if they do better. It returns the run's last
+// label.
 func fitRun(labels []string, d []int, a, b, width int, out []string) int {
 	var best []string
 	bestEnd, bestTies := b, -1
-search:
-	for end := b; end < len(labels) && end <= b+maxRunGrowth; end++ {
-		// The start shows where the run differs from the label above
-		// when that leaves room for the rest; else it is kept short.
-		for _, informative := range []bool{true, false} {
-			fitted := fitRunAs(labels, d, a, end, width, informative)
-			if fitted == nil {
-				continue
-			}
-			if ties := ties(fitted); bestTies < 0 || ties < bestTies {
-				best, bestEnd, bestTies = fitted, end, ties
-				if ties == 0 {
-					break search
-				}
-			}
+	for end := b; end < len(labels) && end <= b+maxRunGrowth && bestTies != 0; end++ {
+		if fitted, ties := fitRunOnce(labels, d, a, end, width); fitted != nil && (bestTies < 0 || ties < bestTies) {
+			best, bestEnd, bestTies = fitted, end, ties
 		}
 	}
-	if best == nil {
-		// Nothing the run shares can go, or no room after it: each
-		// keeps its start (a gutter this narrow shows little anyway).
-		for k := a; k <= b; k++ {
-			out[k] = cutEnd(labels[k], decisiveEnd(labels, d, k), width)
-		}
-		return b
+	if parts := fitPartsIfBetter(labels, d, a, b, width, bestTies); parts != nil {
+		best, bestEnd = parts, b
 	}
 	copy(out[a:], best)
 	return bestEnd
+}
+
+// fitRunOnce returns the labels a…b cut as one run and how many of them
+// read the same as the one above, or nil when they cannot be cut as one.
+// The start shows where the run differs from the label above when that
+// leaves room for the rest; else it is kept short.
+func fitRunOnce(labels []string, d []int, a, b, width int) (best []string, bestTies int) {
+	bestTies = -1
+	for _, informative := range []bool{true, false} {
+		if fitted := fitRunAs(labels, d, a, b, width, informative); fitted != nil {
+			if ties := ties(fitted); bestTies < 0 || ties < bestTies {
+				best, bestTies = fitted, ties
+			}
+		}
+	}
+	return best, bestTies
+}
+
+// fitPartsIfBetter returns the run a…b cut in parts ([fitParts]) when
+// that leaves fewer labels reading the same than tied, the count of the
+// best cut as one (−1: none), or nil.
+func fitPartsIfBetter(labels []string, d []int, a, b, width, tied int) []string {
+	if tied == 0 {
+		return nil
+	}
+	parts := make([]string, b-a+1)
+	fitParts(labels, d, a, b, width, parts)
+	if tied >= 0 && ties(parts) >= tied {
+		return nil
+	}
+	return parts
+}
+
+// fitParts cuts the run a…b into out (its labels only) in parts that
+// split where its labels share least, each part cut as a run of its own
+// that takes in no label below it. Parts stay in order for the reason
+// runs do: each keeps its start through the byte where the label below
+// it differs, and the label above shows a plain byte where the part
+// shows its "…" or a byte that sorts before the part's. A part that is
+// the whole run (all of it shares as much) or one label is cut at its
+// end.
+func fitParts(labels []string, d []int, a, b, width int, out []string) {
+	least := 0
+	for k := a + 1; k <= b; k++ {
+		if k == a+1 || d[k] < least {
+			least = d[k]
+		}
+	}
+	for start := a; start <= b; {
+		end := start
+		for end < b && d[end+1] > least {
+			end++
+		}
+		var part []string
+		if end > start && end-start < b-a {
+			var tied int
+			part, tied = fitRunOnce(labels, d, start, end, width)
+			if parts := fitPartsIfBetter(labels, d, start, end, width, tied); parts != nil {
+				part = parts
+			}
+		}
+		for k := start; k <= end; k++ {
+			if part != nil {
+				out[k-a] = part[k-start]
+			} else {
+				out[k-a] = cutEnd(labels[k], decisiveEnd(labels, d, k), width)
+			}
+		}
+		start = end + 1
+	}
 }
 
 // maxRunGrowth bounds how many labels below a run it takes in.
@@ -219,8 +278,9 @@ func runBounds(labels []string, d []int, a, b, width int, informative bool) (sha
 }
 
 // minFitWidth is the narrowest room a run's labels are fitted into
-// after the part they leave out.
-const minFitWidth = 3
+// after the part they leave out: one cell that tells two labels apart
+// ("planet-express#c…0", "…7") reads better than two alike.
+const minFitWidth = 1
 
 // minTail is the fewest cells a run's labels keep after the part they
 // leave out, when the start could show more.
