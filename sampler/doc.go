@@ -13,9 +13,10 @@
 // the bytes of values before each; Cloud Bigtable answers tablet
 // boundaries, many thousands of rows apart, with stored bytes. Before it
 // plans, a scan reads the first [pilotRows] rows of its range (the
-// pilot) for the size of a row, and takes the spans for tablets when the
-// median one holds [tabletRows] rows or more at the pilot's median row
-// size (see mapShape). The pilot's keys also fix the scan's delimiters. Tablets are the snapshot's ranges (RangesAreTablets, which
+// pilot) for the size of a row. Spans from Cloud Bigtable are tablets
+// whatever they hold; an emulator's are taken for tablets when the median
+// one holds [tabletRows] rows or more at the pilot's median row size (see
+// mapShape.judge). The pilot's keys also fix the scan's delimiters. Tablets are the snapshot's ranges (RangesAreTablets, which
 // tablet-skew and the tablet bucketing need); an emulator's samples are
 // merged into a few hundred ranges. An emulator whose SampleRowKeys
 // answers tablets (internal/cloudlike, for tests) is sampled exactly as

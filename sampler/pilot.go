@@ -24,7 +24,8 @@ const (
 	// tabletRows is the fewest rows a median span holds for the map to be
 	// taken as tablets: four times the emulator's hundred (the median of
 	// even ten of its geometric spans is above it with odds under 10⁻⁶),
-	// far below any real tablet.
+	// far below most real tablets. Only an emulator's answer is judged by it
+	// (see mapShape.judge).
 	tabletRows = 400
 )
 
@@ -104,11 +105,15 @@ func (s *scanner) measure(ctx context.Context, spans []span) mapShape {
 	return shape
 }
 
-// judge decides whether spans are tablets: their median span holds
-// tabletRows rows or more at the pilot's median row size. Without a row size (no
-// bytes seen) the emulator's rule decides: its spans are samples.
+// judge decides whether spans are tablets. Cloud Bigtable answers
+// nothing else: spans from an endpoint that is not an emulator are
+// tablets, however few rows they hold (50 tablets of 500 KB rows hold
+// 200 rows each). Only an emulator's answer can be row samples, and it is
+// judged by what it answered: tablets when the median span holds
+// tabletRows rows or more at the pilot's median row size, and without a
+// row size (no bytes seen) samples.
 func (shape *mapShape) judge(spans []span, emulator bool) {
-	if shape.typicalRowBytes <= 0 {
+	if !emulator || shape.typicalRowBytes <= 0 {
 		shape.tablets = !emulator
 		return
 	}

@@ -204,3 +204,38 @@ func TestDefaultModeSamplesSpansOfABigEmulatorTable(t *testing.T) {
 		t.Fatalf("tablets plan: method %q, %d calls, %d ranges, %d units", cloud.method, len(cloud.calls), len(cloud.ranges), len(cloud.units))
 	}
 }
+
+// TestJudgeTakesCloudSpansForTablets checks the map's judgement: 50
+// tablets of 100 MB holding 500 KB rows (200 rows each, half tabletRows)
+// are tablets from Cloud Bigtable, which answers nothing else, and row
+// samples from an emulator; an emulator's spans of 100 small rows are
+// samples and its tablet-sized pieces (internal/cloudlike) tablets.
+func TestJudgeTakesCloudSpansForTablets(t *testing.T) {
+	spansOf := func(n int, bytes int64) []span {
+		spans := make([]span, n)
+		for i := range spans {
+			spans[i] = span{bytes: bytes}
+		}
+		return spans
+	}
+	for _, tc := range []struct {
+		name     string
+		spans    []span
+		rowBytes float64
+		emulator bool
+		want     bool
+	}{
+		{"cloud, 500 KB rows", spansOf(50, 100<<20), 500 << 10, false, true},
+		{"emulator, 500 KB rows", spansOf(50, 100<<20), 500 << 10, true, false},
+		{"emulator, its own samples", spansOf(50, 100*120), 120, true, false},
+		{"emulator answering tablets", spansOf(50, 40000*120), 120, true, true},
+		{"cloud, no bytes seen", spansOf(50, 0), 0, false, true},
+		{"emulator, no bytes seen", spansOf(50, 0), 0, true, false},
+	} {
+		shape := mapShape{typicalRowBytes: tc.rowBytes}
+		shape.judge(tc.spans, tc.emulator)
+		if shape.tablets != tc.want {
+			t.Errorf("%s: tablets %v, want %v", tc.name, shape.tablets, tc.want)
+		}
+	}
+}
