@@ -54,6 +54,15 @@ func checkScanNotes(d *diagnosis) []Finding {
 				units.Thousands(scan.RowsEstimated), scan.Fraction),
 			"Scan with --full for exact counts when the table is small enough.", evidence))
 	}
+	if n, bytes := unexplainedRanges(d.snap.Ranges); n > 0 {
+		evidence := Evidence{}
+		evidence.set("ranges", float64(n))
+		evidence.set("bytes", float64(bytes))
+		notes = append(notes, note(
+			fmt.Sprintf("key ranges far larger than the sample saw of them were not read again in full, the read cap (--max-read) spent: %s, %s by their offsets; an oversized row there may be missing from large-row",
+				units.Plural(int64(n), "range"), units.Bytes(float64(bytes))),
+			"Raise --max-read, or scan those key ranges alone with --full (--start, --end).", evidence))
+	}
 	if !scan.Complete {
 		reason := scan.Incomplete
 		if reason == "" {
@@ -76,4 +85,16 @@ func checkScanNotes(d *diagnosis) []Finding {
 			"Read write-pattern findings with the families' GC policies in mind.", evidence))
 	}
 	return notes
+}
+
+// unexplainedRanges counts the ranges a sampled scan could not explain
+// and left unread (Range.Unexplained), and their bytes.
+func unexplainedRanges(ranges []keyspace.Range) (n int, bytes int64) {
+	for _, r := range ranges {
+		if r.Unexplained {
+			n++
+			bytes += r.SampledBytes
+		}
+	}
+	return n, bytes
 }

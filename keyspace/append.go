@@ -43,6 +43,7 @@ func (b *Builder) Append(sub *Builder) error {
 		to.Writes.merge(&from.Writes)
 		to.Scanned = to.Scanned || from.Scanned
 		to.Rescanned = to.Rescanned || from.Rescanned
+		to.Unexplained = to.Unexplained || from.Unexplained
 	}
 	b.snap.Largest = b.largest.merge(b.snap.Largest, sub.snap.Largest)
 	b.snap.MostVersioned = b.mostVersioned.merge(b.snap.MostVersioned, sub.snap.MostVersioned)

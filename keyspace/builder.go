@@ -117,6 +117,13 @@ func (b *Builder) MarkRange(i int, rescanned bool) {
 	b.snap.Ranges[i].Rescanned = b.snap.Ranges[i].Rescanned || rescanned
 }
 
+// MarkUnexplained records that tablet-map range i holds far more bytes
+// than a sampled scan saw of it and was not re-read in full, the read cap
+// spent: an oversized row may hide in it.
+func (b *Builder) MarkUnexplained(i int) {
+	b.snap.Ranges[i].Unexplained = true
+}
+
 // Snapshot returns a deep copy of the snapshot built so far; the builder
 // can go on taking rows. The first call fixes the delimiters if they were
 // still being detected.

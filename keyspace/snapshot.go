@@ -110,6 +110,10 @@ type Range struct {
 	// above what the sample saw (an oversized row hiding in it).
 	Scanned   bool `json:"scanned"`
 	Rescanned bool `json:"rescanned,omitempty"`
+	// Unexplained is set when a sampled scan found the range far larger
+	// than its sample explains and did not re-read it, its read cap
+	// (--max-read) spent: an oversized row may hide in it.
+	Unexplained bool `json:"unexplained,omitempty"`
 }
 
 // Snapshot is everything btviz knows about one table's key space: the

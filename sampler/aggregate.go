@@ -144,6 +144,9 @@ func (a *appender) apply(ev event) {
 	default:
 		s.variance.add(ev.variance)
 		s.markRange(ev.index, ev.rescanned)
+		if ev.unexplained {
+			s.builder.MarkUnexplained(ev.index)
+		}
 	}
 }
 

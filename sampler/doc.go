@@ -100,8 +100,12 @@
 // A row sample also guards against the row it is most likely to miss, an
 // oversized one: see [unexplained] for the test and its thresholds. A
 // flagged range is re-read in full and its sampled rows replaced
-// (Range.Rescanned). (A span sample reads such a span in full from the
-// start.)
+// (Range.Rescanned), while the read cap has room for it: re-reads count
+// against [Options.MaxRead] with what the plan reads, and a range the cap
+// leaves unread keeps its sample and is marked (Range.Unexplained; the
+// report's scan note names it). (A span sample reads such a span in full
+// from the start.) A tablet of a position sample whose spans found no
+// rows is swept, not re-read: see [worker.sweepTablet].
 //
 // # Delimiters
 //

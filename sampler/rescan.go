@@ -61,6 +61,25 @@ func unexplained(estimate int64, scaledSeen float64, floor int64) bool {
 	return e > rescanRatio*scaledSeen && e-scaledSeen > float64(max(floor, 1))
 }
 
+// mayReread reserves bytes of the read cap ([Options.MaxRead], or
+// [DefaultMaxReadBytes]) for a re-read of a range the sample cannot
+// explain, and reports whether they fit beside what the plan reads and
+// the re-reads before it. A range left unread keeps its sample and is
+// marked (Range.Unexplained), so the report says where an oversized row
+// may hide. --full reads everything and re-reads nothing.
+func (s *scanner) mayReread(bytes int64) bool {
+	room := maxRead(s.opts) - s.plan.readBytes
+	for {
+		used := s.rereadBytes.Load()
+		if used+bytes > room {
+			return false
+		}
+		if s.rereadBytes.CompareAndSwap(used, used+bytes) {
+			return true
+		}
+	}
+}
+
 // budgetWeight is the weight of each row of a MaxRows range that read
 // rows of its budget limit: the range is estimated to hold rows × E/seen
 // rows (its sampled bytes over the bytes of the rows read, in the same

@@ -87,6 +87,9 @@ type scanner struct {
 	rowsRead, bytesRead atomic.Int64
 	progressBytes       atomic.Int64 // sampled bytes of the range covered so far
 	rescans             atomic.Int64
+	// rereadBytes is what re-reads of ranges a sample cannot explain
+	// took of the read cap (see [scanner.mayReread]).
+	rereadBytes atomic.Int64
 
 	// delimiters are the key delimiters the scan decided before reading
 	// (see decideDelimiters), when delimitersKnown.
@@ -116,7 +119,10 @@ type event struct {
 	batch     *batch
 	index     int
 	rescanned bool
-	spans     spanRead
+	// unexplained marks a range the sample cannot explain that the read
+	// cap left unread (see [scanner.mayReread]).
+	unexplained bool
+	spans       spanRead
 	// variance is what a finished range adds to the scan's, groups the
 	// group estimates of a span sample's call (see [variance]).
 	variance variance

@@ -122,7 +122,7 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 			sums.add(scale*float64(r.rows-rows), scale*float64(r.logical-logical), scale*float64(r.seen-bytes))
 		}
 	}
-	if tablet.SampledBytes > 0 && spanRows == 0 && (s.opts.StripValues || !unexplained(tablet.SampledBytes, 0, s.plan.rescanFloor)) {
+	if tablet.SampledBytes > 0 && spanRows == 0 {
 		return w.sweepTablet(ctx, r, span, plan, tablet.SampledBytes)
 	}
 	// sums.b is the tablet's bytes as its spans see them: each stratum's
@@ -142,12 +142,16 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 		}
 	}
 	if !s.opts.StripValues && unexplained(tablet.SampledBytes, sums.b, s.plan.rescanFloor) {
-		for _, b := range r.held {
-			b.release()
+		if !s.mayReread(tablet.SampledBytes) {
+			r.unexplained = true // the read cap is spent: the spans stand
+		} else {
+			for _, b := range r.held {
+				b.release()
+			}
+			r.held, r.memory, r.pass, r.clip = nil, 0, passRescan, nil
+			r.estimate = tablet.SampledBytes
+			return w.reread(ctx, r)
 		}
-		r.held, r.memory, r.pass, r.clip = nil, 0, passRescan, nil
-		r.estimate = tablet.SampledBytes
-		return w.reread(ctx, r)
 	}
 	if sums.b > 0 {
 		r.variance = sums.variance(float64(tablet.SampledBytes))
@@ -181,9 +185,10 @@ func (z rowSizes) countVariance(bytes float64) float64 {
 }
 
 // sweepTablet reads a tablet whose spans found no rows, though it holds
-// bytes, too few for the re-read in full that a larger one gets (see
-// [unexplained]; it used to count as empty): its keys lie where the key map, drawn from the tablet
-// boundaries and the pilot, puts next to none — names, which cluster at
+// bytes (it used to count as empty, or, above the re-read floor, be read
+// again in full: a sixth of a names table for its one large tablet): its
+// keys lie where the key map, drawn from the tablet boundaries and the
+// pilot, puts next to none — names, which cluster at
 // points of the line, rather than numbers, which spread over it. The
 // spans' rows are dropped (they were read all the same), and the line is
 // cut into as many equal parts as the tablet has spans, each read from
@@ -195,7 +200,10 @@ func (z rowSizes) countVariance(bytes float64) float64 {
 // the complete parts do not account for lie in the parts cut short by
 // their limit: those are shared among them in proportion to the bytes
 // each read, and their rows stand for that many bytes. The variance is
-// the parts' (a ratio estimate over parts, see [ratioSums]).
+// the parts' (a ratio estimate over parts, see [ratioSums]). A sweep
+// takes the offsets at their word: the bytes past its limits may be one
+// oversized row as well as many small ones, which only a read in full
+// would tell.
 func (w *worker) sweepTablet(ctx context.Context, r *rangeReader, span func(from, to float64) (string, string), plan tabletPlan, bytes int64) error {
 	s := w.s
 	w.flushCurrent(r)

@@ -126,6 +126,7 @@ type rangeReader struct {
 	seen        int64 // the comparable bytes of every row read (see scanner.comparable)
 	contributed int64 // progress bytes credited so far
 	overflowed  bool  // held rows were released early (see maxHeldBytes)
+	unexplained bool  // the sample cannot explain the range, the read cap left it unread
 	bigKeys     map[string]bool
 
 	// clip, when set, bounds the rows kept: a position sample reads a
@@ -362,6 +363,12 @@ func (w *worker) finish(r *rangeReader) (again bool) {
 		}
 	}
 	if r.check && unexplained(r.estimate, float64(r.seen)*r.weight, w.s.plan.rescanFloor) {
+		if !w.s.mayReread(r.estimate) {
+			r.unexplained = true
+			w.release(r)
+			w.done(r, false)
+			return false
+		}
 		if !r.overflowed {
 			for _, b := range r.held {
 				b.release()
@@ -381,7 +388,7 @@ func (w *worker) finish(r *rangeReader) (again bool) {
 // done credits the rest of r's bytes and marks the range read.
 func (w *worker) done(r *rangeReader, rescanned bool) {
 	w.creditRest(r)
-	w.s.events <- event{task: w.seq, index: r.index, rescanned: rescanned, variance: r.variance}
+	w.s.events <- event{task: w.seq, index: r.index, rescanned: rescanned, unexplained: r.unexplained, variance: r.variance}
 }
 
 // creditRest moves the progress bar to the end of r's bytes.
