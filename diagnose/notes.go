@@ -54,14 +54,16 @@ func checkScanNotes(d *diagnosis) []Finding {
 				units.Thousands(scan.RowsEstimated), scan.Fraction),
 			"Scan with --full for exact counts when the table is small enough.", evidence))
 	}
-	if n, bytes := unexplainedRanges(d.snap.Ranges); n > 0 {
+	if n, bytes, first, last := unexplainedRanges(d.snap.Ranges); n > 0 {
 		evidence := Evidence{}
 		evidence.set("ranges", float64(n))
 		evidence.set("bytes", float64(bytes))
-		notes = append(notes, note(
-			fmt.Sprintf("key ranges far larger than the sample saw of them were not read again in full, the read cap (--max-read) spent: %s, %s by their offsets; an oversized row there may be missing from large-row",
+		unread := note(
+			fmt.Sprintf("key ranges far larger than the sample saw of them were not read again in full, the read cap (--max-read) spent: %s, %s by their offsets; an oversized row there may be missing from the largest rows and their findings",
 				units.Plural(int64(n), "range"), units.Bytes(float64(bytes))),
-			"Raise --max-read, or scan those key ranges alone with --full (--start, --end).", evidence))
+			"Raise --max-read, or scan the key range this note gives with --full (--start, --end).", evidence)
+		unread.Start, unread.End = first, last // from the first such range to the last
+		notes = append(notes, unread)
 	}
 	if !scan.Complete {
 		reason := scan.Incomplete
@@ -88,13 +90,18 @@ func checkScanNotes(d *diagnosis) []Finding {
 }
 
 // unexplainedRanges counts the ranges a sampled scan could not explain
-// and left unread (Range.Unexplained), and their bytes.
-func unexplainedRanges(ranges []keyspace.Range) (n int, bytes int64) {
+// and left unread (Range.Unexplained) and their bytes, and returns the
+// start of the first and the end of the last.
+func unexplainedRanges(ranges []keyspace.Range) (n int, bytes int64, start, end keyspace.Key) {
 	for _, r := range ranges {
 		if r.Unexplained {
+			if n == 0 {
+				start = r.Start
+			}
 			n++
 			bytes += r.SampledBytes
+			end = r.End
 		}
 	}
-	return n, bytes
+	return n, bytes, start, end
 }
