@@ -11,6 +11,8 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/demo"
+	"github.com/btviz/btviz/emulator"
 )
 
 // maxMessage matches the official emulator's gRPC limits, so a row of
@@ -50,6 +52,22 @@ func openEmulator(t testing.TB, addr, appProfile string) *connect.Conn {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// seededEmulator starts an in-process emulator loaded with the demo
+// table scenario and connects to it.
+func seededEmulator(t testing.TB, scenario string) *connect.Conn {
+	t.Helper()
+	srv := startEmulator(t)
+	conn := openEmulator(t, srv.Addr, "")
+	scenarios, err := demo.Lookup(scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := emulator.Seed(context.Background(), conn.Admin, conn.Client, scenarios, nil); err != nil {
+		t.Fatal(err)
+	}
 	return conn
 }
 

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -17,15 +15,7 @@ import (
 // interleave (each read task builds its own chunk, appended in key order).
 func TestTreeDoesNotDependOnConcurrency(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
-	scenarios, err := demo.Lookup("social-celebrity-salted")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := emulator.Seed(ctx, conn.Admin, conn.Client, scenarios, nil); err != nil {
-		t.Fatal(err)
-	}
+	conn := seededEmulator(t, "social-celebrity-salted")
 	var want [8]float64
 	for _, concurrency := range []int{1, 3, 8} {
 		snap, err := Scan(ctx, conn, "social-celebrity-salted", Options{Full: true, Concurrency: concurrency})

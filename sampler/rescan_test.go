@@ -5,9 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -19,15 +17,7 @@ import (
 // is read again in full and the row is found every time.
 func TestSampledScanOfASmallTableFindsTheRewrittenRow(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
-	scenarios, err := demo.Lookup("memusage-single-row")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := emulator.Seed(ctx, conn.Admin, conn.Client, scenarios, nil); err != nil {
-		t.Fatal(err)
-	}
+	conn := seededEmulator(t, "memusage-single-row")
 	for run := range 5 {
 		snap, err := Scan(ctx, conn, "memusage-single-row", Options{Fraction: 0.05})
 		if err != nil {
@@ -51,15 +41,7 @@ func TestSampledScanOfASmallTableFindsTheRewrittenRow(t *testing.T) {
 // unexplained, and the report's scan note says where a row may hide.
 func TestRereadsCountAgainstTheReadCap(t *testing.T) {
 	ctx := context.Background()
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
-	scenarios, err := demo.Lookup("memusage-single-row")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := emulator.Seed(ctx, conn.Admin, conn.Client, scenarios, nil); err != nil {
-		t.Fatal(err)
-	}
+	conn := seededEmulator(t, "memusage-single-row")
 	const table, rowKey = "memusage-single-row", "4c410523#memusage"
 	sizes, err := TableSizes(ctx, conn, []string{table})
 	if err != nil {
