@@ -133,7 +133,7 @@ func mixSample(n int, odd func(i int) string) *keyspace.Snapshot {
 // one clear of it.
 func TestEstimatedTriggersNearTheirThresholdAreUncertain(t *testing.T) {
 	timestamp := func(i int) string {
-		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute).Format("2006-01-02T15:04:05") + "#" + fmt.Sprint(i)
+		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i)*time.Minute).Format("2006-01-02T15:04:05") + "#" + fmt.Sprint(i)
 	}
 	for _, tc := range []struct {
 		name        string
