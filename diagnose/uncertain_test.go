@@ -127,6 +127,29 @@ func mixSample(n int, odd func(i int) string) *keyspace.Snapshot {
 	}), "#", 50)
 }
 
+// scannedSample joins siblingsSample's table (2,000 sampled rows standing
+// for 20,000, ±4% at 95%) with a recording of five scans of the whole
+// table that each read share of its estimated rows.
+func scannedSample(t *testing.T, share float64) *keyspace.Snapshot {
+	t.Helper()
+	scans := record(t, func(add func(keyspace.Op)) {
+		for s := range 5 {
+			op := keyspace.Op{Time: at(s * 1000), Method: keyspace.MethodReadRows, Ranges: []keyspace.KeyRange{{}}}
+			for i := range int(share * 20_000) {
+				op.RowsRead = append(op.RowsRead, keyspace.RowIO{Key: keyspace.Key(fmt.Sprintf("user#u%02d#%05d", i%19, i)), Bytes: 50})
+			}
+			add(op)
+		}
+	})
+	storage := siblingsSample(0.4)
+	storage.Source = scans.Source
+	joined, err := keyspace.Join(storage, scans)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return joined
+}
+
 // A finding raised by a number a sample estimates says it is uncertain
 // when the number's 95% interval holds its threshold, and only then: each
 // kind with an estimated trigger, from a snapshot near the threshold and
@@ -152,6 +175,7 @@ func TestEstimatedTriggersNearTheirThresholdAreUncertain(t *testing.T) {
 			mixSample(20, func(i int) string { return fmt.Sprintf("user#u%d@example.com", i) })},
 		{"forward domains", KindDomainNotReversed, "forward_host_share", mixSample(46, func(i int) string { return fmt.Sprintf("site#www.shop%d.com#p", i) }),
 			mixSample(120, func(i int) string { return fmt.Sprintf("site#www.shop%d.com#p", i) })},
+		{"heavy scan", KindHeavyScan, "table_share_per_scan", scannedSample(t, 0.51), scannedSample(t, 0.8)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if f, uncertain := marked(t, tc.near, tc.kind, tc.metric); !uncertain {
