@@ -56,6 +56,12 @@ type Finding struct {
 	// Advice says what to change, in a sentence or three.
 	Advice   string   `json:"advice"`
 	Evidence Evidence `json:"evidence"`
+	// Uncertain is true when the finding rests on numbers a sample
+	// estimates and the threshold that raised it lies inside their 95%
+	// intervals: another sample may not raise it (see [estimates]). The
+	// summary then says so, and the evidence holds <metric>_low and
+	// <metric>_high.
+	Uncertain bool `json:"uncertain,omitempty"`
 }
 
 // Evidence holds the named numbers behind a [Finding]: shares (0–1),

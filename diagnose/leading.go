@@ -219,6 +219,7 @@ func (d *diagnosis) sequentialID(pos *segmentPosition) (Finding, bool) {
 	evidence.set("rank_correlation", correlation)
 	evidence.set("min_rank_correlation", sequentialMinCorrelation)
 	evidence.set("distinct_ids_sampled", float64(pos.distinct))
+	evidence.set("sampled_rows", float64(rows))
 	evidence.set("id_min", lo)
 	evidence.set("id_max", hi)
 	evidence.set("id_density", density)

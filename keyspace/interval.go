@@ -31,3 +31,23 @@ func (s ScanInfo) RowsInterval(rows float64) (low, high float64) {
 	spread := z95 * math.Sqrt(variance)
 	return max(0, rows-spread), rows + spread
 }
+
+// BytesInterval returns a 95% interval for an estimate of bytes that a
+// part of the scanned range holds in rows rows, as [ScanInfo.RowsInterval]
+// does for rows: the scan's bytes variance shared out in proportion to
+// the part's bytes, and at least that of its rows, each of the part's
+// mean size, being a random share of the rows read (bytes²/rows ×
+// (1−f)/f). Without an interval it returns bytes, bytes.
+func (s ScanInfo) BytesInterval(bytes, rows float64) (low, high float64) {
+	if !s.HasInterval() || bytes <= 0 || s.BytesEstimated <= 0 || s.BytesEstimatedHigh <= 0 {
+		return bytes, bytes
+	}
+	total := float64(s.BytesEstimated)
+	half := float64(s.BytesEstimatedHigh) - total
+	variance := half * half / (z95 * z95) * bytes / total
+	if f := float64(s.RowsRead) / float64(max(s.RowsEstimated, 1)); rows > 0 && f > 0 && f < 1 {
+		variance = max(variance, bytes*bytes/rows*(1-f)/f)
+	}
+	spread := z95 * math.Sqrt(variance)
+	return max(0, bytes-spread), bytes + spread
+}

@@ -178,6 +178,10 @@ type FindingDoc struct {
 	Summary  string             `json:"summary"`
 	Advice   string             `json:"advice"`
 	Evidence map[string]float64 `json:"evidence"`
+	// Uncertain is true when a sample raised the finding on numbers
+	// whose 95% intervals hold its threshold (their <metric>_low and
+	// <metric>_high are in Evidence); absent otherwise.
+	Uncertain bool `json:"uncertain,omitempty"`
 }
 
 // Build turns an [Input] into the report [Document].
@@ -308,7 +312,7 @@ func findingDoc(f diagnose.Finding) FindingDoc {
 	}
 	return FindingDoc{
 		Kind: string(f.Kind), Severity: f.Severity.String(), Start: f.Start, End: f.End, Prefix: f.Prefix,
-		Summary: sanitize(f.Summary), Advice: sanitize(f.Advice), Evidence: evidence,
+		Summary: sanitize(f.Summary), Advice: sanitize(f.Advice), Evidence: evidence, Uncertain: f.Uncertain,
 	}
 }
 

@@ -97,7 +97,12 @@ func (f *frame) findingsLines(r rect, focused bool) []string {
 	first := scrollStart(selected, len(f.findings), visible)
 	for i := first; i < len(f.findings) && i < first+visible; i++ {
 		fi := f.findings[i]
-		text := padRight(cut(safeText(string(fi.Kind)), kindWidth-1), kindWidth) + findingWhere(fi) + safeText(fi.Summary)
+		summary := safeText(fi.Summary)
+		if fi.Uncertain {
+			// The summary's end says why; a cut line keeps its start.
+			summary = "(uncertain) " + summary
+		}
+		text := padRight(cut(safeText(string(fi.Kind)), kindWidth-1), kindWidth) + findingWhere(fi) + summary
 		lines = append(lines, f.findingLine(i == selected, focused, fi.Severity, text, r.w))
 	}
 	return lines
