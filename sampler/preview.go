@@ -2,8 +2,10 @@ package sampler
 
 import (
 	"fmt"
+	"math"
 	"time"
 
+	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
 )
 
@@ -21,9 +23,13 @@ type Preview struct {
 	// emulator); TotalRows the rows it holds at the pilot's row size (-1
 	// when unknown).
 	TotalBytes, TotalRows int64
-	// ReadBytes and ReadRows are what the scan expects to read (ReadRows
-	// -1 when unknown); a sample may add re-reads of ranges holding an
-	// oversized row.
+	// ReadBytes and ReadRows are what the scan expects to read after
+	// the pilot's rows (ReadRows -1 when unknown): on tablets, every
+	// tablet's spans at their budgets and its probes, or the tablet in
+	// full when it is small (see [planTablet]). A sample may add re-reads
+	// of ranges holding an oversized row, and sweeps of tablets whose
+	// spans found no rows; spans in keys sparser than the tablet map
+	// says read less.
 	ReadBytes, ReadRows int64
 	// RowsPerSecond is the pilot's read rate on one stream, Concurrency
 	// the streams the scan reads with.
@@ -69,7 +75,14 @@ func (p Preview) String() string {
 func (s *scanner) preview() Preview {
 	p := s.plan
 	read := int64(-1)
-	if p.estimatedRows >= 0 {
+	switch {
+	case p.method == keyspace.MethodPositions && p.shape.rowBytes > 0:
+		// The fraction of the rows is what the spans read; each tablet
+		// adds its probes, and reads at least minTabletSpans spans of
+		// minSpanRows rows: a 0.1% sample of 200,000 rows on 50 tablets
+		// reads about 1,400, not 200.
+		read = int64(math.Round(p.readRows))
+	case p.estimatedRows >= 0:
 		read = int64(float64(p.estimatedRows) * p.fraction)
 		if p.maxRows > 0 {
 			var budget int64
