@@ -57,18 +57,34 @@ func (p Preview) Duration() time.Duration {
 
 // String says in one line what the scan will read.
 func (p Preview) String() string {
+	text := "will read " + p.Amount()
+	if t := p.Time(); t != "" {
+		text += ", " + t
+	}
+	return text + ": " + p.Reason
+}
+
+// Amount says how much the scan will read of how much: "about 2,732
+// rows (364 KB) of about 203,694 rows (27 MB) in 50 tablets".
+func (p Preview) Amount() string {
 	rows := func(n int64) string {
 		if n < 0 {
 			return "an unknown number of"
 		}
 		return "about " + units.Thousands(n)
 	}
-	text := fmt.Sprintf("will read %s rows (%s) of %s rows (%s) in %d %s",
+	return fmt.Sprintf("%s rows (%s) of %s rows (%s) in %d %s",
 		rows(p.ReadRows), units.Bytes(float64(p.ReadBytes)), rows(p.TotalRows), units.Bytes(float64(p.TotalBytes)), p.Ranges, map[bool]string{true: "tablets", false: "key ranges"}[p.Tablets])
-	if d := p.Duration(); d > 0 {
-		text += fmt.Sprintf(", about %s at the first read's %s rows/s on each of %d streams", units.Duration(max(d, time.Second)), units.Short(p.RowsPerSecond), p.Concurrency)
+}
+
+// Time says how long the reads take at the pilot's rate ([Preview.Duration]),
+// and at what rate; empty when unknown.
+func (p Preview) Time() string {
+	d := p.Duration()
+	if d <= 0 {
+		return ""
 	}
-	return text + ": " + p.Reason
+	return fmt.Sprintf("about %s at the first read's %s rows/s on each of %d streams", units.Duration(max(d, time.Second)), units.Short(p.RowsPerSecond), p.Concurrency)
 }
 
 // preview states the plan.
