@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"cloud.google.com/go/bigtable/bttest"
 	tea "charm.land/bubbletea/v2"
+	"cloud.google.com/go/bigtable/bttest"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/btviz/btviz/connect"
