@@ -97,8 +97,13 @@ func readSummary(f *frame) string {
 	if s.Mode == "sample" && s.RowsEstimated > 0 {
 		text += fmt.Sprintf(" · about %s rows in all", heatmap.UnitCount.Format(float64(s.RowsEstimated)))
 	}
-	if f.preview != nil && f.preview.ReadRows >= 0 {
-		text += fmt.Sprintf(" · planned about %s rows", units.Thousands(f.preview.ReadRows))
+	if p := f.preview; p != nil && p.ReadRows >= 0 {
+		// Planned against read over the wire (probes and re-reads too),
+		// which the rows above (those the snapshot holds) leave out.
+		text += fmt.Sprintf(" · planned about %s rows", units.Thousands(p.ReadRows))
+		if f.scan != nil && f.scan.progress.Final {
+			text += fmt.Sprintf(", read %s", units.Thousands(f.scan.progress.RowsRead))
+		}
 	}
 	if f.depth > 0 {
 		text += " · esc goes back up"

@@ -1,47 +1,20 @@
 package tui
 
 import (
-	"context"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"cloud.google.com/go/bigtable/bttest"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/internal/cloudlike"
+	"github.com/btviz/btviz/internal/scantest"
 	"github.com/btviz/btviz/sampler"
+	"github.com/btviz/btviz/units"
 )
-
-// cloudLikeConn serves the demo scenarios of spec from the embedded
-// emulator behind internal/cloudlike, which answers SampleRowKeys with
-// tablets as Cloud Bigtable does, and connects to it.
-func cloudLikeConn(t *testing.T, spec string, tablets int) *connect.Conn {
-	t.Helper()
-	srv, err := bttest.NewServer("127.0.0.1:0", cloudlike.ServerOptions(cloudlike.Layout{Tablets: tablets}, &cloudlike.Counter{})...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	conn, err := connect.Open(context.Background(), connect.Target{Project: connect.EmulatorProject, Instance: connect.EmulatorInstance, EmulatorHost: srv.Addr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	scenarios, err := demo.Lookup(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := emulator.Seed(context.Background(), conn.Admin, conn.Client, scenarios, nil); err != nil {
-		t.Fatal(err)
-	}
-	return conn
-}
 
 // TestScanShowsWhatItWillReadAndWhatItRead opens a table of an instance
 // whose tablet map is tablets and samples it: before the rows come, the
@@ -52,7 +25,12 @@ func TestScanShowsWhatItWillReadAndWhatItRead(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads 20,000 rows")
 	}
-	conn := cloudLikeConn(t, "social-celebrity", 20)
+	target := scantest.Seed(t, "social-celebrity", cloudlike.ServerOptions(cloudlike.Layout{Tablets: 20}, &cloudlike.Counter{})...)
+	conn, err := connect.Open(t.Context(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
 	m := New(t.Context(), Config{Backend: NewConnBackend(conn), Table: "social-celebrity", Profile: colorprofile.NoTTY, Theme: ThemeDark,
 		Scan: sampler.Options{Fraction: 0.05}})
 	rt := newRuntime(t, m)
@@ -80,7 +58,7 @@ func TestScanShowsWhatItWillReadAndWhatItRead(t *testing.T) {
 		`rows \(.+\) in 20 tablets`,
 		`read +[0-9,]+ rows \(.+\) in `,
 		`how +a 5% sample at positions inside tablets`,
-		`· planned ` + planned, // the status line, after what was read
+		`· planned ` + planned + `, read ` + regexp.QuoteMeta(units.Thousands(read.RowsRead)) + `\b`, // the status line
 	} {
 		if !regexp.MustCompile(want).MatchString(s) {
 			t.Errorf("the screen lacks %q:\n%s", want, s)
