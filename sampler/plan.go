@@ -49,6 +49,9 @@ type plan struct {
 	// sampled bytes the scan will read (less under span sampling), which
 	// progress is measured against.
 	totalBytes, readBytes int64
+	// readRows is the rows a position sample expects to read, its
+	// tablets' readRows (see [tabletPlan]).
+	readRows float64
 	// estimatedRows is the rows the map holds by [mapShape.estimatedRows]
 	// (-1 when unknown).
 	estimatedRows int64
@@ -146,6 +149,7 @@ func (p *plan) planPositions(tablets []span, seed uint64) {
 		p.tablets = append(p.tablets, plan)
 		p.units = append(p.units, unit{i, i + 1})
 		p.readBytes += plan.readBytes
+		p.readRows += plan.readRows
 		spans += plan.spans
 		if plan.whole {
 			whole++

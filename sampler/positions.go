@@ -95,7 +95,12 @@ type tabletPlan struct {
 	rows          float64
 	spans         int
 	budget, limit int64
-	// readBytes is what the plan expects to read, in offset units.
+	// readRows is the rows the plan expects to read: the spans' budgets
+	// and the probes' rows, or the whole tablet; readBytes the same in
+	// offset units. Neither counts what the tablet's reads cannot know
+	// in advance: a sweep of a tablet whose spans find no rows (up to
+	// twice the spans' budgets) or a re-read in full (see [unexplained]).
+	readRows  float64
 	readBytes int64
 }
 
@@ -110,11 +115,12 @@ func planTablet(bytes int64, rowBytes, fraction float64) tabletPlan {
 	spans := max(minTabletSpans, int(math.Round(target/spanRows)))
 	budget := max(minSpanRows, int64(math.Ceil(target/float64(spans))))
 	if float64(int64(spans)*budget+probeCount*probeRows) >= wholeTabletShare*rows {
-		return tabletPlan{whole: true, rows: rows, readBytes: bytes}
+		return tabletPlan{whole: true, rows: rows, readRows: rows, readBytes: bytes}
 	}
+	read := float64(int64(spans)*budget + probeCount*probeRows)
 	return tabletPlan{
 		rows: rows, spans: spans, budget: budget, limit: spanLimitFactor * budget,
-		readBytes: int64(float64(int64(spans)*budget+probeCount*probeRows) * rowBytes),
+		readRows: read, readBytes: int64(read * rowBytes),
 	}
 }
 

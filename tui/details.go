@@ -32,7 +32,7 @@ func (f *frame) field(label, value string) string {
 func (f *frame) bucketDetails(r rect) []string {
 	st := &f.styles
 	if f.matrix == nil || len(f.matrix.Buckets) == 0 {
-		return []string{paneTitle(st, "Details", "", r.w, false)}
+		return append([]string{paneTitle(st, "Details", "", r.w, false)}, f.planLines(r.w)...)
 	}
 	i := f.state.Selected
 	b := &f.matrix.Buckets[i]
@@ -104,7 +104,7 @@ func (f *frame) bucketDetails(r rect) []string {
 		}
 	}
 	lines = append(lines, " "+st.Muted.Render(f.drillHint(b)))
-	return lines
+	return append(lines, f.planLines(r.w)...)
 }
 
 // drillHint says what enter does on bucket b.

@@ -116,7 +116,10 @@ func (f *frame) heatLines(r rect, focused bool) []string {
 	case f.buildErr != nil:
 		lines = append(lines, "", " "+f.styles.Error.Render("cannot draw this view: ")+f.styles.Text.Render(f.buildErr.Error()))
 	case f.matrix == nil:
-		lines = append(lines, "", " "+f.styles.Muted.Render(f.emptyText()))
+		lines = append(lines, "")
+		for _, line := range wrap(safeText(f.emptyText()), r.w-2) {
+			lines = append(lines, " "+f.styles.Muted.Render(line))
+		}
 	default:
 		lines = append(lines, splitLines(heatmap.RenderText(f.matrix, f.heatOptions(f.matrix)))...)
 	}
@@ -128,6 +131,8 @@ func (f *frame) emptyText() string {
 	switch {
 	case f.scan != nil && f.scan.loading:
 		return "the demo is loading this table into the emulator; the scan starts as soon as it is in"
+	case f.scan != nil && f.scan.running && f.preview != nil:
+		return "the heatmap fills in as ranges finish; this scan " + f.preview.String()
 	case f.scan != nil && f.scan.running:
 		return "reading the tablet map… the heatmap fills in as ranges finish"
 	}

@@ -20,7 +20,10 @@ type scanStatus struct {
 	what     string
 	running  bool
 	progress sampler.Progress
-	err      error
+	// preview is what the scan said it would read before it read, nil
+	// until it says (a saved snapshot never does).
+	preview *sampler.Preview
+	err     error
 	// loading is set while the table waits for the demo to load it; load
 	// is that load's progress.
 	loading bool
@@ -94,6 +97,14 @@ func readSummary(f *frame) string {
 	if s.Mode == "sample" && s.RowsEstimated > 0 {
 		text += fmt.Sprintf(" · about %s rows in all", heatmap.UnitCount.Format(float64(s.RowsEstimated)))
 	}
+	if p := f.preview; p != nil && p.ReadRows >= 0 {
+		// Planned against read over the wire (probes and re-reads too),
+		// which the rows above (those the snapshot holds) leave out.
+		text += fmt.Sprintf(" · planned about %s rows", units.Thousands(p.ReadRows))
+		if f.scan != nil && f.scan.progress.Final {
+			text += fmt.Sprintf(", read %s", units.Thousands(f.scan.progress.RowsRead))
+		}
+	}
 	if f.depth > 0 {
 		text += " · esc goes back up"
 	}
@@ -120,5 +131,9 @@ func (f *frame) progressLine(width int) string {
 	if p.Mode == keyspace.ModeSample && p.Fraction > 0 && p.Fraction < 1 {
 		label += " (sample " + units.Percent(p.Fraction) + ")"
 	}
-	return " " + progressText(label, p.Done, append(scanStats(p), "x stops"), width, style)
+	planned := int64(-1)
+	if f.preview != nil {
+		planned = f.preview.ReadRows
+	}
+	return " " + progressText(label, p.Done, append(scanStats(p, planned), "x stops"), width, style)
 }

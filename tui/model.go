@@ -180,6 +180,9 @@ func (m *Model) frame() *frame {
 	if cur := m.current(); cur != nil {
 		f.snap, f.depth = m.snapOf(len(m.levels)-1), len(m.levels)-1
 		f.state = cur.state.normalized(f.snap)
+		if m.scan != nil && cur.id == m.scanLevel {
+			f.preview = m.scan.preview
+		}
 	} else {
 		f.state = m.cfg.View.normalized(nil)
 	}

@@ -64,12 +64,16 @@ func scanLabel(p sampler.Progress) string {
 	return label
 }
 
-// scanStats lists a running scan's counters: ranges, rows, rate, time
-// left and rescans.
-func scanStats(p sampler.Progress) []string {
+// scanStats lists a running scan's counters: ranges, rows (of the
+// planned rows when planned is not -1), rate, time left and rescans.
+func scanStats(p sampler.Progress, planned int64) []string {
+	rows := units.Short(float64(p.RowsRead)) + " rows"
+	if planned >= 0 {
+		rows = units.Short(float64(p.RowsRead)) + " of ~" + units.Short(float64(planned)) + " rows"
+	}
 	stats := []string{
 		fmt.Sprintf("%d/%d ranges", p.RangesDone, p.RangesTotal),
-		units.Short(float64(p.RowsRead)) + " rows",
+		rows,
 		units.Short(p.RowsPerSecond) + " rows/s",
 	}
 	if p.ETA > 0 {
@@ -91,7 +95,7 @@ func scanStats(p sampler.Progress) []string {
 // same line in colour.
 func ProgressLine(p sampler.Progress, width int) string {
 	if !p.Final {
-		return progressText(scanLabel(p), p.Done, scanStats(p), width, progressStyle{})
+		return progressText(scanLabel(p), p.Done, scanStats(p, -1), width, progressStyle{})
 	}
 	label := strings.Replace(scanLabel(p), "ing", "ed", 1)
 	stats := []string{

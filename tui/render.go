@@ -11,6 +11,7 @@ import (
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/sampler"
 )
 
 // RenderFrame draws the screen the TUI shows for snap and its findings in
@@ -105,8 +106,11 @@ type frame struct {
 	buildErr error
 
 	// Transient parts, zero in a headless frame.
-	table   string // the table being opened, before its snapshot arrives
-	scan    *scanStatus
+	table string // the table being opened, before its snapshot arrives
+	scan  *scanStatus
+	// preview is what the scan that fills the level on screen said it
+	// would read; nil when it has not said (or the level is another's).
+	preview *sampler.Preview
 	message statusMessage
 	search  string // the rendered search prompt, when open
 	depth   int    // drill levels below the first (for the back hint)

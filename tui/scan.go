@@ -42,6 +42,13 @@ type (
 		progress sampler.Progress
 		events   <-chan tea.Msg
 	}
+	// scanPreviewMsg is what scan id is about to read, stated before it
+	// reads (see [sampler.Preview]).
+	scanPreviewMsg struct {
+		id      int
+		preview sampler.Preview
+		events  <-chan tea.Msg
+	}
 	// scanDoneMsg ends scan id with its snapshot (partial when err wraps
 	// sampler.ErrIncomplete) or an error.
 	scanDoneMsg struct {
@@ -95,12 +102,21 @@ func waitLoadCmd(ch <-chan LoadProgress) tea.Cmd {
 func scanCmd(scanCtx, appCtx context.Context, b Backend, id int, table string, opts sampler.Options) tea.Cmd {
 	return func() tea.Msg {
 		events := make(chan tea.Msg, 1)
+		opts.Preview = func(p sampler.Preview) {
+			select {
+			case events <- scanPreviewMsg{id: id, preview: p, events: events}:
+			case <-scanCtx.Done():
+			}
+		}
 		go func() {
 			defer close(events)
 			done := scanGuarded(func() (*keyspace.Snapshot, error) {
 				return b.Scan(scanCtx, table, opts, func(p sampler.Progress) {
 					if p.Final {
-						return // the done message carries the final snapshot
+						// The done message carries the final snapshot;
+						// the final counters stay, to set against the
+						// preview.
+						p.Snapshot = nil
 					}
 					select {
 					case events <- scanProgressMsg{id: id, progress: p, events: events}:

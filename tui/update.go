@@ -79,6 +79,11 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 			return waitScanCmd(msg.events) // stale scans are drained to their end
 		}
 		return tea.Batch(m.gotProgress(msg.progress), waitScanCmd(msg.events))
+	case scanPreviewMsg:
+		if msg.id == m.scanID && m.scan != nil {
+			m.scan.preview = &msg.preview
+		}
+		return waitScanCmd(msg.events)
 	case scanDoneMsg:
 		if msg.id != m.scanID {
 			return nil
@@ -217,7 +222,7 @@ func (m *Model) startScan(table string, opts sampler.Options, levelID int, what 
 	m.scanID++
 	m.scanLevel = levelID
 	m.scan = &scanStatus{table: table, what: what, running: true}
-	opts.Progress = nil
+	opts.Progress, opts.Preview = nil, nil
 	return scanCmd(scanCtx, m.ctx, m.backend, m.scanID, table, opts)
 }
 
