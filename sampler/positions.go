@@ -114,10 +114,10 @@ func planTablet(bytes int64, rowBytes, fraction float64) tabletPlan {
 	target := fraction * rows
 	spans := max(minTabletSpans, int(math.Round(target/spanRows)))
 	budget := max(minSpanRows, int64(math.Ceil(target/float64(spans))))
-	if float64(int64(spans)*budget+probeCount*probeRows) >= wholeTabletShare*rows {
+	read := float64(int64(spans)*budget + probeCount*probeRows)
+	if read >= wholeTabletShare*rows {
 		return tabletPlan{whole: true, rows: rows, readRows: rows, readBytes: bytes}
 	}
-	read := float64(int64(spans)*budget + probeCount*probeRows)
 	return tabletPlan{
 		rows: rows, spans: spans, budget: budget, limit: spanLimitFactor * budget,
 		readRows: read, readBytes: int64(read * rowBytes),

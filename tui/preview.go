@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/btviz/btviz/units"
 )
 
@@ -19,12 +21,14 @@ func (f *frame) planLines(width int) []string {
 	st := &f.styles
 	value := max(width-detailLabelColumn-2, 8)
 	lines := []string{" " + st.Strong.Render("This scan")}
-	add := func(label, text string) {
+	// addStyled wraps text under label; add writes it plain.
+	addStyled := func(label, text string, style lipgloss.Style) {
 		for _, line := range wrap(safeText(text), value) {
-			lines = append(lines, f.field(label, line))
+			lines = append(lines, " "+st.Muted.Render(padRight(label, detailLabelColumn))+style.Render(line))
 			label = ""
 		}
 	}
+	add := func(label, text string) { addStyled(label, text, st.Text) }
 	add("planned", p.Amount())
 	if t := p.Time(); t != "" {
 		add("time", t)
@@ -41,13 +45,8 @@ func (f *frame) planLines(width int) []string {
 		add("read", read)
 	}
 	add("how", p.Reason)
-	if p.Note == "" {
-		return lines
-	}
-	label := "note"
-	for _, line := range wrap(safeText(p.Note), value) {
-		lines = append(lines, " "+st.Muted.Render(padRight(label, detailLabelColumn))+st.Warning.Render(line))
-		label = ""
+	if p.Note != "" {
+		addStyled("note", p.Note, st.Warning)
 	}
 	return lines
 }

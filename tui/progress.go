@@ -67,10 +67,11 @@ func scanLabel(p sampler.Progress) string {
 // scanStats lists a running scan's counters: ranges, rows (of the
 // planned rows when planned is not -1), rate, time left and rescans.
 func scanStats(p sampler.Progress, planned int64) []string {
-	rows := units.Short(float64(p.RowsRead)) + " rows"
+	rows := units.Short(float64(p.RowsRead))
 	if planned >= 0 {
-		rows = units.Short(float64(p.RowsRead)) + " of ~" + units.Short(float64(planned)) + " rows"
+		rows += " of ~" + units.Short(float64(planned))
 	}
+	rows += " rows"
 	stats := []string{
 		fmt.Sprintf("%d/%d ranges", p.RangesDone, p.RangesTotal),
 		rows,
