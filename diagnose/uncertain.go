@@ -9,9 +9,6 @@ import (
 	"github.com/btviz/btviz/units"
 )
 
-// z95 is the normal quantile of a two-sided 95% interval.
-const z95 = 1.96
-
 // estimate is one number a finding kind is raised by that a sample only
 // estimates: the [Evidence] names of the number and of the threshold it
 // is compared with, how to say it, and its 95% interval. A finding kind
@@ -154,7 +151,7 @@ func (d *diagnosis) writeShareInterval(f *Finding, value float64) (low, high flo
 	if writes <= 0 || variance <= 0 {
 		return value, value
 	}
-	spread := value * z95 * math.Sqrt(variance) / writes
+	spread := value * keyspace.Z95 * math.Sqrt(variance) / writes
 	return max(0, value-spread), min(1, value+spread)
 }
 
@@ -171,9 +168,9 @@ func (d *diagnosis) keyShareInterval(f *Finding, value float64) (low, high float
 	if !d.keysSampled() || n <= 0 {
 		return value, value
 	}
-	z2 := z95 * z95
+	z2 := keyspace.Z95 * keyspace.Z95
 	centre := (value + z2/(2*n)) / (1 + z2/n)
-	half := z95 / (1 + z2/n) * math.Sqrt(value*(1-value)/n+z2/(4*n*n))
+	half := keyspace.Z95 / (1 + z2/n) * math.Sqrt(value*(1-value)/n+z2/(4*n*n))
 	return max(0, centre-half), min(1, centre+half)
 }
 
@@ -186,7 +183,7 @@ func (d *diagnosis) correlationInterval(f *Finding, rho float64) (low, high floa
 		return rho, rho
 	}
 	z, se := math.Atanh(rho), math.Sqrt(1.06/(n-3))
-	return math.Tanh(z - z95*se), math.Tanh(z + z95*se)
+	return math.Tanh(z - keyspace.Z95*se), math.Tanh(z + keyspace.Z95*se)
 }
 
 // tableShareInterval is the interval of a share of the table's rows

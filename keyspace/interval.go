@@ -2,8 +2,9 @@ package keyspace
 
 import "math"
 
-// z95 is the normal quantile of a two-sided 95% interval.
-const z95 = 1.96
+// Z95 is the normal quantile of a two-sided 95% interval, the one every
+// interval of btviz is drawn at.
+const Z95 = 1.96
 
 // HasInterval reports whether the scan carries a 95% interval for its
 // estimates: a sample that finished (a full scan's counts are exact).
@@ -24,11 +25,11 @@ func (s ScanInfo) RowsInterval(rows float64) (low, high float64) {
 	}
 	total := float64(s.RowsEstimated)
 	half := float64(s.RowsEstimatedHigh) - total
-	variance := half * half / (z95 * z95) * rows / total
+	variance := half * half / (Z95 * Z95) * rows / total
 	if f := float64(s.RowsRead) / total; f > 0 && f < 1 {
 		variance = max(variance, rows*(1-f)/f)
 	}
-	spread := z95 * math.Sqrt(variance)
+	spread := Z95 * math.Sqrt(variance)
 	return max(0, rows-spread), rows + spread
 }
 
@@ -44,10 +45,10 @@ func (s ScanInfo) BytesInterval(bytes, rows float64) (low, high float64) {
 	}
 	total := float64(s.BytesEstimated)
 	half := float64(s.BytesEstimatedHigh) - total
-	variance := half * half / (z95 * z95) * bytes / total
+	variance := half * half / (Z95 * Z95) * bytes / total
 	if f := float64(s.RowsRead) / float64(max(s.RowsEstimated, 1)); rows > 0 && f > 0 && f < 1 {
 		variance = max(variance, bytes*bytes/rows*(1-f)/f)
 	}
-	spread := z95 * math.Sqrt(variance)
+	spread := Z95 * math.Sqrt(variance)
 	return max(0, bytes-spread), bytes + spread
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // Every estimate a sample makes carries a 95% interval, estimate ±
-// z95·√V, from the variance V of the sampling units the method draws:
+// [keyspace.Z95]·√V, from the variance V of the sampling units the
+// method draws:
 //
 //   - Rows (RowSampleFilter): each row is kept with probability p
 //     independently, and the Horvitz–Thompson variance of a total is
@@ -26,8 +27,7 @@ import (
 // read again) add nothing. The interval covers sampling error only: a
 // tablet map that is off (Cloud Bigtable's offsets are approximate) moves
 // the estimate and its interval together.
-const z95 = 1.96
-
+//
 // variance is the variance of the scan's estimated rows and bytes.
 type variance struct {
 	rows, bytes float64
@@ -115,7 +115,7 @@ func collapsedVariance(groups []groupEstimate) variance {
 // estimates; the low end never falls below what was read.
 func setInterval(scan *keyspace.ScanInfo, v variance, readBytes int64) {
 	spread := func(estimate int64, v float64, floor int64) (int64, int64) {
-		half := z95 * math.Sqrt(max(v, 0))
+		half := keyspace.Z95 * math.Sqrt(max(v, 0))
 		low := max(floor, int64(math.Floor(float64(estimate)-half)))
 		return min(low, estimate), int64(math.Ceil(float64(estimate) + half))
 	}
