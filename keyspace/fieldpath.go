@@ -54,11 +54,15 @@ func (w jsonWalk) walk(body []byte, t reflect.Type, path string) *FieldError {
 			return w.atLeaf(body, t, path)
 		}
 		for _, m := range members {
-			field, ok := fieldByName(t, m.name)
+			field, name, ok := fieldByName(t, m.name)
 			if !ok {
 				continue // encoding/json ignores unknown fields
 			}
-			if err := w.walk(m.value, field, path+"."+m.name); err != nil {
+			// The path names the field as btviz writes it, whatever
+			// case the file spelled it in: the file's spelling is
+			// untrusted text, and a path of btviz's own names can be
+			// looked up in the format's description.
+			if err := w.walk(m.value, field, path+"."+name); err != nil {
 				return err
 			}
 		}
@@ -201,12 +205,13 @@ func objectMembers(body []byte) ([]member, error) {
 	return members, nil
 }
 
-// fieldByName returns the type of the field of struct t that
-// encoding/json would store a member called name in: the exact JSON name
-// first, then one that matches it ignoring case, looking into embedded
-// structs as encoding/json does.
-func fieldByName(t reflect.Type, name string) (reflect.Type, bool) {
+// fieldByName returns the type and the JSON name of the field of
+// struct t that encoding/json would store a member called name in: the
+// exact JSON name first, then one that matches it ignoring case, looking
+// into embedded structs as encoding/json does.
+func fieldByName(t reflect.Type, name string) (reflect.Type, string, bool) {
 	var folded reflect.Type
+	var foldedName string
 	var find func(t reflect.Type) (reflect.Type, bool)
 	find = func(t reflect.Type) (reflect.Type, bool) {
 		for i := range t.NumField() {
@@ -228,13 +233,13 @@ func fieldByName(t reflect.Type, name string) (reflect.Type, bool) {
 				return f.Type, true
 			}
 			if folded == nil && strings.EqualFold(tag, name) {
-				folded = f.Type
+				folded, foldedName = f.Type, tag
 			}
 		}
 		return nil, false
 	}
 	if found, ok := find(t); ok {
-		return found, true
+		return found, name, true
 	}
-	return folded, folded != nil
+	return folded, foldedName, folded != nil
 }

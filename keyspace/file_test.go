@@ -71,6 +71,9 @@ func TestLoadErrors(t *testing.T) {
 		{"foreign json", gz(`{"format":"other","version":1}`), ErrNotSnapshot, "format"},
 		{"newer", gz(`{"format":"btviz-snapshot","version":99,"snapshot":{}}`), ErrNewerVersion, "upgrade btviz"},
 		{"no tree", gz(`{"format":"btviz-snapshot","version":1,"snapshot":{"time_bucket_micros":1}}`), ErrDamaged, "snapshot.root: missing"},
+		// Names are matched ignoring case, as encoding/json does, and the
+		// error names them as btviz writes them, not as the file spelt them.
+		{"spelt in capitals", gz(`{"format":"btviz-snapshot","version":1,"SNAPSHOT":{"time_bucket_micros":1,"Root":{"kind":"prefix","CHILDREN":[null]}}}`), ErrDamaged, "snapshot.root.children[0]: null in a list"},
 	}
 	for _, tc := range cases {
 		path := filepath.Join(dir, tc.name)
