@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"context"
+	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -292,22 +293,43 @@ func (w *worker) peekLast(ctx context.Context, free *keyMap, p *piece, rows floa
 	if span <= 0 || rows <= 0 {
 		return w.peek(ctx, p.first, p.stop, true)
 	}
-	// Windows of the line ever further back from where the estimate
-	// puts the last row, each read back: the first that holds rows
-	// holds the last ones.
 	density := float64(len(p.head)-1) / span // rows per unit of the line
 	margin := max(lastRowMargin*rows, probeWindowRows*16)
-	to := p.stop
-	for back := margin; ; back *= 2 {
-		from := line.at(max(0, (rows-back)/density))
-		if from <= p.first {
-			return w.peek(ctx, p.first, to, true)
-		}
+	for from, to := range backWindows(line.at, p.first, p.stop, rows/density, margin/density) {
 		keys, err := w.peek(ctx, from, to, true)
-		if err != nil || len(keys) > 0 {
+		if err != nil || len(keys) > 0 || from == p.first {
 			return keys, err
 		}
-		to = from
+	}
+	return nil, nil // not reached: the last window starts at p.first
+}
+
+// backWindows yields the windows [from, to) of a piece's line that
+// [worker.peekLast] reads back, each just before the last: the first
+// ends at stop and starts margin before end (shares of the line, at
+// line), each next one starts twice as far back; the first that holds
+// rows holds the piece's last ones. The last window starts at first: once
+// the windows reach the line's start, or would start at or before first,
+// or stop moving back. The line's keys are cut to the key map's
+// precision, and with long keys (e-mail addresses) its start can lie
+// above first, where the windows would shrink to one empty one for ever.
+func backWindows(at func(float64) string, first, stop string, end, margin float64) iter.Seq2[string, string] {
+	return func(yield func(from, to string) bool) {
+		to := stop
+		for back := margin; ; back *= 2 {
+			from := first
+			if u := end - back; u > 0 { // not for NaN
+				from = at(u)
+			}
+			if from <= first || to != "" && from >= to {
+				yield(first, to)
+				return
+			}
+			if !yield(from, to) {
+				return
+			}
+			to = from
+		}
 	}
 }
 
