@@ -40,7 +40,11 @@ func TestPreviewStatesTheRowsTheScanReads(t *testing.T) {
 	}{{"numbers", "", numbers}, {"names", "#", names}} {
 		conn := openEmulator(t, table.addr, "")
 		for _, fraction := range []float64{0.01, 0.001, 0} {
-			for seed := range uint64(2) {
+			seeds := uint64(2)
+			if fraction == 0 {
+				seeds = 1 // the default reads these tables in full, whatever the seed
+			}
+			for seed := range seeds {
 				var preview Preview
 				var final Progress
 				table.counter.Reset()
