@@ -23,14 +23,11 @@ func (s ScanInfo) RowsInterval(rows float64) (low, high float64) {
 	if !s.HasInterval() || rows <= 0 || s.RowsEstimated <= 0 {
 		return rows, rows
 	}
-	total := float64(s.RowsEstimated)
-	half := float64(s.RowsEstimatedHigh) - total
-	variance := half * half / (Z95 * Z95) * rows / total
-	if f := float64(s.RowsRead) / total; f > 0 && f < 1 {
-		variance = max(variance, rows*(1-f)/f)
+	var floor float64
+	if f := float64(s.RowsRead) / float64(s.RowsEstimated); f > 0 && f < 1 {
+		floor = rows * (1 - f) / f
 	}
-	spread := Z95 * math.Sqrt(variance)
-	return max(0, rows-spread), rows + spread
+	return partInterval(rows, float64(s.RowsEstimated), float64(s.RowsEstimatedHigh), floor)
 }
 
 // BytesInterval returns a 95% interval for an estimate of bytes that a
@@ -43,12 +40,19 @@ func (s ScanInfo) BytesInterval(bytes, rows float64) (low, high float64) {
 	if !s.HasInterval() || bytes <= 0 || s.BytesEstimated <= 0 || s.BytesEstimatedHigh <= 0 {
 		return bytes, bytes
 	}
-	total := float64(s.BytesEstimated)
-	half := float64(s.BytesEstimatedHigh) - total
-	variance := half * half / (Z95 * Z95) * bytes / total
+	var floor float64
 	if f := float64(s.RowsRead) / float64(max(s.RowsEstimated, 1)); rows > 0 && f > 0 && f < 1 {
-		variance = max(variance, bytes*bytes/rows*(1-f)/f)
+		floor = bytes * bytes / rows * (1 - f) / f
 	}
+	return partInterval(bytes, float64(s.BytesEstimated), float64(s.BytesEstimatedHigh), floor)
+}
+
+// partInterval returns the 95% interval of part, a share of an estimated
+// total whose interval ends at high: the total's variance shared out in
+// proportion to part, and at least floor.
+func partInterval(part, total, high, floor float64) (low, up float64) {
+	half := high - total
+	variance := max(half*half/(Z95*Z95)*part/total, floor)
 	spread := Z95 * math.Sqrt(variance)
-	return max(0, bytes-spread), bytes + spread
+	return max(0, part-spread), part + spread
 }

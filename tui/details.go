@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/diagnose"
@@ -25,7 +26,12 @@ const (
 
 // field writes "label  value" with the label in the muted style.
 func (f *frame) field(label, value string) string {
-	return " " + f.styles.Muted.Render(padRight(label, detailLabelColumn)) + f.styles.Text.Render(value)
+	return f.styledField(label, value, f.styles.Text)
+}
+
+// styledField is [frame.field] with the value drawn in style.
+func (f *frame) styledField(label, value string, style lipgloss.Style) string {
+	return " " + f.styles.Muted.Render(padRight(label, detailLabelColumn)) + style.Render(value)
 }
 
 // bucketDetails describes the selected bucket.

@@ -24,7 +24,7 @@ func (f *frame) planLines(width int) []string {
 	// addStyled wraps text under label; add writes it plain.
 	addStyled := func(label, text string, style lipgloss.Style) {
 		for _, line := range wrap(safeText(text), value) {
-			lines = append(lines, " "+st.Muted.Render(padRight(label, detailLabelColumn))+style.Render(line))
+			lines = append(lines, f.styledField(label, line, style))
 			label = ""
 		}
 	}
