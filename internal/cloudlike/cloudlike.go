@@ -11,7 +11,8 @@
 // each with its true byte offset. Every other call, and every row, is the
 // emulator's: the data path is the real server. Like Cloud Bigtable's, the
 // tablet map is server state, not drawn afresh per call: it is computed
-// once per table and kept until a call changes the table's data.
+// once per table and kept until a call changes that table's data (a
+// write to one table leaves every other table's map as it was).
 //
 // The interceptor also counts, at the server, the rows each ReadRows call
 // sent ([Counter]), so that a test can check what a scan cost the server.
@@ -30,6 +31,7 @@ import (
 	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Layout says where the tablet boundaries fall. Tablets cut the table
@@ -99,15 +101,27 @@ func ServerOptions(layout Layout, counter *Counter) []grpc.ServerOption {
 			counter.calls.Add(1)
 			return handler(srv, countingStream{ServerStream: stream, counter: counter})
 		case changesData(info.FullMethod):
-			m.forget()
+			// The table is named in the request, which the handler
+			// receives: forget its map then, and again once the call has
+			// changed it (a SampleRowKeys in between may have mapped it).
+			watch := &forgettingStream{ServerStream: stream, maps: m}
+			err := handler(srv, watch)
+			for _, table := range watch.tables {
+				m.forget(table)
+			}
+			return err
 		}
 		return handler(srv, stream)
 	})
 	unary := grpc.ChainUnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		if changesData(info.FullMethod) {
-			m.forget()
+		if !changesData(info.FullMethod) {
+			return handler(ctx, req)
 		}
-		return handler(ctx, req)
+		table := tableOf(req)
+		m.forget(table)
+		resp, err := handler(ctx, req)
+		m.forget(table)
+		return resp, err
 	})
 	return []grpc.ServerOption{stream, unary}
 }
@@ -121,6 +135,50 @@ func changesData(method string) bool {
 		}
 	}
 	return false
+}
+
+// tableOf returns the full name of the table a request changes
+// ("projects/p/instances/i/tables/t", as SampleRowKeys names it): its
+// table_name (data API), name (DropRowRange, DeleteTable), or parent and
+// table_id (CreateTable); "" when it names none, which forgets every
+// table's map.
+func tableOf(req any) string {
+	msg, ok := req.(proto.Message)
+	if !ok {
+		return ""
+	}
+	r := msg.ProtoReflect()
+	text := func(name protoreflect.Name) string {
+		if f := r.Descriptor().Fields().ByName(name); f != nil && f.Kind() == protoreflect.StringKind {
+			return r.Get(f).String()
+		}
+		return ""
+	}
+	switch {
+	case text("table_name") != "":
+		return text("table_name")
+	case text("table_id") != "":
+		return text("parent") + "/tables/" + text("table_id")
+	}
+	return text("name")
+}
+
+// forgettingStream forgets the map of the table each request it receives
+// names, and keeps the names.
+type forgettingStream struct {
+	grpc.ServerStream
+	maps   *maps
+	tables []string
+}
+
+func (s *forgettingStream) RecvMsg(m any) error {
+	err := s.ServerStream.RecvMsg(m)
+	if err == nil {
+		table := tableOf(m)
+		s.maps.forget(table)
+		s.tables = append(s.tables, table)
+	}
+	return err
 }
 
 // countingStream counts the rows a ReadRows answer commits.
@@ -150,9 +208,14 @@ type maps struct {
 	cached map[string]tabletMap
 }
 
-func (m *maps) forget() {
+// forget drops the map of the table named table ("" for every table).
+func (m *maps) forget(table string) {
 	m.mu.Lock()
-	clear(m.cached)
+	if table == "" {
+		clear(m.cached)
+	} else {
+		delete(m.cached, table)
+	}
 	m.mu.Unlock()
 }
 

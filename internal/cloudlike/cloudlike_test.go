@@ -120,3 +120,50 @@ func TestTabletsAndCounts(t *testing.T) {
 		t.Fatalf("counted %d rows in %d calls (%v), want 250 in 1", counter.Rows(), counter.Calls(), err)
 	}
 }
+
+// A write to one table leaves every other table's tablet map as it was:
+// only the table a call changed is mapped afresh.
+func TestAWriteForgetsOnlyItsTable(t *testing.T) {
+	client, stub, _ := serve(t, cloudlike.Layout{Tablets: 10})
+	ctx := context.Background()
+	admin, err := bigtable.NewAdminClient(ctx, project, instance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	const other = "u"
+	if err := admin.CreateTable(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	if err := admin.CreateColumnFamily(ctx, other, "f"); err != nil {
+		t.Fatal(err)
+	}
+	before := sample(t, stub)
+	mut := bigtable.NewMutation()
+	mut.Set("f", "q", 0, make([]byte, 10))
+	if err := client.Open(other).Apply(ctx, "a", mut); err != nil {
+		t.Fatal(err)
+	}
+	if err := admin.DropRowRange(ctx, other, "a"); err != nil {
+		t.Fatal(err)
+	}
+	// The emulator samples rows at random: a map drawn afresh would move
+	// some of the nine boundaries.
+	after := sample(t, stub)
+	if len(after) != len(before) {
+		t.Fatalf("table t was mapped afresh after writes to table u: %d answers, then %d", len(before), len(after))
+	}
+	for i := range before {
+		if string(before[i].RowKey) != string(after[i].RowKey) || before[i].OffsetBytes != after[i].OffsetBytes {
+			t.Fatalf("table t was mapped afresh after writes to table u: answer %d %q at %d, then %q at %d",
+				i, before[i].RowKey, before[i].OffsetBytes, after[i].RowKey, after[i].OffsetBytes)
+		}
+	}
+	// A write to t maps it afresh.
+	if err := client.Open(table).Apply(ctx, "k000000", mut); err != nil {
+		t.Fatal(err)
+	}
+	if changed := sample(t, stub); changed[len(changed)-1].OffsetBytes != rows*valueBytes-valueBytes+10 {
+		t.Errorf("after a write to t it ends at %d bytes, want %d", changed[len(changed)-1].OffsetBytes, rows*valueBytes-valueBytes+10)
+	}
+}
