@@ -86,12 +86,27 @@ type ScanInfo struct {
 	RowsEstimatedHigh  int64 `json:"rows_estimated_high,omitempty"`
 	BytesEstimatedLow  int64 `json:"bytes_estimated_low,omitempty"`
 	BytesEstimatedHigh int64 `json:"bytes_estimated_high,omitempty"`
+	// PrefixVariances are, for a sample that measured them, the variances
+	// of each top-level prefix's estimated rows and bytes, from the reads
+	// that fell in it (see [Snapshot.NodeRowsInterval]), sorted by prefix;
+	// none otherwise (a full scan, an emulator's span or row sample, a
+	// file from before them).
+	PrefixVariances []PrefixVariance `json:"prefix_variances,omitempty"`
 	// Complete is false when the scan stopped early (cancelled, failed);
 	// Incomplete then says why.
 	Complete   bool          `json:"complete"`
 	Incomplete string        `json:"incomplete,omitempty"`
 	Started    time.Time     `json:"started"`
 	Duration   time.Duration `json:"duration_ns"`
+}
+
+// PrefixVariance is the variance of a sample's estimates of one
+// top-level prefix: of its rows and of its bytes, summed over the tablets
+// it lies in.
+type PrefixVariance struct {
+	Prefix Key     `json:"prefix"`
+	Rows   float64 `json:"rows"`
+	Bytes  float64 `json:"bytes"`
 }
 
 // Range is one key range of the tablet map built from SampleRowKeys: a

@@ -143,6 +143,14 @@ func (a *appender) apply(ev event) {
 		s.spansDone(ev.spans)
 	default:
 		s.variance.add(ev.variance)
+		for prefix, v := range ev.prefixes {
+			if s.prefixVariances == nil {
+				s.prefixVariances = map[string]variance{}
+			}
+			sum := s.prefixVariances[prefix]
+			sum.add(v)
+			s.prefixVariances[prefix] = sum
+		}
 		s.markRange(ev.index, ev.rescanned)
 		if ev.unexplained {
 			s.builder.MarkUnexplained(ev.index)

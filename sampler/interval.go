@@ -3,6 +3,7 @@ package sampler
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/btviz/btviz/keyspace"
 )
@@ -121,4 +122,20 @@ func setInterval(scan *keyspace.ScanInfo, v variance, readBytes int64) {
 	}
 	scan.RowsEstimatedLow, scan.RowsEstimatedHigh = spread(scan.RowsEstimated, v.rows, scan.RowsRead)
 	scan.BytesEstimatedLow, scan.BytesEstimatedHigh = spread(scan.BytesEstimated, v.bytes, min(readBytes, scan.BytesEstimated))
+}
+
+// prefixVarianceList returns each top-level prefix's variance of a
+// position sample, sorted by prefix, for the snapshot; none for another
+// scan, or one without delimiters (whose tree has no prefixes to give
+// them to).
+func (s *scanner) prefixVarianceList() []keyspace.PrefixVariance {
+	if s.plan.method != keyspace.MethodPositions || s.delimiters == "" || s.plan.mode != keyspace.ModeSample {
+		return nil
+	}
+	list := make([]keyspace.PrefixVariance, 0, len(s.prefixVariances))
+	for prefix, v := range s.prefixVariances {
+		list = append(list, keyspace.PrefixVariance{Prefix: keyspace.Key(prefix), Rows: v.rows, Bytes: v.bytes})
+	}
+	slices.SortFunc(list, func(a, b keyspace.PrefixVariance) int { return strings.Compare(string(a.Prefix), string(b.Prefix)) })
+	return list
 }

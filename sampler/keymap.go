@@ -1,101 +1,132 @@
 package sampler
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/btviz/btviz/keyspace"
 )
 
-// A keyMap places keys on a line, so that a tablet's read positions can
-// be spread between its boundary keys without reading it. It is the
-// order of keys, with room given to the keys that may exist: after a key
-// prefix, each next byte gets a share of the prefix's room by what the
-// keys known so far (the tablet map's boundaries, the pilot's rows) show.
+// A keyMap places the keys of one top-level prefix on a line, so that a
+// tablet's (or a piece's) read positions can be spread between its
+// bounding keys without reading it: the line is the order of keys, each
+// key's place its share of the keys before it, as far as the keys known
+// of the prefix (the tablet boundaries inside it, the pilot's rows, the
+// first and last rows of its pieces and the keys its probes read) tell.
 //
-//   - Where the known keys branch freely (the digits of ids, hashes, names
-//     of users) every byte seen at that position anywhere gets an equal
-//     share, and so do the bytes of its class (digits, lower-case or
-//     upper-case letters) between the seen ones: between "0012"
-//     and "0016" the line runs through 0013, 0014 and 0015, not through
-//     "0012\x80".
-//   - Where they do not (names: every known key starting "c" goes on
-//     "cart#"), the bytes the known keys take after this prefix get the
-//     room. A position is judged by all prefixes of that length with two
-//     known keys or more: free when their keys take on average at least
-//     freeBranching distinct next bytes per key. A digit that one known
-//     key alone takes after a prefix says nothing (numbers vary; names
-//     repeat): the position stays free there.
-//   - Every other byte keeps unseenWeight of a share, so that every key
-//     has room on the line (a span can fall anywhere) and the map keeps
-//     key order for every key.
+// It is a trie of the known keys, read at positions counted from the end
+// of the prefix, so that a prefix name of 1 byte and one of 30 line up,
+// and one prefix's letters never open holes in another's digits. At each
+// node the room is shared among the next bytes:
+//
+//   - where the known keys branch freely (the digits of ids, hashes),
+//     every byte of the prefix's whole classes gets an equal share: the
+//     digits once any digit is seen, the hex letters a–f (or A–F) when
+//     every letter seen is one of them beside digits (a hex id of few
+//     known keys still gets its f), else the whole alphabet of that case
+//     (base-36, base-62, names); a position where the known keys hold
+//     only other bytes (the dashes of a UUID, a delimiter) gives them
+//     the room;
+//   - where they do not (the letters of names, the leading digits of a
+//     counter or a timestamp, the version digit of a UUID), each next
+//     byte gets a share by the known keys that take it, and every other
+//     byte of the classes a little (see newByteWeight), so that the line
+//     runs through the names that exist, not through every string of
+//     letters. A node of two known keys or more is structured when keys
+//     spread evenly over the classes would take as few distinct bytes
+//     less than structuredLevel of the time; a node of one key is as its
+//     parent;
+//   - every byte outside the classes keeps unseenWeight of a share, so
+//     that every key has a place and the map keeps key order.
+//
+// Keys are read to the map's precision, not to a fixed depth: a position
+// whose share of the line falls below float64's precision adds nothing.
 type keyMap struct {
-	// alphabets[i] holds the distinct bytes seen at position i, sorted;
-	// ends[i] says whether a known key ends after i bytes.
-	alphabets [][]byte
-	ends      map[int]bool
-	// next holds, for every prefix of a known key, the distinct bytes that
-	// follow it, sorted; witnesses how many known keys pass through it.
-	next      map[string][]byte
-	witnesses map[string]int
-	known     map[string]bool // the keys learned
-	// free[i] says whether position i branches freely (computed lazily).
-	free  []bool
-	dirty bool
+	// prefix is the top-level prefix the map is of; positions count from
+	// its end.
+	prefix string
+	known  map[string]bool
+	// suffixes are the known keys after the prefix, sorted (by judge).
+	suffixes []string
+	// seen[i] holds the bytes known keys take i bytes after the prefix,
+	// sorted; ends[i] says whether a known key ends there.
+	seen [][]byte
+	ends []bool
+	// follows holds, for each kind of byte (see [byteKind]), the bytes
+	// known keys take after one.
+	follows map[int][]byte
+	// heavy[i][kind] is what position i may take after a byte of kind,
+	// lowerTop and upperTop the last letters of each case the keys may
+	// take; built by judge.
+	heavy              []map[int][]byte
+	lowerTop, upperTop byte
+	// pooled[i][kind] says whether the nodes at depth i after a byte of
+	// kind are structured, judged together; built by judge.
+	pooled []map[int]bool
+	byKind map[int]bool
+	dirty  bool
 }
 
-// keyMapDepth is how many key positions the map reads: 2⁵² (a float64's
-// precision) runs out after about 10 decimal digits or 8 letters anyway.
-const keyMapDepth = 24
+// unseenWeight is the share of a byte's room that a byte outside the
+// prefix's classes keeps.
+const unseenWeight = 1e-5
 
-// freeBranching is the distinct next bytes per known key from which a
-// position counts as free (see [keyMap]); unseenWeight the share a byte
-// the known keys do not take keeps.
+// At a structured node, the bytes no known key takes share
+// (newByteWeight + newByteDiscount·(k−1)) / (n + newByteWeight) of its
+// room, n known keys taking k distinct bytes (a Pitman–Yor estimate of
+// the chance that the next key takes a new byte), and at a node of one
+// known key under a structured one, inheritedSmoothing.
 const (
-	freeBranching = 0.5
-	unseenWeight  = 1e-5
+	newByteWeight      = 0.2
+	newByteDiscount    = 0.5
+	inheritedSmoothing = 0.03
 )
 
-// learnBytes adds the bytes of keys to the alphabets only: keys read
-// together (a pilot's run of consecutive rows) show which bytes occur,
-// not how keys branch.
-func (m *keyMap) learnBytes(keys ...string) {
-	if m.ends == nil {
-		m.ends = map[int]bool{}
-	}
-	for _, key := range keys {
-		m.ends[len(key)] = true
-		for i := 0; i < len(key) && i < keyMapDepth; i++ {
-			for len(m.alphabets) <= i {
-				m.alphabets = append(m.alphabets, nil)
-			}
-			m.alphabets[i] = insertByte(m.alphabets[i], key[i])
-		}
-	}
+// newKeyMap returns an empty map of the keys after prefix.
+func newKeyMap(prefix string) *keyMap {
+	return &keyMap{prefix: prefix, known: map[string]bool{}}
 }
 
-// learn adds keys spread over the table (tablet boundaries) to the known
-// keys. A key already known is not learned again: a boundary ends one
-// tablet and starts the next, and counted twice every prefix of it would
-// have two witnesses that agree on the next byte, which is how names
-// look, not numbers (a tablet from acct#39… to acct#48… would then run
-// its line almost wholly through acct#48…).
+// learn adds known keys of the map's prefix (others are ignored): keys
+// spread over the prefix, which show how its keys branch.
 func (m *keyMap) learn(keys ...string) {
-	if m.next == nil {
-		m.next, m.witnesses, m.known = map[string][]byte{}, map[string]int{}, map[string]bool{}
-	}
 	for _, key := range keys {
-		if m.known[key] {
+		if !strings.HasPrefix(key, m.prefix) || m.known[key] {
 			continue
 		}
 		m.known[key] = true
 		m.learnBytes(key)
-		for i := 0; i < len(key) && i < keyMapDepth; i++ {
-			prefix := key[:i]
-			m.witnesses[prefix]++
-			m.next[prefix] = insertByte(m.next[prefix], key[i])
+	}
+}
+
+// learnBytes adds the bytes of keys of the map's prefix to what its
+// positions may take, and nothing to its trie: keys read together (the
+// pilot's run of consecutive rows, a probe's) show which bytes occur,
+// not how keys branch (150 consecutive rows of "acct#00…" would make
+// every id look as if it began with 0).
+func (m *keyMap) learnBytes(keys ...string) {
+	for _, key := range keys {
+		if !strings.HasPrefix(key, m.prefix) {
+			continue
+		}
+		m.dirty = true
+		rest := key[len(m.prefix):]
+		for len(m.ends) <= len(rest) {
+			m.ends = append(m.ends, false)
+			m.seen = append(m.seen, nil)
+		}
+		m.ends[len(rest)] = true
+		if m.follows == nil {
+			m.follows = map[int][]byte{}
+		}
+		for i := 0; i < len(rest); i++ {
+			m.seen[i] = insertByte(m.seen[i], rest[i])
+			kind := kindBefore(rest[:i])
+			m.follows[kind] = insertByte(m.follows[kind], rest[i])
 		}
 	}
-	m.dirty = true
 }
 
 func insertByte(set []byte, c byte) []byte {
@@ -105,114 +136,463 @@ func insertByte(set []byte, c byte) []byte {
 	return set
 }
 
-// judge decides which positions branch freely; call it after the last
-// learn and before the map is used (by several readers at once).
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isAlnum(c byte) bool { return isDigit(c) || isLower(c) || isUpper(c) }
+
+// judge builds what each position may take from the keys learned; call
+// it after the last learn and before the map is used (by several readers
+// at once).
 func (m *keyMap) judge() {
-	if !m.dirty {
+	if !m.dirty && m.heavy != nil {
 		return
 	}
 	m.dirty = false
-	children := make([]int, keyMapDepth)
-	keys := make([]int, keyMapDepth)
-	for prefix, n := range m.witnesses {
-		if n >= 2 {
-			children[len(prefix)] += len(m.next[prefix])
-			keys[len(prefix)] += n
+	m.suffixes = m.suffixes[:0]
+	for key := range m.known {
+		m.suffixes = append(m.suffixes, key[len(m.prefix):])
+	}
+	slices.Sort(m.suffixes)
+	m.letters()
+	m.heavy = make([]map[int][]byte, len(m.seen))
+	for d, seen := range m.seen {
+		m.heavy[d] = map[int][]byte{}
+		for kind := range m.follows {
+			m.heavy[d][kind] = m.heavyFor(seen, kind)
 		}
 	}
-	m.free = make([]bool, keyMapDepth)
-	for i := range m.free {
-		m.free[i] = keys[i] == 0 || float64(children[i]) >= freeBranching*float64(keys[i])
-	}
-}
-
-// room is the share of a prefix's room each next byte gets: heavy bytes
-// (the ones keys may well take) weigh 1, every other byte unseenWeight,
-// and the end of the key 1 where known keys end at that length,
-// unseenWeight elsewhere.
-type room struct {
-	heavy []byte
-	end   float64
-}
-
-// roomAfter returns the room after prefix.
-func (m *keyMap) roomAfter(prefix string) room {
-	i := len(prefix)
-	var alphabet []byte
-	if i < len(m.alphabets) {
-		alphabet = m.alphabets[i]
-	}
-	end := unseenWeight
-	if m.ends[i] {
-		end = 1
-	}
-	if i < len(m.free) && !m.free[i] && len(m.next[prefix]) > 0 && (m.witnesses[prefix] > 1 || !isDigit(m.next[prefix][0])) {
-		return room{heavy: m.next[prefix], end: end}
-	}
-	heavy := slices.Clone(alphabet)
-	for _, c := range m.next[prefix] {
-		heavy = insertByte(heavy, c)
-	}
-	return room{heavy: spanClasses(heavy), end: end}
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// spanClasses fills in the bytes between seen bytes of one class (digits,
-// lower-case letters, upper-case letters), which a free position may well
-// take even though no known key did: the few known keys show that a
-// position holds letters (or hex digits), not which.
-func spanClasses(seen []byte) []byte {
-	out := slices.Clone(seen)
-	for _, class := range [][2]byte{{'0', '9'}, {'a', 'z'}, {'A', 'Z'}} {
-		lo, hi := -1, -1
-		for _, c := range seen {
-			if c >= class[0] && c <= class[1] {
-				if lo < 0 {
-					lo = int(c)
-				}
-				hi = int(c)
+	// Each depth and kind of byte before judged over all its nodes of two
+	// known keys or more: the few keys of each node of a names prefix
+	// tell little, all of them together a lot.
+	type evidence struct{ distinct, mean, variance float64 }
+	pooled := make([]map[int]*evidence, len(m.seen))
+	for d := range m.seen {
+		pooled[d] = map[int]*evidence{}
+		for lo := 0; lo < len(m.suffixes); {
+			hi := lo + 1
+			for hi < len(m.suffixes) && len(m.suffixes[lo]) >= d && len(m.suffixes[hi]) >= d && m.suffixes[hi][:d] == m.suffixes[lo][:d] {
+				hi++
 			}
+			var n, k float64
+			prev := -1
+			for _, key := range m.suffixes[lo:hi] {
+				if len(key) > d {
+					n++
+					if int(key[d]) != prev {
+						k++
+						prev = int(key[d])
+					}
+				}
+			}
+			if n >= 2 && len(m.suffixes[lo]) >= d && !allDigits(childBytes(m.suffixes[lo:hi], d)) {
+				kind := kindBefore(m.suffixes[lo][:d])
+				kinds := float64(max(len(m.heavy[d][kind]), 1))
+				mean, variance := occupancy(kinds, n)
+				e := pooled[d][kind]
+				if e == nil {
+					e = &evidence{}
+					pooled[d][kind] = e
+				}
+				e.distinct += k
+				e.mean += mean
+				e.variance += variance
+			}
+			lo = hi
 		}
-		if lo < 0 {
-			continue
+	}
+	// A depth whose nodes tell nothing (none has two keys) is judged by
+	// all the nodes after its kind of byte, at any depth.
+	byKind := map[int]*evidence{}
+	m.pooled = make([]map[int]bool, len(m.seen))
+	for d := range m.seen {
+		m.pooled[d] = map[int]bool{}
+		for kind, e := range pooled[d] {
+			m.pooled[d][kind] = e.distinct < e.mean-pooledZ*math.Sqrt(e.variance)
+			all := byKind[kind]
+			if all == nil {
+				all = &evidence{}
+				byKind[kind] = all
+			}
+			all.distinct += e.distinct
+			all.mean += e.mean
+			all.variance += e.variance
 		}
-		// The bytes between the least and the greatest seen (hex digits
-		// stay a to f), the whole class once they span half of it.
-		if 2*(hi-lo) >= int(class[1]-class[0]) {
-			lo, hi = int(class[0]), int(class[1])
+	}
+	m.byKind = map[int]bool{}
+	for kind, e := range byKind {
+		m.byKind[kind] = e.distinct < e.mean-kindZ*math.Sqrt(e.variance)
+	}
+}
+
+// A depth (or every depth, after one kind of byte) is structured when its
+// nodes' keys take fewer distinct bytes than keys spread evenly would,
+// by pooledZ (kindZ) standard deviations.
+const (
+	pooledZ = 3
+	kindZ   = 4
+)
+
+// namesLike reports whether the prefix's keys are names: its letters
+// after letters are structured (see [keyMap.judge]).
+func (m *keyMap) namesLike() bool {
+	return m.byKind[byteKind('a')] || m.byKind[byteKind('A')]
+}
+
+// depthStructured says whether the nodes at depth d after a byte of kind
+// are judged structured together: by their depth, or by their kind when
+// their depth tells nothing.
+func (m *keyMap) depthStructured(d, kind int) bool {
+	if d >= len(m.pooled) {
+		return false
+	}
+	if structured, judged := m.pooled[d][kind]; judged {
+		return structured
+	}
+	return m.byKind[kind]
+}
+
+// byteKind is the kind of a byte that the bytes after it depend on: a
+// digit, a lower-case or an upper-case letter, or the byte itself;
+// startKind is the start of a key's part after the prefix.
+func byteKind(c byte) int {
+	switch {
+	case isDigit(c):
+		return 1
+	case isLower(c):
+		return 2
+	case isUpper(c):
+		return 3
+	}
+	return 4 + int(c)
+}
+
+const startKind = 0
+
+// kindBefore returns the kind of the byte that ends node ("" the start).
+func kindBefore(node string) int {
+	if node == "" {
+		return startKind
+	}
+	return byteKind(node[len(node)-1])
+}
+
+// heavyFor returns what a position whose known keys take seen may take
+// after a byte of kind: the whole classes of what it takes and of what
+// follows that kind of byte anywhere in the keys, both (a digit of an
+// unpadded number is followed by digits or the next delimiter, never by
+// a letter of the names before it); either when they have nothing in
+// common.
+func (m *keyMap) heavyFor(seen []byte, kind int) []byte {
+	at, after := m.expand(seen), m.expand(m.follows[kind])
+	if len(at) == 0 {
+		return nil // no known key goes on here: it ends, or is unseen
+	}
+	var both []byte
+	for _, c := range at {
+		if _, found := slices.BinarySearch(after, c); found {
+			both = append(both, c)
 		}
-		for c := lo; c <= hi; c++ {
-			out = insertByte(out, byte(c))
+	}
+	if len(both) > 0 {
+		return both
+	}
+	for _, c := range after {
+		at = insertByte(at, c)
+	}
+	return at
+}
+
+// expand returns the whole classes of the bytes of set: every digit for
+// a digit, every letter of its case (the hex ones when the prefix's
+// letters are hex, see [keyMap.letters]) for a letter, and every other
+// byte itself.
+func (m *keyMap) expand(set []byte) []byte {
+	var out []byte
+	add := func(from, to byte) {
+		for c := from; c <= to; c++ {
+			out = insertByte(out, c)
+		}
+	}
+	for _, c := range set {
+		switch {
+		case isDigit(c):
+			add('0', '9')
+		case isLower(c):
+			add('a', m.lowerTop)
+		case isUpper(c):
+			add('A', m.upperTop)
+		default:
+			out = insertByte(out, c)
 		}
 	}
 	return out
+}
+
+// letters decides the letter classes of the prefix: its keys' letters of
+// a case are the hex ones (a–f) when every letter of that case they hold
+// is one and they hold digits too, else the whole alphabet.
+func (m *keyMap) letters() {
+	var digits, lowerHex, lowerOther, upperHex, upperOther bool
+	for _, seen := range m.seen {
+		for _, c := range seen {
+			switch {
+			case isDigit(c):
+				digits = true
+			case c >= 'a' && c <= 'f':
+				lowerHex = true
+			case isLower(c):
+				lowerOther = true
+			case c >= 'A' && c <= 'F':
+				upperHex = true
+			case isUpper(c):
+				upperOther = true
+			}
+		}
+	}
+	m.lowerTop, m.upperTop = 'z', 'Z'
+	if lowerHex && !lowerOther && digits {
+		m.lowerTop = 'f'
+	}
+	if upperHex && !upperOther && digits {
+		m.upperTop = 'F'
+	}
+}
+
+// room is how a node's room is shared among the next bytes: each heavy
+// byte gets unit, each byte of bytes its count besides (cum[j] counts
+// bytes[:j]), every other byte unseenWeight, and the end of the key end.
+type room struct {
+	heavy []byte
+	unit  float64
+	end   float64
+	bytes []byte
+	cum   []float64
+}
+
+// roomOf returns the room after node, the part of a key after the
+// prefix read so far, and whether it is structured; parent says whether
+// the node above it is (a node of one known key follows its parent).
+func (m *keyMap) roomOf(node string, parent bool) (room, bool) {
+	d := len(node)
+	r := room{end: unseenWeight, unit: 1}
+	if d < len(m.heavy) {
+		kind := kindBefore(node)
+		heavy, ok := m.heavy[d][kind]
+		if !ok {
+			heavy = m.heavyFor(m.seen[d], kind)
+		}
+		r.heavy = heavy
+	}
+	if d < len(m.ends) && m.ends[d] {
+		r.end = 1
+	}
+	if d >= len(m.seen) {
+		return r, false
+	}
+	lo, _ := slices.BinarySearch(m.suffixes, node)
+	hi := len(m.suffixes)
+	if next := keyspace.PrefixEnd(node); next != "" && node != "" {
+		hi, _ = slices.BinarySearch(m.suffixes, next)
+	}
+	if hi <= lo {
+		return r, false // no known key here: the classes, evenly
+	}
+	ends := 0.0
+	if m.suffixes[lo] == node {
+		ends = 1
+	}
+	var bytes []byte
+	var cum []float64
+	at := lo + int(ends)
+	for at < hi {
+		c := m.suffixes[at][d]
+		next := hi - at // the keys taking c
+		if c < 0xff {
+			next, _ = slices.BinarySearch(m.suffixes[at:hi], node+string([]byte{c + 1}))
+		}
+		if cum == nil {
+			cum = []float64{0}
+		}
+		bytes = append(bytes, c)
+		cum = append(cum, cum[len(cum)-1]+float64(next))
+		at += next
+	}
+	// A node of many known keys is judged by its own branching; one of a
+	// few is structured when its depth is or its own branching says so,
+	// and one of one key when its depth is, or its parent and it lies
+	// within a run of letters or digits (a name goes on as it began; the
+	// part after a delimiter need not).
+	n := hi - lo - int(ends)
+	depth := m.depthStructured(d, kindBefore(node))
+	var structured bool
+	switch {
+	case allDigits(bytes):
+		// Digits are a number's: spread evenly, the map is linear in the
+		// number, which the keys at a line's ends bound (0 to 4 under
+		// 0001 of ids counting to 14728; a constant 0 before them),
+		// and a digit's room must not depend on how many known keys
+		// took it, or a line across 00029… and 00030… would give each
+		// id of the one ten times the room of the other's. In a prefix
+		// of names, where the known keys go on with digits only, the room
+		// is the digits' (after a name, its number), and the end of the
+		// key's where one ends.
+		if m.namesLike() {
+			r.heavy = digitBytes
+			if ends > 0 {
+				r.end = 1
+			}
+		}
+		return r, false
+	case n >= nodeJudgedKeys:
+		structured = occupancyBelow(max(len(r.heavy), 1), n, len(bytes)) < structuredLevel
+	case n >= 2:
+		structured = depth || occupancyBelow(max(len(r.heavy), 1), n, len(bytes)) < structuredLevel
+	default: // within a run of letters or digits, as its parent
+		structured = depth || parent && len(node) >= 2 && kindBefore(node) < 4 && kindBefore(node) == kindBefore(node[:len(node)-1])
+	}
+	if !structured || n == 0 {
+		return r, structured
+	}
+	// The share the bytes no known key takes get: a node of many keys
+	// over many bytes will see more (the root of a names prefix), one
+	// whose keys agree, few (inside a name), one of one key, which only
+	// follows its parent, fewest.
+	other := inheritedSmoothing
+	if n >= 2 {
+		other = (newByteWeight + newByteDiscount*float64(len(bytes)-1)) / (float64(n) + newByteWeight)
+	}
+	keys := float64(n) + ends
+	r.unit = other / (1 - other) * keys / float64(max(len(r.heavy), 1))
+	r.end = ends
+	if d < len(m.ends) && m.ends[d] {
+		r.end += r.unit
+	} else {
+		r.end += unseenWeight
+	}
+	r.bytes, r.cum = bytes, cum
+	return r, true
+}
+
+// digitBytes are the digits, in order.
+var digitBytes = []byte("0123456789")
+
+// allDigits reports whether bytes are all digits (and there are some).
+func allDigits(bytes []byte) bool {
+	return len(bytes) > 0 && !slices.ContainsFunc(bytes, func(c byte) bool { return !isDigit(c) })
+}
+
+// childBytes returns the distinct bytes at depth d of keys (sorted,
+// sharing their first d bytes).
+func childBytes(keys []string, d int) []byte {
+	var out []byte
+	for _, key := range keys {
+		if len(key) > d && (len(out) == 0 || out[len(out)-1] != key[d]) {
+			out = append(out, key[d])
+		}
+	}
+	return out
+}
+
+// nodeJudgedKeys is how many known keys a node needs to be judged by its
+// own branching alone.
+const nodeJudgedKeys = 8
+
+// structuredLevel is how unlikely keys spread evenly over a node's bytes
+// must be to take as few distinct bytes as the known keys do for the
+// node to be judged structured.
+const structuredLevel = 0.001
+
+// occupancyBelow returns the chance that n keys, each taking one of kinds
+// bytes at random, evenly, take at most distinct distinct bytes.
+func occupancyBelow(kinds, n, distinct int) float64 {
+	if distinct >= min(kinds, n) {
+		return 1
+	}
+	if n > 64 {
+		// Many keys: a normal approximation.
+		mean, variance := occupancy(float64(kinds), float64(n))
+		z := (float64(distinct) + 0.5 - mean) / math.Sqrt(max(variance, 1e-12))
+		return 0.5 * math.Erfc(-z/math.Sqrt2)
+	}
+	// p[j] is the chance that the keys so far took j distinct bytes.
+	p := make([]float64, distinct+2)
+	p[0] = 1
+	for range n {
+		for j := distinct + 1; j >= 0; j-- {
+			stay := p[j] * float64(j) / float64(kinds)
+			grow := 0.0
+			if j > 0 {
+				grow = p[j-1] * float64(kinds-j+1) / float64(kinds)
+			}
+			p[j] = stay + grow
+		}
+	}
+	var below float64
+	for j := 0; j <= distinct; j++ {
+		below += p[j]
+	}
+	return below
+}
+
+// occupancy returns the mean and variance of how many distinct bytes n
+// keys take when each takes one of kinds bytes at random, evenly.
+func occupancy(kinds, n float64) (mean, variance float64) {
+	empty := math.Pow(1-1/kinds, n)
+	mean = kinds * (1 - empty)
+	variance = kinds*(kinds-1)*math.Pow(1-2/kinds, n) + kinds*empty - kinds*kinds*empty*empty
+	return mean, max(variance, 0)
+}
+
+// nodeState returns whether the node above key[:at] (counted from the
+// prefix) is structured, walking down from the prefix.
+func (m *keyMap) nodeState(key string, at int) bool {
+	structured := false
+	for i := len(m.prefix); i < at; i++ {
+		_, structured = m.roomOf(key[len(m.prefix):i], structured)
+	}
+	return structured
 }
 
 // before returns the weight of everything below byte c: the end of the
 // key and the bytes under c.
 func (r room) before(c int) float64 {
 	n := sort.Search(len(r.heavy), func(j int) bool { return int(r.heavy[j]) >= c })
-	return r.end + float64(n) + unseenWeight*float64(c-n)
+	w := r.end + r.unit*float64(n) + unseenWeight*float64(c-n)
+	if r.cum != nil {
+		w += r.cum[sort.Search(len(r.bytes), func(j int) bool { return int(r.bytes[j]) >= c })]
+	}
+	return w
 }
 
 // weight returns byte c's weight.
 func (r room) weight(c byte) float64 {
+	w := unseenWeight
 	if _, found := slices.BinarySearch(r.heavy, c); found {
-		return 1
+		w = r.unit
 	}
-	return unseenWeight
+	if j, found := slices.BinarySearch(r.bytes, c); found {
+		w += r.cum[j+1] - r.cum[j]
+	}
+	return w
 }
 
 // total returns the weight of the whole room.
 func (r room) total() float64 { return r.before(256) }
 
+// finest is the narrowest share of the line a key's bytes are read to:
+// past it, float64 cannot tell two places apart.
+const finest = 1e-17
+
 // position returns key's place on the line in [0, 1), reading key from
-// byte from on (keys sharing their first from bytes).
+// byte from on (keys sharing their first from bytes, at least the
+// prefix).
 func (m *keyMap) position(key string, from int) float64 {
 	v, width := 0.0, 1.0
-	for i := from; i < len(key) && i-from < keyMapDepth; i++ {
-		r := m.roomAfter(key[:i])
+	structured := m.nodeState(key, from)
+	for i := from; i < len(key) && width > finest; i++ {
+		var r room
+		r, structured = m.roomOf(key[len(m.prefix):i], structured)
 		total := r.total()
 		v += width * r.before(int(key[i])) / total
 		width *= r.weight(key[i]) / total
@@ -221,14 +601,14 @@ func (m *keyMap) position(key string, from int) float64 {
 }
 
 // key returns a short key at or below place v of the line (keys starting
-// with prefix, read from byte len(prefix) on): to the map's precision,
-// the largest key whose position is not above v.
-func (m *keyMap) key(prefix string, v float64) string {
-	var b strings.Builder
-	b.WriteString(prefix)
-	width := 1.0
-	for depth := 0; depth < keyMapDepth; depth++ {
-		r := m.roomAfter(b.String())
+// with common, at least the prefix, read from byte len(common) on): to
+// the map's precision, the largest key whose position is not above v.
+func (m *keyMap) key(common string, v float64) string {
+	b := []byte(common)
+	structured := m.nodeState(common, len(common))
+	for width := 1.0; width > finest; {
+		var r room
+		r, structured = m.roomOf(string(b[len(m.prefix):]), structured)
 		total := r.total()
 		target := v / width * total // in the room's weights
 		if target < r.end {
@@ -238,50 +618,148 @@ func (m *keyMap) key(prefix string, v float64) string {
 		c = min(c, 255)
 		v -= width * r.before(c) / total
 		width *= r.weight(byte(c)) / total
-		b.WriteByte(byte(c))
+		b = append(b, byte(c))
 		if v < width*1e-9 {
 			break
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
-// segment is the part of the line a tablet [start, end) covers: keys
-// share the tablet's common prefix, and positions are read after it.
+// segment is the part of a prefix's line that a key range [start, end)
+// covers: keys share the range's common prefix, and positions are read
+// after it.
 type segment struct {
 	m          *keyMap
-	prefix     string
+	common     string
 	start, end float64
 }
 
-// segmentOf returns the line segment of tablet [start, end) (an empty end
-// is the end of the table).
+// segmentOf returns the line segment of the key range [start, end) of
+// the map's prefix; an empty end, or one past the prefix, is the
+// prefix's end.
 func (m *keyMap) segmentOf(start, end string) segment {
-	prefix := ""
-	if end != "" {
-		n := 0
-		for n < len(start) && n < len(end) && start[n] == end[n] {
-			n++
-		}
-		prefix = start[:n]
+	if !strings.HasPrefix(start, m.prefix) {
+		start = m.prefix
 	}
-	s := segment{m: m, prefix: prefix, start: m.position(start, len(prefix)), end: 1}
+	if !strings.HasPrefix(end, m.prefix) {
+		end = ""
+	}
+	common := m.prefix
 	if end != "" {
-		s.end = m.position(end, len(prefix))
+		common = max(common, commonPrefix(start, end))
+	}
+	s := segment{m: m, common: common, start: m.position(start, len(common)), end: 1}
+	if end != "" {
+		s.end = m.position(end, len(common))
 	}
 	return s
 }
 
+// commonPrefix returns the longest prefix a and b share.
+func commonPrefix(a, b string) string {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return a[:n]
+}
+
 // at returns the key at share u (0 ≤ u ≤ 1) of the segment.
 func (s segment) at(u float64) string {
-	return s.m.key(s.prefix, s.start+u*(s.end-s.start))
+	return s.m.key(s.common, s.start+u*(s.end-s.start))
 }
 
 // share returns where key lies in the segment, from 0 to 1.
 func (s segment) share(key string) float64 {
-	if s.end <= s.start || !strings.HasPrefix(key, s.prefix) {
+	switch {
+	case !strings.HasPrefix(key, s.common) && key < s.common:
+		return 0
+	case !strings.HasPrefix(key, s.common):
+		return 1
+	case s.end <= s.start:
 		return 0
 	}
-	u := (s.m.position(key, len(s.prefix)) - s.start) / (s.end - s.start)
+	u := (s.m.position(key, len(s.common)) - s.start) / (s.end - s.start)
 	return min(max(u, 0), 1)
+}
+
+// length returns the segment's length on the prefix's whole line (from
+// the end of the prefix): the measure densities are taken in.
+func (m *keyMap) length(start, end string) float64 {
+	from := 0.0
+	if strings.HasPrefix(start, m.prefix) {
+		from = m.position(start, len(m.prefix))
+	}
+	to := 1.0
+	if strings.HasPrefix(end, m.prefix) {
+		to = m.position(end, len(m.prefix))
+	}
+	return max(0, to-from)
+}
+
+// keyMaps holds a key map per top-level prefix, and one of the table's
+// keys as a whole for ranges that hold several prefixes (past
+// maxPieces) or keys without delimiters.
+type keyMaps struct {
+	top    func(key string) string // the key's top-level prefix ("" without delimiters)
+	maps   map[string]*keyMap
+	pooled *keyMap
+}
+
+// newKeyMaps returns empty maps for the top-level prefixes top gives.
+func newKeyMaps(top func(string) string) *keyMaps {
+	return &keyMaps{top: top, maps: map[string]*keyMap{}, pooled: newKeyMap("")}
+}
+
+// learn adds known keys spread over the table to their prefixes' maps
+// and to the pooled map (see [keyMap.learn]).
+func (k *keyMaps) learn(keys ...string) {
+	for _, key := range keys {
+		if key != "" {
+			k.pooled.learn(key)
+			k.mapOf(key).learn(key)
+		}
+	}
+}
+
+// learnBytes adds the bytes of keys read together (see
+// [keyMap.learnBytes]).
+func (k *keyMaps) learnBytes(keys ...string) {
+	for _, key := range keys {
+		if key != "" {
+			k.pooled.learnBytes(key)
+			k.mapOf(key).learnBytes(key)
+		}
+	}
+}
+
+// mapOf returns the map of key's top-level prefix, made if need be.
+func (k *keyMaps) mapOf(key string) *keyMap {
+	prefix := k.top(key)
+	m := k.maps[prefix]
+	if m == nil {
+		m = newKeyMap(prefix)
+		k.maps[prefix] = m
+	}
+	return m
+}
+
+// judge judges every map (see [keyMap.judge]).
+func (k *keyMaps) judge() {
+	k.pooled.judge()
+	for _, m := range k.maps {
+		m.judge()
+	}
+}
+
+// of returns the map of the range [start, end): its prefix's when both
+// keys lie in one top-level prefix (or end is that prefix's end, or the
+// table's), else the pooled one.
+func (k *keyMaps) of(start, end string) *keyMap {
+	prefix := k.top(start)
+	if m := k.maps[prefix]; m != nil && prefix != "" && (end == "" || strings.HasPrefix(end, prefix) || end == keyspace.PrefixEnd(prefix)) {
+		return m
+	}
+	return k.pooled
 }

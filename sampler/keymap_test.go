@@ -1,60 +1,71 @@
 package sampler
 
 import (
-	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/btviz/btviz/internal/tableshape"
 )
 
-// A tablet map's boundaries reach the key map as each tablet's start and
-// end, so every boundary but the first and last comes twice. The line of
-// a tablet of uniformly spread account numbers must still run through
-// them evenly: from acct#39… to acct#48…, a tenth of the way along is
-// about acct#40…, not acct#48… (which counting each boundary twice gave:
-// every prefix of a boundary then had two witnesses agreeing on the next
-// digit, as names do).
-func TestKeyMapLearnsABoundaryOnce(t *testing.T) {
-	boundaries := []string{"", "acct#16662544", "acct#30163069", "acct#30768440", "acct#31934589",
-		"acct#32965025", "acct#35093015", "acct#36458499", "acct#36997493", "acct#39824585",
-		"acct#48195542", "acct#66674276", "acct#83243139", ""}
-	keys := &keyMap{}
-	for id := range pilotRows {
-		keys.learnBytes(fmt.Sprintf("acct#%08d", id))
-	}
-	for i := 0; i+1 < len(boundaries); i++ {
-		keys.learn(boundaries[i], boundaries[i+1]) // as planPositions does
-	}
-	keys.judge()
-	line := keys.segmentOf("acct#39824585", "acct#48195542")
-	for _, u := range []float64{0.1, 0.5, 0.9} {
-		var id int
-		if _, err := fmt.Sscanf(line.at(u), "acct#%d", &id); err != nil {
-			t.Fatalf("at(%v) = %q: %v", u, line.at(u), err)
-		}
-		want := 39824585 + u*(48195542-39824585)
-		if off := (float64(id) - want) / (48195542 - 39824585); off > 0.02 || off < -0.02 {
-			t.Errorf("at(%v) = acct#%08d, want about acct#%08.0f (%.0f%% of the tablet off)", u, id, want, 100*off)
+// keysOfForm returns the sorted keys of one prefix of a shape of the
+// form's family: the largest one.
+func keysOfForm(form tableshape.Form, seed uint64) (string, []string) {
+	shape := tableshape.Draw(seed, tableshape.Family(form), 60_000)
+	best := shape.Prefixes[0]
+	for _, p := range shape.Prefixes {
+		if p.Rows > best.Rows {
+			best = p
 		}
 	}
+	var keys []string
+	for row := range shape.Rows() {
+		if strings.HasPrefix(row.Key, best.Key()) {
+			keys = append(keys, row.Key)
+		}
+	}
+	return best.Key(), keys
 }
 
-// The first tablet's line starts at the table's first row where both go
-// on with a number of one width, and at "" otherwise (see lineStart).
-func TestFirstTabletLineStart(t *testing.T) {
-	for _, c := range []struct {
-		first, start, end, want string
-	}{
-		{"acct#00000017", "", "acct#16736241", "acct#00000017"},
-		{"acct#0000000", "", "acct#0037485", "acct#0000000"},
-		{"user#000000#profile", "", "user#003748#profile", "user#000000#profile"},
-		{"media#aaron_ito12#0f", "", "media#felix_reyes498#c2", ""}, // names
-		{"0#user#aaron#p1", "", "1#user#bob#p9", ""},                // a one-digit salt before names
-		{"acct#00000017", "acct#1", "acct#2", "acct#1"},             // not the first tablet
-		{"acct#00000017", "", "", ""},                               // one tablet
-		{"zz#1", "", "acct#2", ""},                                  // a pilot past the tablet
-	} {
-		p := &plan{shape: mapShape{keys: []string{c.first}}}
-		if got := p.lineStart(c.start, c.end); got != c.want {
-			t.Errorf("first row %q, tablet [%q, %q): line starts at %q, want %q", c.first, c.start, c.end, got, c.want)
+// The key map of a prefix, learned from a few hundred of its keys, puts
+// its keys on the line about where they rank: for every id form the
+// generator draws, a key's share of the line between the prefix's first
+// and last key is within a few points of its rank among the keys.
+var knownKeys = 100
+
+func TestKeyMapFollowsTheKeysOfEveryForm(t *testing.T) {
+	for _, form := range tableshape.Forms() {
+		for seed := range uint64(3) {
+			prefix, keys := keysOfForm(form, seed)
+			m := newKeyMap(prefix)
+			rng := rand.New(rand.NewPCG(seed, 1))
+			for range knownKeys {
+				m.learn(keys[rng.IntN(len(keys))])
+			}
+			m.judge()
+			line := m.segmentOf(keys[0], keys[len(keys)-1]+"\x00")
+			worst, at := 0.0, ""
+			for i, key := range keys {
+				if d := math.Abs(line.share(key) - float64(i)/float64(len(keys))); d > worst {
+					worst, at = d, key
+				}
+			}
+			// Spans of 64 rows' width: how many find no key.
+			width, empty, spans := 64/float64(len(keys)), 0, 400
+			for j := range spans {
+				u := (float64(j) + 0.5) / float64(spans) * (1 - width)
+				lo, _ := slices.BinarySearch(keys, line.at(u))
+				hi, _ := slices.BinarySearch(keys, line.at(u+width))
+				if hi <= lo {
+					empty++
+				}
+			}
+			t.Logf("%-10s seed %d: %6d keys of %s, worst rank error %.3f at %s; %d of %d spans empty", form, seed, len(keys), prefix, worst, at, empty, spans)
+			if worst > 0.1 {
+				t.Errorf("%s seed %d: key %s lies %.3f of the line from its rank", form, seed, at, worst)
+			}
 		}
 	}
 }

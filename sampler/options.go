@@ -94,6 +94,9 @@ type Options struct {
 
 	// heldLimit overrides maxHeldBytes, for tests.
 	heldLimit int64
+	// debugPieces, for tests, is called with what the reads of a
+	// tablet's pieces found and how its bytes were split.
+	debugPieces func(tablet int, pieces tabletPieces, budgets []pieceBudget, found []pieceRead, est []pieceEstimate, bytes []float64)
 	// readRow, for tests, is called with the key of every row a reader
 	// reads, on the reader's goroutine.
 	readRow func(key string)

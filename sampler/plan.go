@@ -61,12 +61,14 @@ type plan struct {
 	// shape is what the pilot measured of the map.
 	shape mapShape
 	// Under position sampling tablets holds each tablet's reads,
-	// wholeTablets its keys before the scan's bounds cut it, keys the key
-	// map learned from the tablet boundaries and the pilot, and seed the
-	// positions' seed.
+	// wholeTablets its keys before the scan's bounds cut it, pieces its
+	// top-level prefixes (see [scanner.discover]), maps the key maps
+	// learned from the tablet boundaries, the pilot and the pieces, and
+	// seed the positions' seed.
 	tablets      []tabletPlan
 	wholeTablets [][2]string
-	keys         *keyMap
+	pieces       []tabletPieces
+	maps         *keyMaps
 	seed         uint64
 }
 
@@ -132,8 +134,11 @@ func (p *plan) planPositions(tablets []span, seed uint64) {
 	p.method = keyspace.MethodPositions
 	p.setRanges(tablets)
 	p.wholeTablets = make([][2]string, len(tablets))
-	p.keys = &keyMap{}
-	p.keys.learnBytes(p.shape.keys...)
+	p.maps = newKeyMaps(topPrefixer(p.shape.delimiters))
+	p.maps.learnBytes(p.shape.keys...)
+	if len(p.shape.keys) > 0 {
+		p.maps.learn(p.shape.keys[0]) // where the table's keys begin
+	}
 	p.readBytes = 0
 	var spans, whole int
 	for i, t := range tablets {
@@ -141,10 +146,7 @@ func (p *plan) planPositions(tablets []span, seed uint64) {
 		if t.cut {
 			p.wholeTablets[i] = [2]string{t.wholeStart, t.wholeEnd}
 		}
-		p.keys.learn(p.wholeTablets[i][0], p.wholeTablets[i][1])
-		if first := p.lineStart(p.wholeTablets[i][0], p.wholeTablets[i][1]); first != p.wholeTablets[i][0] {
-			p.keys.learn(first) // where the first tablet's keys begin
-		}
+		p.maps.learn(p.wholeTablets[i][0], p.wholeTablets[i][1])
 		plan := planTablet(t.bytes, p.shape.rowBytes, p.fraction)
 		p.tablets = append(p.tablets, plan)
 		p.units = append(p.units, unit{i, i + 1})
@@ -155,9 +157,26 @@ func (p *plan) planPositions(tablets []span, seed uint64) {
 			whole++
 		}
 	}
-	p.keys.judge()
+	p.maps.judge()
 	p.seed = seed
 	p.reason = describePositions(p.fraction, len(tablets), spans, whole, p.why)
+}
+
+// topPrefixer returns the function that gives a key's top-level prefix
+// under the delimiters: its first segment when that ends with a
+// delimiter, else "" (a key without one, or no delimiters).
+func topPrefixer(delimiters string) func(string) string {
+	split := keyspace.NewSplitter(delimiters)
+	return func(key string) string {
+		if delimiters == "" {
+			return ""
+		}
+		prefix := key[:split.Next(key, 0)]
+		if !isDelimiterEnd(prefix, delimiters) {
+			return ""
+		}
+		return prefix
+	}
 }
 
 // spanPlan returns the plan of a span sample whose planner took the
@@ -303,39 +322,3 @@ func rowBudgets(ranges []keyspace.Range, totalBytes, maxRows int64) []int64 {
 	return limits
 }
 
-// lineStart returns where the key line of the tablet [start, end) begins:
-// start, but for the first tablet (start "") the table's first row,
-// which the pilot read, when the first row and end go on from their
-// common part with numbers of the same width (acct#00000017 and
-// acct#16736241). From "" a line spends most of its length on keys that
-// sort before every row, so its first reads ask for most of the tablet
-// (an emulator gathers a range whole before it applies the row limit)
-// and take the tablet's first rows, not rows at their positions; from
-// the first row, a number spreads over the line as the key map spreads
-// digits. Anything else (names, a one-digit salt before names) stays on
-// the line from "": the map knows only the tablet boundaries' first
-// letters, and a line of names would put the reads between them, where
-// no key is, while reads from "" at least find the tablet's first rows.
-func (p *plan) lineStart(start, end string) string {
-	if start != "" || end == "" || len(p.shape.keys) == 0 {
-		return start
-	}
-	first := p.shape.keys[0]
-	if first >= end {
-		return start
-	}
-	n := len(keyspace.CommonPrefix(first, end))
-	if width := digitRun(first[n:]); width < 2 || digitRun(end[n:]) != width {
-		return start
-	}
-	return first
-}
-
-// digitRun returns how many digits s starts with.
-func digitRun(s string) int {
-	n := 0
-	for n < len(s) && isDigit(s[n]) {
-		n++
-	}
-	return n
-}

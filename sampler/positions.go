@@ -1,9 +1,11 @@
 package sampler
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/btviz/btviz/units"
 )
@@ -69,10 +71,13 @@ const (
 	minSpanRows = 4
 	// spanLimitFactor is the row limit of a span over its budget.
 	spanLimitFactor = 4
-	// probeCount and probeRows are the first round: a few rows from each
-	// of a few places, about a tenth of a 1% sample of a tablet.
-	probeCount = 3
+	// A tablet's probes read probeRows keys each (see
+	// [scanner.discover]): probeShare of the rows its spans read, in
+	// minProbes to maxProbes probes.
+	probeShare = 0.15
 	probeRows  = 4
+	minProbes  = 3
+	maxProbes  = 64
 	// probeWindowRows is the first window of a probe, in rows by the
 	// tablet's mean density.
 	probeWindowRows = 16
@@ -85,6 +90,9 @@ const (
 // others the scan's seed seeds.
 const positionSeedStream = 0x706f73 // "pos"
 
+// probeSeedStream is the probes' random stream.
+const probeSeedStream = 0x70726f // "pro"
+
 // tabletPlan is how one tablet is read under position sampling.
 type tabletPlan struct {
 	// whole reads the tablet in full.
@@ -95,6 +103,8 @@ type tabletPlan struct {
 	rows          float64
 	spans         int
 	budget, limit int64
+	// probes is how many keys the tablet's probes read.
+	probes int
 	// readRows is the rows the plan expects to read: the spans' budgets
 	// and the probes' rows, or the whole tablet; readBytes the same in
 	// offset units. Neither counts what the tablet's reads cannot know
@@ -114,12 +124,13 @@ func planTablet(bytes int64, rowBytes, fraction float64) tabletPlan {
 	target := fraction * rows
 	spans := max(minTabletSpans, int(math.Round(target/spanRows)))
 	budget := max(minSpanRows, int64(math.Ceil(target/float64(spans))))
-	read := float64(int64(spans)*budget + probeCount*probeRows)
+	probes := min(maxProbes, max(minProbes, int(math.Round(probeShare*float64(int64(spans)*budget)/probeRows))))
+	read := float64(int64(spans)*budget + int64(probes*probeRows))
 	if read >= wholeTabletShare*rows {
 		return tabletPlan{whole: true, rows: rows, readRows: rows, readBytes: bytes}
 	}
 	return tabletPlan{
-		rows: rows, spans: spans, budget: budget, limit: spanLimitFactor * budget,
+		rows: rows, spans: spans, budget: budget, limit: spanLimitFactor * budget, probes: probes,
 		readRows: read, readBytes: int64(read * rowBytes),
 	}
 }
@@ -156,16 +167,37 @@ func apportion(n int, lengths []float64) []int {
 	return counts
 }
 
-// stratified returns n span starts on [0, length), one at a random place
-// in each of n equal strata, leaving room for a span of width after it.
-func stratified(n int, length, width float64, rng *rand.Rand) []float64 {
-	starts := make([]float64, n)
-	stratum := length / float64(n)
-	room := max(0, stratum-width)
-	for j := range starts {
-		starts[j] = float64(j)*stratum + rng.Float64()*room
+// part is one span's part [from, to) of a line; unit numbers the span it
+// belongs to.
+type part struct {
+	from, to float64
+	unit     int
+}
+
+// systematic returns the parts of n spans of width (at most 1/n) spread
+// over the line [0, 1) one every 1/n from a random place in the first
+// n-th, in order; the last wraps around to the line's start when it runs
+// past its end. Every point of the line then lies in a span with the
+// same chance, n·width (spans drawn at random within strata cover the
+// strata's edges less often, which a key cluster there would feel).
+func systematic(n int, width float64, rng *rand.Rand) []part {
+	step := 1 / float64(n)
+	width = min(width, step)
+	offset := rng.Float64() * step
+	var parts []part
+	for j := range n {
+		from := offset + float64(j)*step
+		to := from + width
+		if to > 1 {
+			parts = append(parts, part{from: 0, to: to - 1, unit: j})
+			to = 1
+		}
+		if from < 1 {
+			parts = append(parts, part{from: from, to: to, unit: j})
+		}
 	}
-	return starts
+	slices.SortFunc(parts, func(a, b part) int { return cmp.Compare(a.from, b.from) })
+	return parts
 }
 
 // describePositions says what a position sample reads, for

@@ -100,6 +100,14 @@ type scanner struct {
 	rangesDone int
 	variance   variance
 	groups     []groupEstimate
+	// prefixVariances sum each top-level prefix's variance over the
+	// tablets of a position sample.
+	prefixVariances map[string]variance
+
+	// refine is how a position sample's tablets of one prefix teach the
+	// key maps before its tablets of several are read (see
+	// [scanner.orderUnits]).
+	refine refinement
 
 	failOnce sync.Once
 	failure  error
@@ -124,9 +132,11 @@ type event struct {
 	unexplained bool
 	spans       spanRead
 	// variance is what a finished range adds to the scan's, groups the
-	// group estimates of a span sample's call (see [variance]).
+	// group estimates of a span sample's call (see [variance]), prefixes
+	// what it adds to each top-level prefix's.
 	variance variance
 	groups   []groupEstimate
+	prefixes map[string]variance
 }
 
 // fail records the first error that stops the scan and stops the
@@ -216,12 +226,20 @@ func (s *scanner) fitReaders() {
 	}
 }
 
-// readPlan starts the readers of the plan's units or span calls.
+// readPlan starts the readers of the plan's units or span calls; a
+// position sample first finds the top-level prefixes in its tablets (see
+// [scanner.discover]) and fits its model (see [plan.fitModel]).
 func (s *scanner) readPlan(ctx context.Context) *sync.WaitGroup {
+	if s.plan.method == keyspace.MethodPositions {
+		if err := s.discover(ctx); err != nil && ctx.Err() == nil {
+			s.fail(fmt.Errorf("finding the prefixes of the tablets: %w", err))
+		}
+		s.plan.fitModel()
+	}
 	s.events = make(chan event, eventsPerReader*s.opts.Concurrency)
 	s.gate = newTaskGate(s.opts.Concurrency, tasksAhead)
 	tasks := make(chan task, len(s.plan.units)+len(s.plan.calls))
-	for _, u := range s.plan.units {
+	for _, u := range s.orderUnits() {
 		tasks <- task{seq: len(tasks), unit: u}
 	}
 	for _, call := range s.plan.calls {
@@ -297,6 +315,7 @@ func (s *scanner) snapshot() *keyspace.Snapshot {
 	v := s.variance
 	v.add(collapsedVariance(s.groups))
 	setInterval(&snap.Scan, v, s.bytesRead.Load())
+	snap.Scan.PrefixVariances = s.prefixVarianceList()
 	snap.Scan.Incomplete = fmt.Sprintf("scan in progress: %d of %d ranges read", s.rangesDone, len(s.plan.ranges))
 	return snap
 }

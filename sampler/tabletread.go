@@ -14,151 +14,176 @@ import (
 // short by its row limit stands for.
 const maxTruncationFactor = 64
 
-// readTablet reads tablet i of a position sample (see [planTablet]):
-// the probes, then the spans on the warped line, then the weights; a
-// tablet whose bytes its spans cannot explain is read again in full.
-// name is its key range.
+// readTablet reads tablet i of a position sample (see [planTablet]): in
+// full when it is small, else on its one line (see [worker.readLine])
+// or piece by piece (see [worker.readPieces]). name is its key range.
 func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 	s := w.s
-	plan := s.plan.tablets[i]
-	if plan.whole {
+	if pieces := s.plan.pieces[i]; len(pieces) > 1 && !s.plan.tablets[i].whole {
+		if err := s.refined(ctx); err != nil {
+			return err
+		}
+		w.watch.begin(w.id, name)
+		defer w.watch.end(w.id)
+		return w.readPieces(ctx, i, s.plan.pieces[i])
+	}
+	var keys []string
+	defer func() { s.learned(keys) }()
+	if s.plan.tablets[i].whole {
 		return w.readUnit(ctx, unit{i, i + 1}, name)
 	}
 	w.watch.begin(w.id, name)
 	defer w.watch.end(w.id)
-	tablet := s.plan.ranges[i]
-	whole := s.plan.wholeTablets[i]
-	line, err := w.lineOf(ctx, whole[0], whole[1], plan.rows)
-	if err != nil {
-		return err
-	}
-	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
-	// span returns the keys [start, end) of the line's part [from, to),
-	// within the tablet.
-	span := func(from, to float64) (string, string) {
-		start, end := max(line.at(from), whole[0]), line.at(to)
-		if to >= 1 || whole[1] != "" && (end == "" || end > whole[1]) {
-			end = whole[1]
-		}
-		return start, end
-	}
+	return w.readLine(ctx, i, s.plan.pieces[i][0], &keys)
+}
 
-	// A tablet cut into pieces knows where its rows are from the reads
-	// that found them; another is probed.
-	seen := line.observed()
-	if len(line.pieces) == 0 {
-		if seen, err = w.probe(ctx, plan, line, span); err != nil {
-			return err
-		}
-	}
-	warped := newWarp(plan.rows, seen)
-	width := float64(plan.budget)
-	r := &rangeReader{index: i, estimate: plan.readBytes, weight: 1, pass: passFirst, holding: true}
-	if whole != [2]string{string(tablet.Start), string(tablet.End)} {
+// tabletReader returns the reader of tablet i's rows, held back until
+// their weights are known, clipped to the scan's bounds when they cut
+// the tablet.
+func (w *worker) tabletReader(i int) *rangeReader {
+	s := w.s
+	tablet := s.plan.ranges[i]
+	r := &rangeReader{index: i, estimate: s.plan.tablets[i].readBytes, weight: 1, pass: passFirst, holding: true}
+	if whole := s.plan.wholeTablets[i]; whole != [2]string{string(tablet.Start), string(tablet.End)} {
 		r.clip = &bounds{start: string(tablet.Start), end: string(tablet.End)}
 	}
-	// The spans are drawn stratum by stratum, a stratum a piece of the
-	// line (see [tabletLine]; the whole line when it has none), each
-	// stratum's spans in proportion to its warped length (see
-	// [apportion]), none crossing into the next: a span cut short by its row limit
-	// stands for the rest of its width (see below), which is then rows of
-	// its own piece. Each stratum's rows are estimated from its spans
-	// over the share of its warped length they cover, and the tablet's
-	// bytes share out what the strata's estimates make (a combined ratio
-	// estimator).
-	strata := line.strata(warped)
-	var sums ratioSums
-	var spanRows int64 // the rows the spans returned
+	return r
+}
+
+// spanKeys returns the keys [start, end) of the part [from, to) of a
+// line whose keys lie in [lineFrom, lineTo) (an empty lineTo, the end of
+// the table), starting no earlier than after, where the last read ended:
+// reads never overlap. A part whose keys round to one key, or to the
+// empty key (the least of all, not the end of the table), is empty.
+func spanKeys(at func(float64) string, from, to float64, lineFrom, lineTo, after string) (start, end string, empty bool) {
+	start = max(at(from), lineFrom, after)
+	end = at(to)
+	switch {
+	case to >= 1:
+		end = lineTo
+	case end == "":
+		return start, start, true // the least key: nothing lies below it
+	case lineTo != "" && end > lineTo:
+		end = lineTo
+	}
+	return start, end, end != "" && end <= start
+}
+
+// readLine reads tablet i, a piece of one prefix (or a line on the
+// pooled map): spans on its line, then the weights; a tablet whose bytes
+// its spans cannot explain is read again in full, one whose spans found
+// no rows is swept.
+func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) error {
+	s := w.s
+	plan := s.plan.tablets[i]
+	tablet := s.plan.ranges[i]
+	line := pc.line
+	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
+	r := w.tabletReader(i)
+	// The spans are spread over the line one every n-th of it from a
+	// random place (see [systematic]), each as wide as its budget of the
+	// tablet's rows, the line being the keys' order as the key map knows
+	// it. Every point of the line falls in a span with the same chance,
+	// the coverage, so every row does: the tablet's rows are estimated from
+	// the spans' over the coverage, and its bytes share out what the
+	// spans saw (a ratio estimator).
+	//
 	// A span that hit its row limit was read up to its last row only:
-	// its rows stand for the span's whole warped width, factor times
-	// their own (the span's rows beyond the limit are taken to be like
-	// those before it), so that a span in keys denser than the warp
+	// its rows stand for the span's whole width, factor (at least 1)
+	// times their own (the span's rows beyond the limit are taken to be
+	// like those before it), so that a span in keys denser than the map
 	// expected does not lose the rest of them.
+	width := min(float64(plan.budget)/max(plan.rows, 1), 1/float64(plan.spans))
+	coverage := float64(plan.spans) * width
+	units := make([][3]float64, plan.spans) // each span's rows, logical and offset bytes, scaled
+	var spanRows int64
 	var starts []string
 	var factors []float64
-	var stratumOf []int
-	lengths := make([]float64, len(strata))
-	for h, st := range strata {
-		lengths[h] = st.to - st.from
+	after := "" // where the last read ended
+	for _, pt := range systematic(plan.spans, width, rng) {
+		start, end, empty := spanKeys(line.at, pt.from, pt.to, pc.from, pc.to, after)
+		if empty {
+			continue // no key lies in it: no rows
+		}
+		after = end
+		rows, logical, bytes := r.rows, r.logical, r.seen
+		var returned int64
+		var first, last string
+		err := s.table.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
+			w.add(r, row)
+			if returned == 0 {
+				first = row.Key()
+			}
+			returned++
+			last = row.Key()
+			return true
+		}, s.readOptions(false, plan.limit)...)
+		if err != nil {
+			w.abandon(r)
+			return err
+		}
+		spanRows += returned
+		if returned > 0 {
+			*keys = append(*keys, first)
+		}
+		factor := 1.0
+		if returned >= plan.limit {
+			if readTo := line.share(last); readTo > pt.from {
+				factor = min(maxTruncationFactor, max(1, (pt.to-pt.from)/(readTo-pt.from)))
+			}
+		}
+		starts, factors = append(starts, start), append(factors, factor)
+		scale := factor / coverage
+		u := &units[pt.unit]
+		u[0] += scale * float64(r.rows-rows)
+		u[1] += scale * float64(r.logical-logical)
+		u[2] += scale * float64(r.seen-bytes)
 	}
-	counts := apportion(plan.spans, lengths)
-	for h, st := range strata {
-		if st.to <= st.from {
-			continue // no room: no rows expected
-		}
-		n := counts[h]
-		st.coverage = min(1, float64(n)*width/(st.to-st.from))
-		strata[h] = st
-		for _, x := range stratified(n, st.to-st.from, width, rng) {
-			x += st.from
-			to := min(x+width, st.to)
-			start, end := span(warped.place(x), warped.place(to))
-			if end != "" && end <= start {
-				sums.add(0, 0, 0) // no key lies in it: no rows
-				continue
-			}
-			rows, logical, bytes := r.rows, r.logical, r.seen
-			var returned int64
-			var last string
-			err := s.table.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
-				w.add(r, row)
-				returned++
-				last = row.Key()
-				return true
-			}, s.readOptions(false, plan.limit)...)
-			if err != nil {
-				w.abandon(r)
-				return err
-			}
-			spanRows += returned
-			factor := 1.0
-			if returned >= plan.limit {
-				if readTo := warped.at(line.share(last)); readTo > x {
-					factor = min(maxTruncationFactor, (to-x)/(readTo-x))
-				}
-			}
-			starts, factors, stratumOf = append(starts, start), append(factors, factor), append(stratumOf, h)
-			scale := factor / st.coverage
-			sums.add(scale*float64(r.rows-rows), scale*float64(r.logical-logical), scale*float64(r.seen-bytes))
-		}
+	var sums ratioSums
+	for _, u := range units {
+		sums.add(u[0], u[1], u[2])
 	}
 	if tablet.SampledBytes > 0 && spanRows == 0 {
-		return w.sweepTablet(ctx, r, span, plan, tablet.SampledBytes)
+		return w.sweepTablet(ctx, r, line, pc, plan, tablet.SampledBytes)
 	}
-	// sums.b is the tablet's bytes as its spans see them: each stratum's
-	// spans' bytes over the share of it they cover.
-	weights := make([]float64, len(strata))
-	for h, st := range strata {
-		weights[h] = 1 / max(st.coverage, 1e-12)
-		if sums.b > 0 {
-			weights[h] *= float64(tablet.SampledBytes) / sums.b
-		}
+	// sums.b is the tablet's bytes as its spans see them.
+	weight := 1 / max(coverage, 1e-12)
+	if sums.b > 0 {
+		weight *= float64(tablet.SampledBytes) / sums.b
 	}
 	w.flushCurrent(r)
 	for _, b := range r.held {
 		for j := range b.rows {
 			k := max(readOf(starts, b.rows[j].Key), 0)
-			b.rows[j].Weight = weights[stratumOf[k]] * factors[k]
+			b.rows[j].Weight = weight * factors[k]
 		}
 	}
 	if !s.opts.StripValues && unexplained(tablet.SampledBytes, sums.b, s.plan.rescanFloor) {
 		if !s.mayReread(tablet.SampledBytes) {
 			r.unexplained = true // the read cap is spent: the spans stand
 		} else {
-			for _, b := range r.held {
-				b.release()
-			}
-			r.held, r.memory, r.pass, r.clip = nil, 0, passRescan, nil
-			r.estimate = tablet.SampledBytes
-			return w.reread(ctx, r)
+			return w.rereadTablet(ctx, r, tablet.SampledBytes)
 		}
 	}
 	if sums.b > 0 {
 		r.variance = sums.variance(float64(tablet.SampledBytes))
 	}
+	r.addPrefixVariance(pc.prefix, r.variance)
 	w.release(r)
 	w.done(r, false)
 	return nil
+}
+
+// rereadTablet drops what r's spans read and reads its tablet again in
+// full: the spans cannot explain its bytes (an oversized row).
+func (w *worker) rereadTablet(ctx context.Context, r *rangeReader, bytes int64) error {
+	for _, b := range r.held {
+		b.release()
+	}
+	r.held, r.memory, r.pass, r.clip = nil, 0, passRescan, nil
+	r.estimate = bytes
+	r.prefixes = nil
+	return w.reread(ctx, r)
 }
 
 // rowSizes sums the sizes of rows read, for the variance of a count of
@@ -187,8 +212,7 @@ func (z rowSizes) countVariance(bytes float64) float64 {
 // sweepTablet reads a tablet whose spans found no rows, though it holds
 // bytes (it used to count as empty, or, above the re-read floor, be read
 // again in full: a sixth of a names table for its one large tablet): its
-// keys lie where the key map, drawn from the tablet boundaries and the
-// pilot, puts next to none — names, which cluster at
+// keys lie where the key map puts next to none — names, which cluster at
 // points of the line, rather than numbers, which spread over it. The
 // spans' rows are dropped (they were read all the same), and the line is
 // cut into as many equal parts as the tablet has spans, each read from
@@ -204,7 +228,7 @@ func (z rowSizes) countVariance(bytes float64) float64 {
 // takes the offsets at their word: the bytes past its limits may be one
 // oversized row as well as many small ones, which only a read in full
 // would tell.
-func (w *worker) sweepTablet(ctx context.Context, r *rangeReader, span func(from, to float64) (string, string), plan tabletPlan, bytes int64) error {
+func (w *worker) sweepTablet(ctx context.Context, r *rangeReader, line segment, pc piece, plan tabletPlan, bytes int64) error {
 	s := w.s
 	w.flushCurrent(r)
 	for _, b := range r.held {
@@ -219,11 +243,13 @@ func (w *worker) sweepTablet(ctx context.Context, r *rangeReader, span func(from
 	var cut []bool     // whether its limit cut it short
 	var units ratioSums
 	var cutRows rowSizes // the rows of the parts cut short
+	after := ""
 	for j := range parts {
-		start, end := span(float64(j)/float64(parts), float64(j+1)/float64(parts))
-		if end != "" && end <= start {
+		start, end, empty := spanKeys(line.at, float64(j)/float64(parts), float64(j+1)/float64(parts), pc.from, pc.to, after)
+		if empty {
 			continue
 		}
+		after = end
 		rows, logical, before := r.rows, r.logical, r.seen
 		var returned int64
 		var part rowSizes
@@ -274,58 +300,47 @@ func (w *worker) sweepTablet(ctx context.Context, r *rangeReader, span func(from
 		// mean size of the rows read there.
 		r.variance.rows += cutRows.countVariance(rest)
 	}
+	r.addPrefixVariance(pc.prefix, r.variance)
 	w.release(r)
 	w.done(r, false)
 	return nil
 }
 
-// probe reads the first round of a tablet's positions: from the start of
-// each of probeCount strata of the line, up to probeRows rows in a
-// window that doubles while it finds none, up to the stratum's end, so
-// that the line is known to be empty up to the first rows found, and
-// the rows found say how dense the keys are there. It returns the parts
-// of the line the probes saw, with their rows; the rows themselves only
-// count as read.
-func (w *worker) probe(ctx context.Context, plan tabletPlan, line tabletLine, span func(from, to float64) (string, string)) ([]observed, error) {
+// probe reads keys of piece pc of a tablet, for its key map: in each of
+// count equal strata of its line, the first probeRows row keys from a
+// random place on, in a window that doubles while it finds none, up to
+// the stratum's end. They are keys drawn from the piece's rows about in
+// proportion to them, as far as the line already follows them (keys
+// after a stretch of the line with none are drawn more often). The rows
+// count as read, nowhere else.
+func (w *worker) probe(ctx context.Context, plan tabletPlan, pc piece, count int, rng *rand.Rand) ([][]string, error) {
 	s := w.s
-	var seen []observed
-	stratum := 1.0 / probeCount
+	line := s.plan.lineOf(pc)
+	var found [][]string
+	stratum := 1.0 / float64(count)
 	first := probeWindowRows / max(plan.rows, 1)
-	for j := range probeCount {
-		from, end := float64(j)*stratum, float64(j+1)*stratum
+	after := ""
+	for j := range count {
+		from, end := (float64(j)+rng.Float64())*stratum, float64(j+1)*stratum
 		for window := first; from < end; window *= 2 {
 			to := min(end, from+window)
-			var keys []string
-			if start, stop := span(from, to); stop == "" || start < stop {
-				err := s.table.ReadRows(ctx, bigtable.NewRange(start, stop), func(row bigtable.Row) bool {
-					keys = append(keys, row.Key())
-					s.rowsRead.Add(1)
-					w.watch.touch(w.id)
-					return true
-				}, s.readOptions(false, probeRows)...)
-				if err != nil {
-					return nil, err
-				}
-			}
-			if len(keys) == 0 {
-				seen = append(seen, observed{from: from, to: to})
-				from = to
+			start, stop, empty := spanKeys(line.at, from, to, pc.from, pc.to, after)
+			from = to
+			if empty {
 				continue
 			}
-			if len(keys) < probeRows {
-				seen = append(seen, observed{from: from, to: to, rows: float64(len(keys))})
+			after = stop
+			keys, err := w.peek(ctx, start, stop, false, probeRows)
+			if err != nil {
+				return nil, err
+			}
+			if len(keys) > 0 {
+				found = append(found, keys)
 				break
 			}
-			// The window holds more: it is known up to its last row.
-			near, far := line.share(keys[0]), line.share(keys[len(keys)-1])
-			seen = append(seen, observed{from: from, to: near})
-			if far > near {
-				seen = append(seen, observed{from: near, to: far, rows: float64(len(keys) - 1)})
-			}
-			break
 		}
 	}
-	return seen, nil
+	return found, nil
 }
 
 // inBounds reports whether key lies in b's [start, end).

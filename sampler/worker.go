@@ -140,6 +140,27 @@ type rangeReader struct {
 	// spanRows and spanBytes count the rows and logical bytes of each
 	// span of a span sample's call.
 	spanRows, spanBytes []float64
+	// tagging marks each row read with tag in its weight, the read it
+	// came from, until its weight is known (see [worker.readPieces]).
+	tagging bool
+	tag     float64
+	// prefixes is what the range adds to each top-level prefix's
+	// variance (see [keyspace.ScanInfo].PrefixVariances).
+	prefixes map[string]variance
+}
+
+// addPrefixVariance adds v to prefix's variance ("" adds nothing: the
+// rows of no one prefix).
+func (r *rangeReader) addPrefixVariance(prefix string, v variance) {
+	if prefix == "" {
+		return
+	}
+	if r.prefixes == nil {
+		r.prefixes = map[string]variance{}
+	}
+	sum := r.prefixes[prefix]
+	sum.add(v)
+	r.prefixes[prefix] = sum
 }
 
 func (w *worker) newRangeReader(index int, p pass) *rangeReader {
@@ -242,9 +263,11 @@ func (w *worker) add(r *rangeReader, row bigtable.Row) {
 	}
 	before := r.current.memory
 	size := r.current.add(row, r.weight, &w.families)
-	if r.spans != nil {
-		converted := &r.current.rows[len(r.current.rows)-1]
+	switch converted := &r.current.rows[len(r.current.rows)-1]; {
+	case r.spans != nil:
 		converted.Weight = r.spanWeight(converted.Key)
+	case r.tagging:
+		converted.Weight = r.tag
 	}
 	r.memory += r.current.memory - before
 	comparable := s.comparable(size)
@@ -388,7 +411,7 @@ func (w *worker) finish(r *rangeReader) (again bool) {
 // done credits the rest of r's bytes and marks the range read.
 func (w *worker) done(r *rangeReader, rescanned bool) {
 	w.creditRest(r)
-	w.s.events <- event{task: w.seq, index: r.index, rescanned: rescanned, unexplained: r.unexplained, variance: r.variance}
+	w.s.events <- event{task: w.seq, index: r.index, rescanned: rescanned, unexplained: r.unexplained, variance: r.variance, prefixes: r.prefixes}
 }
 
 // creditRest moves the progress bar to the end of r's bytes.
@@ -404,6 +427,11 @@ func (w *worker) creditRest(r *rangeReader) {
 // valid samples even though the range is not complete.
 func (w *worker) abandon(r *rangeReader) {
 	w.flushCurrent(r)
+	if r.tagging { // weights not yet known: each row for itself
+		for _, b := range r.held {
+			b.setWeight(1)
+		}
+	}
 	if r.limit > 0 {
 		for _, b := range r.held {
 			b.setWeight(budgetWeight(r.rows, r.limit, r.estimate, r.seen))
@@ -418,6 +446,7 @@ func (w *worker) reread(ctx context.Context, r *rangeReader) error {
 	s := w.s
 	s.rescans.Add(1)
 	r.weight, r.holding, r.check, r.rows, r.seen, r.logical = 1, false, false, 0, 0, 0
+	r.tagging, r.prefixes = false, nil
 	if r.pass == passRescan {
 		r.variance = variance{} // the range is read in full: exact
 	}

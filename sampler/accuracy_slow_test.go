@@ -1,0 +1,200 @@
+//go:build slow
+
+package sampler
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/btviz/btviz/internal/cloudlike"
+	"github.com/btviz/btviz/internal/tableshape"
+	"github.com/btviz/btviz/keyspace"
+)
+
+// accuracyFractions are the fractions every generated shape is sampled
+// at, with the worst top-level share error each may make (issue 26).
+var accuracyFractions = []struct {
+	fraction, worstPP float64
+}{{0.001, 1.5}, {0.01, 0.5}, {0.1, 0.2}}
+
+// shapeSeeds returns the seeds of the shapes a run draws: $BTVIZ_SEED
+// (one, or several separated by commas) to replay a run, else
+// $BTVIZ_SHAPES (default 5) fresh ones.
+func shapeSeeds(t *testing.T) []uint64 {
+	if env := os.Getenv("BTVIZ_SEED"); env != "" {
+		var seeds []uint64
+		for _, field := range strings.Split(env, ",") {
+			seed, err := strconv.ParseUint(strings.TrimSpace(field), 10, 64)
+			if err != nil {
+				t.Fatalf("BTVIZ_SEED=%q: %v", env, err)
+			}
+			seeds = append(seeds, seed)
+		}
+		return seeds
+	}
+	n := 5
+	if env := os.Getenv("BTVIZ_SHAPES"); env != "" {
+		var err error
+		if n, err = strconv.Atoi(env); err != nil {
+			t.Fatalf("BTVIZ_SHAPES=%q: %v", env, err)
+		}
+	}
+	seeds := make([]uint64, n)
+	for i := range seeds {
+		var b [8]byte
+		crand.Read(b[:])
+		seeds[i] = binary.LittleEndian.Uint64(b[:]) >> 20 // short enough to type
+	}
+	return seeds
+}
+
+// shapeRows is the size of the tables the accuracy test draws
+// ($BTVIZ_SHAPE_ROWS to change it).
+func shapeRows(t *testing.T) int {
+	if env := os.Getenv("BTVIZ_SHAPE_ROWS"); env != "" {
+		n, err := strconv.Atoi(env)
+		if err != nil {
+			t.Fatalf("BTVIZ_SHAPE_ROWS=%q: %v", env, err)
+		}
+		return n
+	}
+	return defaultShapeRows
+}
+
+const defaultShapeRows = 200_000
+
+// familyOf returns the family a seed's shape is of: the seed picks it,
+// unless $BTVIZ_FAMILY names one.
+func familyOf(seed uint64) tableshape.Family {
+	if env := os.Getenv("BTVIZ_FAMILY"); env != "" {
+		return tableshape.Family(env)
+	}
+	families := tableshape.Families()
+	return families[seed%uint64(len(families))]
+}
+
+// loadShape starts an emulator answering SampleRowKeys with the shape's
+// tablets and loads its rows into table "t".
+func loadShape(t *testing.T, shape tableshape.Shape) (addr string, counter *cloudlike.Counter) {
+	t.Helper()
+	counter = &cloudlike.Counter{}
+	srv := startEmulator(t, cloudlike.ServerOptions(cloudlike.Layout{Sizes: shape.TabletSizes}, counter)...)
+	conn := openEmulator(t, srv.Addr, "")
+	createTable(t, conn, "t", "m")
+	var rows []testRow
+	for row := range shape.Rows() {
+		rows = append(rows, testRow{key: row.Key, cells: []testCell{{"m", "v", fixtureBase, row.ValueBytes}}})
+	}
+	load(t, conn, "t", rows)
+	return srv.Addr, counter
+}
+
+// Sampled scans are as accurate on generated shapes of tables as on the
+// benchmark's: on every shape, at every fraction, the worst top-level
+// prefix's share of the rows is within accuracyFractions' bound of the
+// truth.
+func TestSampleAccuracyOnGeneratedShapes(t *testing.T) {
+	rows := shapeRows(t)
+	for _, seed := range shapeSeeds(t) {
+		shape := tableshape.Draw(seed, familyOf(seed), rows)
+		t.Logf("shape %s (replay: BTVIZ_SEED=%d BTVIZ_SHAPE_ROWS=%d)", shape, seed, rows)
+		began := time.Now()
+		addr, counter := loadShape(t, shape)
+		conn := openEmulator(t, addr, "")
+		truth := shape.Truth()
+		t.Logf("  loaded in %s", time.Since(began).Round(time.Millisecond))
+		for _, fc := range accuracyFractions {
+			if only := os.Getenv("BTVIZ_FRACTION"); only != "" && only != strconv.FormatFloat(fc.fraction, 'g', -1, 64) {
+				continue
+			}
+			counter.Reset()
+			began := time.Now()
+			opts := Options{Fraction: fc.fraction, Seed: seed}
+			if os.Getenv("BTVIZ_DEBUG") != "" {
+				opts.debugPieces = debugPieces(t, shape)
+			}
+			snap, err := Scan(context.Background(), conn, "t", opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			read := float64(counter.Rows()) / float64(shape.TotalRows())
+			acc := tableshape.Judge(snap, truth)
+			t.Logf("  %g: worst %.3f pp at %s; %d/%d intervals hold the truth; the server read %.3f%% of the rows; estimate %d [%d, %d] of %d; %s",
+				fc.fraction, acc.Worst, acc.WorstPrefix, acc.Covered, acc.Nodes, 100*read, snap.Scan.RowsEstimated, snap.Scan.RowsEstimatedLow, snap.Scan.RowsEstimatedHigh,
+				shape.TotalRows(), time.Since(began).Round(time.Millisecond))
+			logTablets(t, snap, shape)
+			for _, miss := range acc.Misses[:min(len(acc.Misses), 5)] {
+				t.Logf("    missed %s", miss)
+			}
+			if acc.Worst > fc.worstPP {
+				t.Errorf("%s at %g: worst top-level share error %.3f pp at %s (bound %g pp)", shape, fc.fraction, acc.Worst, acc.WorstPrefix, fc.worstPP)
+			}
+		}
+	}
+}
+
+// logTablets logs, when $BTVIZ_DEBUG is set, each tablet's estimated
+// rows against its true rows.
+func logTablets(t *testing.T, snap *keyspace.Snapshot, shape tableshape.Shape) {
+	if os.Getenv("BTVIZ_DEBUG") == "" {
+		return
+	}
+	var keys []string
+	for row := range shape.Rows() {
+		keys = append(keys, row.Key)
+	}
+	for i, r := range snap.Ranges {
+		lo, _ := slices.BinarySearch(keys, string(r.Start))
+		hi := len(keys)
+		if r.End != "" {
+			hi, _ = slices.BinarySearch(keys, string(r.End))
+		}
+		truth := float64(hi - lo)
+		flag := ""
+		if math.Abs(r.Rows-truth) > 0.05*truth+20 {
+			flag = " <<<"
+		}
+		t.Logf("    tablet %2d [%s, %s): %8.0f rows, true %7.0f%s", i, keyspace.Printable(string(r.Start)), keyspace.Printable(string(r.End)), r.Rows, truth, flag)
+	}
+}
+
+// debugPieces returns a hook that logs each piece of a tablet: its true
+// rows and value bytes beside what the reads estimated.
+func debugPieces(t *testing.T, shape tableshape.Shape) func(int, tabletPieces, []pieceBudget, []pieceRead, []pieceEstimate, []float64) {
+	var keys []string
+	var values []int64
+	for row := range shape.Rows() {
+		keys = append(keys, row.Key)
+		values = append(values, int64(row.ValueBytes))
+	}
+	var mu sync.Mutex
+	return func(tablet int, pieces tabletPieces, budgets []pieceBudget, found []pieceRead, est []pieceEstimate, bytes []float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		for h, pc := range pieces {
+			lo, _ := slices.BinarySearch(keys, pc.from)
+			hi := len(keys)
+			if pc.to != "" {
+				hi, _ = slices.BinarySearch(keys, pc.to)
+			}
+			var v int64
+			for _, b := range values[lo:hi] {
+				v += b
+			}
+			pr := found[h]
+			t.Logf("    T%d.%d %q: true %d rows %d B; model %.0f (rel sd %.3f); spans %d cov %.4f read %d rows, HT %.0f B (sd %.0f) exact %v swept %v; combined %.0f, split %.0f (%+.1f%%)",
+				tablet, h, pc.prefix, hi-lo, v, pc.model.bytes, math.Sqrt(pc.model.relVar), len(pr.values), pr.coverage, int(pr.units.r),
+				pr.bytes/max(pr.coverage, 1e-12), math.Sqrt(pr.estimate(0).variance), pr.exact, pr.swept, est[h].bytes, bytes[h], 100*(bytes[h]-float64(v))/max(float64(v), 1))
+			t.Logf("      from %q to %q spans %v", pc.from, pc.to, pr.debug)
+		}
+	}
+}

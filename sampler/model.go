@@ -1,0 +1,231 @@
+package sampler
+
+import (
+	"math"
+	"strings"
+)
+
+// The tablet boundaries say more than where to read: the bytes of every
+// tablet are known (SampleRowKeys' offsets), and a tablet inside one
+// top-level prefix holds them over a known stretch of that prefix's key
+// line. Its bytes over that length are the prefix's density there, and
+// a prefix's keys in most id forms (random ids of any alphabet, UUIDs,
+// counters, timestamps) spread over its line about evenly, so the
+// density of the tablet next to a boundary tablet, times the length of
+// the prefix's piece of it, predicts that piece's bytes to a percent or
+// two, where a few spans in the piece tell them to ten or twenty. Keys
+// that cluster (names) spread unevenly, and the model says so: its
+// error is measured from how much the densities of the prefix's
+// neighbouring tablets differ, and a piece's estimate weighs model and
+// spans by their variances (see [splitTablet]).
+//
+// pieceModel is what the model predicts of one piece: its bytes and
+// the relative variance of that prediction; no prediction when relVar
+// is 0.
+type pieceModel struct {
+	bytes, relVar float64
+}
+
+// densityPrior is the relative error a density model is given before its
+// neighbouring tablets are compared, with the weight of one comparison:
+// a prefix with one pair of neighbours that happen to agree is not
+// trusted to a percent.
+const densityPrior = 0.1
+
+// interiorDensity is the density of one tablet inside a prefix.
+type interiorDensity struct {
+	tablet  int
+	density float64 // bytes per unit of the prefix's line
+}
+
+// densityModel holds, per top-level prefix, the densities of the tablets
+// inside it, in tablet order, and the relative variance of predicting
+// one from its neighbour.
+type densityModel struct {
+	densities map[string][]interiorDensity
+	relVar    map[string]float64
+}
+
+// fitModel puts every piece on its prefix's line (the key maps have
+// learned every key the scan knows: see [scanner.discover]), and predicts the bytes of each
+// boundary tablet's first and last piece from the density of the nearest
+// tablet inside the same prefix.
+func (p *plan) fitModel() {
+	model := densityModel{densities: map[string][]interiorDensity{}, relVar: map[string]float64{}}
+	for i, pieces := range p.pieces {
+		for h := range pieces {
+			pc := &pieces[h]
+			pc.line = p.lineOf(*pc)
+		}
+		start, end := p.wholeTablets[i][0], p.wholeTablets[i][1]
+		if len(pieces) != 1 || pieces[0].prefix == "" || start == "" || end == "" || !strings.HasPrefix(end, pieces[0].prefix) {
+			continue
+		}
+		prefix := pieces[0].prefix
+		if length := p.maps.maps[prefix].length(start, end); length > 0 && p.ranges[i].SampledBytes > 0 {
+			model.densities[prefix] = append(model.densities[prefix], interiorDensity{tablet: i, density: float64(p.ranges[i].SampledBytes) / length})
+		}
+	}
+	for prefix, ds := range model.densities {
+		sum, pairs := densityPrior*densityPrior, 1.0
+		for k := 1; k < len(ds); k++ {
+			if ds[k].tablet == ds[k-1].tablet+1 {
+				d := math.Log(ds[k].density / ds[k-1].density)
+				sum += d * d
+				pairs++
+			}
+		}
+		model.relVar[prefix] = sum / pairs
+	}
+	for i, pieces := range p.pieces {
+		if len(pieces) < 2 {
+			continue
+		}
+		start, end := p.wholeTablets[i][0], p.wholeTablets[i][1]
+		first, last := &pieces[0], &pieces[len(pieces)-1]
+		if start != "" && first.prefix != "" && first.last != "" {
+			first.model = model.predict(p, first.prefix, i, -1, first.from, first.to)
+		}
+		if end != "" && last.prefix != "" && strings.HasPrefix(end, last.prefix) {
+			last.model = model.predict(p, last.prefix, i, +1, last.from, last.to)
+		}
+	}
+}
+
+// lineOf returns the line of piece pc on its prefix's key map (the
+// pooled one for a piece of no one prefix).
+func (p *plan) lineOf(pc piece) segment {
+	m := p.maps.pooled
+	if pc.prefix != "" && p.maps.maps[pc.prefix] != nil {
+		m = p.maps.maps[pc.prefix]
+	}
+	return m.segmentOf(pc.from, pc.to)
+}
+
+// predict returns the model of the piece [from, to) of prefix in tablet
+// i from the nearest tablet inside the prefix in direction step (-1
+// before, +1 after); none when the prefix has no such tablet.
+func (model densityModel) predict(p *plan, prefix string, i, step int, from, to string) pieceModel {
+	ds := model.densities[prefix]
+	best := -1
+	for k, d := range ds {
+		if (d.tablet-i)*step > 0 && (best < 0 || abs(d.tablet-i) < abs(ds[best].tablet-i)) {
+			best = k
+		}
+	}
+	if best < 0 {
+		return pieceModel{}
+	}
+	length := p.maps.maps[prefix].length(from, to)
+	bytes := ds[best].density * length
+	rows := 1.0
+	if p.shape.rowBytes > 0 {
+		rows = max(1, bytes/p.shape.rowBytes)
+	}
+	// The neighbours' disagreement, and the piece's own rows falling as
+	// they may (Poisson).
+	return pieceModel{bytes: bytes, relVar: model.relVar[prefix] + 1/rows}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// pieceEstimate is one piece's estimate of its bytes, in offset units,
+// and its variance, from the model, its spans, or both.
+type pieceEstimate struct {
+	bytes, variance float64
+}
+
+// combine returns the estimate that weighs the spans' estimate and the
+// model's prediction by their variances; the spans' alone when the model
+// predicts nothing.
+func combine(spans pieceEstimate, model pieceModel) pieceEstimate {
+	if model.relVar <= 0 {
+		return spans
+	}
+	modelVar := model.relVar * model.bytes * model.bytes
+	switch {
+	case spans.variance <= 0:
+		return spans // read whole: exact
+	case modelVar <= 0:
+		return pieceEstimate{bytes: model.bytes}
+	}
+	w := (1 / spans.variance) / (1/spans.variance + 1/modelVar)
+	return pieceEstimate{bytes: w*spans.bytes + (1-w)*model.bytes, variance: 1 / (1/spans.variance + 1/modelVar)}
+}
+
+// splitPieces shares a tablet's bytes, total, among its pieces: a piece
+// read whole keeps its bytes, and so does what a swept piece read in
+// parts to their ends; the rest goes to the pieces estimated by their
+// spans (and the model), in proportion to their estimates est (a ratio
+// estimate: the tablet's bytes are known, the pieces' shares of them
+// estimated), and to the parts of swept pieces their limits cut short,
+// which get what the others leave, each in proportion to its bytes, and
+// at least those bytes. It returns the pieces' bytes, the variances left
+// to them, and the scale of each swept piece's cut parts.
+func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, variances, scales []float64) {
+	n := len(est)
+	bytes, variances, scales = make([]float64, n), make([]float64, n), make([]float64, n)
+	rest := total
+	var spans, cut, sumVar float64
+	open := 0
+	for h, e := range est {
+		pr := &found[h]
+		switch {
+		case pr.exact:
+			bytes[h] = pr.exactBytes
+			rest -= pr.exactBytes
+		case pr.swept:
+			bytes[h] = pr.complete
+			rest -= pr.complete
+			cut += pr.cutBytes
+			scales[h] = 1
+		default:
+			spans += max(e.bytes, 0)
+			sumVar += e.variance
+			open++
+		}
+	}
+	rest = max(rest, 0)
+	// The swept pieces' cut parts hold what the spans' estimates leave.
+	if left := rest - spans; cut > 0 && left > cut {
+		for h := range est {
+			if pr := &found[h]; pr.swept && pr.cutBytes > 0 {
+				scales[h] = left / cut
+				bytes[h] += pr.cutBytes * scales[h]
+				// The rest of the tablet shared by bytes read: as uncertain
+				// as the share.
+				variances[h] = (pr.cutBytes * (scales[h] - 1)) * (pr.cutBytes * (scales[h] - 1))
+			}
+		}
+		rest = spans
+	} else {
+		for h := range est {
+			if pr := &found[h]; pr.swept {
+				bytes[h] += pr.cutBytes
+			}
+		}
+		rest = max(rest-cut, 0)
+	}
+	for h, e := range est {
+		if found[h].exact || found[h].swept {
+			continue
+		}
+		scale := 1.0
+		switch {
+		case spans > 0:
+			scale = rest / spans
+			bytes[h] = max(e.bytes, 0) * scale
+		default:
+			bytes[h] = rest / float64(open)
+		}
+		if open > 1 {
+			variances[h] = e.variance * scale * scale * (1 - e.variance/sumVar)
+		}
+	}
+	return bytes, variances, scales
+}

@@ -1,0 +1,76 @@
+package sampler
+
+import (
+	"context"
+	"sync"
+)
+
+// A position sample reads the tablets inside one top-level prefix before
+// the tablets that hold several (see [tabletPieces]): the first row of
+// each of their spans is a key of their prefix drawn in proportion to its
+// rows, and the key maps learn those before the spans of the boundary
+// tablets, whose pieces are the ends of the same prefixes, are placed.
+// The tablets' tasks are ordered so (the builder appends them in that
+// order, which changes no total), and the first boundary tablet to be
+// read waits for the others to finish and refines the maps and the model
+// once for all.
+type refinement struct {
+	mu      sync.Mutex
+	keys    []string
+	pending int           // tablets of one prefix not yet read
+	done    chan struct{} // closed once none are left
+	once    sync.Once
+}
+
+// orderUnits returns the plan's read units, for a position sample the
+// tablets of one prefix (and those read in full) first, then the others,
+// each in key order.
+func (s *scanner) orderUnits() []unit {
+	p := s.plan
+	s.refine.done = make(chan struct{})
+	if len(p.pieces) == 0 {
+		close(s.refine.done)
+		return p.units
+	}
+	var first, then []unit
+	for _, u := range p.units {
+		if len(p.pieces[u.first]) > 1 && !p.tablets[u.first].whole {
+			then = append(then, u)
+		} else {
+			first = append(first, u)
+		}
+	}
+	s.refine.pending = len(first)
+	if s.refine.pending == 0 {
+		close(s.refine.done)
+	}
+	return append(first, then...)
+}
+
+// learned records keys a tablet of one prefix read, and that it is done.
+func (s *scanner) learned(keys []string) {
+	r := &s.refine
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.keys = append(r.keys, keys...)
+	if r.pending--; r.pending == 0 {
+		close(r.done)
+	}
+}
+
+// refined waits until the tablets of one prefix are read and the maps
+// have learned their keys; the first caller refines them.
+func (s *scanner) refined(ctx context.Context) error {
+	select {
+	case <-s.refine.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	s.refine.once.Do(func() {
+		p := s.plan
+		p.maps.learn(s.refine.keys...)
+		p.maps.judge()
+		p.fitModel()
+	})
+	return nil
+}
