@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/btviz/btviz/diagnose"
@@ -145,13 +146,18 @@ type TabletDoc struct {
 
 // PrefixDoc is one of the largest prefixes of a tree level.
 type PrefixDoc struct {
-	Prefix      keyspace.Key `json:"prefix"`
-	Depth       int          `json:"depth"`
-	Rows        int64        `json:"rows"`
-	RowShare    float64      `json:"row_share"`
-	Bytes       int64        `json:"bytes"`
-	Cells       int64        `json:"cells"`
-	MaxRowBytes int64        `json:"max_row_bytes"`
+	Prefix keyspace.Key `json:"prefix"`
+	Depth  int          `json:"depth"`
+	Rows   int64        `json:"rows"`
+	// RowsLow and RowsHigh bound the 95% interval of Rows (see
+	// keyspace.Snapshot.NodeRowsInterval): equal to it when the scan
+	// counted the prefix's rows exactly.
+	RowsLow     int64   `json:"rows_low"`
+	RowsHigh    int64   `json:"rows_high"`
+	RowShare    float64 `json:"row_share"`
+	Bytes       int64   `json:"bytes"`
+	Cells       int64   `json:"cells"`
+	MaxRowBytes int64   `json:"max_row_bytes"`
 }
 
 // RowDoc is one of the largest rows.
@@ -202,7 +208,7 @@ func Build(in Input) Document {
 		RangesAreTablets: snap.RangesAreTablets,
 		Scan:             scanDoc(snap.Scan, totals),
 		Tablets:          []TabletDoc{},
-		Prefixes:         topPrefixes(snap),
+		Prefixes:         topPrefixes(snap, in.AllTopPrefixes),
 		LargestRows:      []RowDoc{},
 		Findings:         findingDocs(in.Findings),
 		Traffic:          trafficDoc(snap),
@@ -269,10 +275,11 @@ func estimateText(estimate, low, high int64, format func(float64) string) string
 }
 
 // topPrefixes lists the largest prefix nodes by rows at each of the first
-// [PrefixDepths] levels. Single rows are in largest_rows; ranges (runs of
-// small siblings the tree merged) are left out, since their common prefix
-// would pass for a prefix they do not fill.
-func topPrefixes(snap *keyspace.Snapshot) []PrefixDoc {
+// [PrefixDepths] levels, every top-level one when all is set. Single rows
+// are in largest_rows; ranges (runs of small siblings the tree merged)
+// are left out, since their common prefix would pass for a prefix they
+// do not fill.
+func topPrefixes(snap *keyspace.Snapshot, all bool) []PrefixDoc {
 	docs := []PrefixDoc{}
 	if snap.Root == nil {
 		return docs
@@ -287,9 +294,15 @@ func topPrefixes(snap *keyspace.Snapshot) []PrefixDoc {
 			return n.Depth < depth
 		})
 		slices.SortStableFunc(nodes, func(a, b *keyspace.Node) int { return cmp.Compare(b.Rows, a.Rows) })
-		for _, n := range nodes[:min(len(nodes), PrefixesPerDepth)] {
+		listed := min(len(nodes), PrefixesPerDepth)
+		if all && depth == 1 {
+			listed = len(nodes)
+		}
+		for _, n := range nodes[:listed] {
+			low, high := snap.NodeRowsInterval(n)
 			docs = append(docs, PrefixDoc{
 				Prefix: n.Prefix, Depth: n.Depth, Rows: units.Round(n.Rows),
+				RowsLow: units.Round(math.Floor(low)), RowsHigh: units.Round(math.Ceil(high)),
 				RowShare: shareOf(n.Rows, total), Bytes: units.Round(n.Bytes), Cells: units.Round(n.Cells), MaxRowBytes: n.MaxRowBytes,
 			})
 		}

@@ -64,6 +64,9 @@ type Input struct {
 	// Images are optional pictures (heatmaps exported with --images) to
 	// link at the top of a Markdown section; other formats ignore them.
 	Images map[Section][]Image
+	// AllTopPrefixes lists every top-level prefix, not only the largest
+	// [PrefixesPerDepth].
+	AllTopPrefixes bool
 }
 
 // Section names a part of the Markdown report that can carry [Image]

@@ -121,6 +121,11 @@ func TestSampleAccuracyOnGeneratedShapes(t *testing.T) {
 			opts := Options{Fraction: fc.fraction, Seed: seed}
 			if os.Getenv("BTVIZ_DEBUG") != "" {
 				opts.debugPieces = debugPieces(t, shape)
+				debugCalls = func(what string) {
+					if strings.HasPrefix(what, "reread") {
+						t.Log(what)
+					}
+				}
 			}
 			snap, err := Scan(context.Background(), conn, "t", opts)
 			if err != nil {

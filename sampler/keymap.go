@@ -62,6 +62,10 @@ type keyMap struct {
 	// take; built by judge.
 	heavy              []map[int][]byte
 	lowerTop, upperTop byte
+	// segments[i] holds every known key's part after its i-th byte that
+	// is not a letter or digit, up to and with its next one, sorted (a
+	// list: repeats count); built by judge.
+	segments [][]string
 	// pooled[i][kind] says whether the nodes at depth i after a byte of
 	// kind are structured, judged together; built by judge.
 	pooled []map[int]bool
@@ -154,6 +158,23 @@ func (m *keyMap) judge() {
 		m.suffixes = append(m.suffixes, key[len(m.prefix):])
 	}
 	slices.Sort(m.suffixes)
+	m.segments = m.segments[:0]
+	for _, key := range m.suffixes {
+		index, from := 0, 0
+		for i := 0; i <= len(key); i++ {
+			if i < len(key) && isAlnum(key[i]) {
+				continue
+			}
+			for len(m.segments) <= index {
+				m.segments = append(m.segments, nil)
+			}
+			m.segments[index] = append(m.segments[index], key[from:min(i+1, len(key))])
+			index, from = index+1, i+1
+		}
+	}
+	for _, segs := range m.segments {
+		slices.Sort(segs)
+	}
 	m.letters()
 	m.heavy = make([]map[int][]byte, len(m.seen))
 	for d, seen := range m.seen {
@@ -390,40 +411,28 @@ func (m *keyMap) roomOf(node string, parent bool) (room, bool) {
 	if d >= len(m.seen) {
 		return r, false
 	}
-	lo, _ := slices.BinarySearch(m.suffixes, node)
-	hi := len(m.suffixes)
-	if next := keyspace.PrefixEnd(node); next != "" && node != "" {
-		hi, _ = slices.BinarySearch(m.suffixes, next)
-	}
-	if hi <= lo {
-		return r, false // no known key here: the classes, evenly
-	}
-	ends := 0.0
-	if m.suffixes[lo] == node {
-		ends = 1
-	}
-	var bytes []byte
-	var cum []float64
-	at := lo + int(ends)
-	for at < hi {
-		c := m.suffixes[at][d]
-		next := hi - at // the keys taking c
-		if c < 0xff {
-			next, _ = slices.BinarySearch(m.suffixes[at:hi], node+string([]byte{c + 1}))
+	bytes, cum, ends, n := branches(m.suffixes, node)
+	if n+int(ends) == 0 {
+		if segBytes, segCum, segEnds, segN := m.segmentRoom(node); segN >= nodeJudgedKeys {
+			bytes, cum, ends, n = segBytes, segCum, segEnds, segN
+		} else {
+			return r, false // no known key here: the classes, evenly
 		}
-		if cum == nil {
-			cum = []float64{0}
+	}
+	// A node of few known keys borrows those of its segment: a name's
+	// last name, the part after "_", is about the same whatever the first
+	// name, so every known key's part after its first "_" that begins as
+	// the node's does tells how the node's goes on (see [keyMap.segments]).
+	if n < nodeJudgedKeys {
+		if segBytes, segCum, segEnds, segN := m.segmentRoom(node); segN >= nodeJudgedKeys {
+			bytes, cum, ends, n = segBytes, segCum, segEnds, segN
 		}
-		bytes = append(bytes, c)
-		cum = append(cum, cum[len(cum)-1]+float64(next))
-		at += next
 	}
 	// A node of many known keys is judged by its own branching; one of a
 	// few is structured when its depth is or its own branching says so,
 	// and one of one key when its depth is, or its parent and it lies
 	// within a run of letters or digits (a name goes on as it began; the
 	// part after a delimiter need not).
-	n := hi - lo - int(ends)
 	depth := m.depthStructured(d, kindBefore(node))
 	var structured bool
 	switch {
@@ -552,6 +561,54 @@ func (m *keyMap) nodeState(key string, at int) bool {
 		_, structured = m.roomOf(key[len(m.prefix):i], structured)
 	}
 	return structured
+}
+
+// branches returns how the keys of sorted that start with node go on:
+// the next bytes they take, in order, with cum[j] the keys taking
+// bytes[:j], the keys equal to node (0 or 1 in a set; any count in a
+// list of segments), and how many go on.
+func branches(sorted []string, node string) (bytes []byte, cum []float64, ends float64, n int) {
+	lo, _ := slices.BinarySearch(sorted, node)
+	hi := len(sorted)
+	if next := keyspace.PrefixEnd(node); next != "" && node != "" {
+		hi, _ = slices.BinarySearch(sorted, next)
+	}
+	at := lo
+	for at < hi && sorted[at] == node {
+		at++
+		ends++
+	}
+	d := len(node)
+	for at < hi {
+		c := sorted[at][d]
+		next := hi - at // the keys taking c
+		if c < 0xff {
+			next, _ = slices.BinarySearch(sorted[at:hi], node+string([]byte{c + 1}))
+		}
+		if cum == nil {
+			cum = []float64{0}
+		}
+		bytes = append(bytes, c)
+		cum = append(cum, cum[len(cum)-1]+float64(next))
+		at += next
+		n += next
+	}
+	return bytes, cum, ends, n
+}
+
+// segmentRoom returns how the known keys' segments go on after the
+// segment node ends in (see [keyMap.segments]), as [branches] does.
+func (m *keyMap) segmentRoom(node string) (bytes []byte, cum []float64, ends float64, n int) {
+	index, from := 0, 0
+	for i := 0; i < len(node); i++ {
+		if !isAlnum(node[i]) {
+			index, from = index+1, i+1
+		}
+	}
+	if index >= len(m.segments) {
+		return nil, nil, 0, 0
+	}
+	return branches(m.segments[index], node[from:])
 }
 
 // before returns the weight of everything below byte c: the end of the

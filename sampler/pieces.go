@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -35,7 +36,7 @@ import (
 
 // maxPieces is the most pieces a tablet is cut into; past it, the rest of
 // the tablet is one piece.
-const maxPieces = 64
+const maxPieces = 16
 
 // piece is one top-level prefix's part of a tablet.
 type piece struct {
@@ -112,7 +113,7 @@ func (s *scanner) discover(ctx context.Context) error {
 		if round > 0 {
 			again = nil
 			for _, i := range todo {
-				if slices.ContainsFunc(p.pieces[i], func(pc piece) bool { return p.needsKeys(pc) }) {
+				if slices.ContainsFunc(p.pieces[i], func(pc piece) bool { return p.needsKeys(pc, p.namesProbes(i, round)) }) {
 					again = append(again, i)
 				}
 			}
@@ -124,10 +125,13 @@ func (s *scanner) discover(ctx context.Context) error {
 			pieces := p.pieces[i]
 			rng := rand.New(rand.NewPCG(p.seed+uint64(i), probeSeedStream+uint64(round)))
 			for _, pc := range pieces {
-				if round > 0 && !p.needsKeys(pc) {
-					continue
+				count := max(1, p.tablets[i].probes/len(pieces))
+				if round > 0 {
+					if count = p.namesProbes(i, round); !p.needsKeys(pc, count) {
+						continue
+					}
 				}
-				keys, err := w.probe(ctx, p.tablets[i], pc, max(1, p.tablets[i].probes/len(pieces)), rng)
+				keys, err := w.probe(ctx, p.tablets[i], pc, count, rng)
 				if err != nil {
 					return err
 				}
@@ -158,19 +162,31 @@ func (s *scanner) discover(ctx context.Context) error {
 }
 
 // probeRounds is the most rounds of probes a tablet gets; namesKeys the
-// known keys past which a prefix of names gets no more.
+// known keys past which a prefix of names gets no more; namesProbeShare
+// the share of a tablet's span rows each later round's probes of a
+// piece of names may read.
 const (
-	probeRounds = 3
-	namesKeys   = 150
+	probeRounds     = 3
+	namesKeys       = 1000
+	namesProbeShare = 0.05
 )
 
-// needsKeys reports whether piece pc's prefix is one of names whose map
-// knows fewer than namesKeys keys.
-func (p *plan) needsKeys(pc piece) bool {
-	m := p.maps.maps[pc.prefix]
-	return pc.prefix != "" && m != nil && len(m.known) < namesKeys && m.namesLike()
+// namesProbes returns how many probes each piece of names of tablet i
+// reads in a later round: namesProbeShare of the tablet's span rows
+// shared among its pieces, from one to maxProbes.
+func (p *plan) namesProbes(i, round int) int {
+	t := p.tablets[i]
+	rows := namesProbeShare * float64(int64(t.spans)*t.budget) / float64(len(p.pieces[i]))
+	return min(maxProbes, max(1, int(rows/probeRows)))
 }
 
+// needsKeys reports whether piece pc's prefix is one of names whose map
+// knows fewer than namesKeys keys, or fewer than a round of count probes
+// would add tenfold.
+func (p *plan) needsKeys(pc piece, count int) bool {
+	m := p.maps.maps[pc.prefix]
+	return pc.prefix != "" && m != nil && len(m.known) < min(namesKeys, 10*count*probeRows) && m.namesLike()
+}
 
 // eachTablet runs fn on the tablets todo, several at once (the scan's
 // reads in flight), each under the watchdog; it returns the first error.
@@ -323,6 +339,10 @@ var keysOnly = bigtable.ChainFilters(bigtable.CellsPerRowLimitFilter(1), bigtabl
 // rows count as read, nowhere else.
 func (w *worker) peek(ctx context.Context, start, end string, reverse bool, n int64) ([]string, error) {
 	s := w.s
+	if debugCalls != nil {
+		pc, _, _, _ := runtime.Caller(1)
+		debugCalls(runtime.FuncForPC(pc).Name())
+	}
 	if end != "" && end <= start {
 		return nil, nil
 	}
@@ -355,7 +375,7 @@ func (w *worker) lastRow(ctx context.Context, p piece) (string, error) {
 		lineEnd = keyspace.PrefixEnd(p.prefix)
 	}
 	line := m.segmentOf(p.from, lineEnd)
-	for from, to := range backWindows(line.at, p.from, p.stop, 1, 1.0/1024) {
+	for from, to := range backWindows(line.at, p.from, p.stop, 1, 1.0/64) {
 		keys, err := w.peek(ctx, from, to, true, 1)
 		if err != nil || len(keys) > 0 {
 			if len(keys) > 0 {
@@ -473,3 +493,5 @@ func backWindows(at func(float64) string, first, stop string, end, margin float6
 func isDelimiterEnd(prefix, delimiters string) bool {
 	return prefix != "" && strings.IndexByte(delimiters, prefix[len(prefix)-1]) >= 0
 }
+
+var debugCalls func(string)

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 
 	"cloud.google.com/go/bigtable"
+
+	"github.com/btviz/btviz/keyspace"
 )
 
 // pieceBudget is how one piece of a tablet is read: whole (a tiny
@@ -98,7 +100,7 @@ type pieceRead struct {
 	// parts its limit cut short.
 	swept              bool
 	complete, cutBytes float64
-	debug    []string
+	debug              []string
 }
 
 // estimate returns the piece's bytes by its spans (Horvitz–Thompson:
@@ -200,7 +202,9 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			if !b.whole {
 				limit = b.budget
 			}
-			returned, bytes, _, err := w.readOrAbandon(r, func() (int64, float64, string, error) { return read(h, from, stop, limit, readTag{piece: h, weight: 1}) })
+			returned, bytes, _, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
+				return read(h, from, stop, limit, readTag{piece: h, weight: 1})
+			})
 			if err != nil {
 				return err
 			}
@@ -261,7 +265,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 
 	// The tablet's bytes split among the pieces.
 	est := make([]pieceEstimate, len(pieces))
-	var spansSee float64 // the tablet's bytes as the reads see them
+	var spansSee, seeVariance float64 // the tablet's bytes as the reads see them
 	for h := range pieces {
 		pr := &found[h]
 		if pr.swept {
@@ -270,6 +274,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		}
 		e := pr.estimate(s.plan.shape.rowBytes)
 		spansSee += e.bytes
+		seeVariance += e.variance
 		est[h] = combine(e, pieces[h].model)
 	}
 	total := float64(tablet.SampledBytes)
@@ -314,7 +319,9 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		clear(b.rows[len(kept):])
 		b.rows = kept
 	}
-	if !s.opts.StripValues && unexplained(tablet.SampledBytes, spansSee, s.plan.rescanFloor) {
+	// As on a tablet's line (see [worker.readLine]), at the top of the
+	// reads' 95% interval.
+	if !s.opts.StripValues && unexplained(tablet.SampledBytes, spansSee+keyspace.Z95*math.Sqrt(seeVariance), s.plan.rescanFloor) {
 		if !s.mayReread(tablet.SampledBytes) {
 			r.unexplained = true // the read cap is spent: the reads stand
 		} else {

@@ -321,4 +321,3 @@ func rowBudgets(ranges []keyspace.Range, totalBytes, maxRows int64) []int64 {
 	}
 	return limits
 }
-

@@ -2,6 +2,8 @@ package sampler
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -80,6 +82,7 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) 
 	line := pc.line
 	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
 	r := w.tabletReader(i)
+	names := pc.prefix != "" && s.plan.maps.maps[pc.prefix] != nil && s.plan.maps.maps[pc.prefix].namesLike()
 	// The spans are spread over the line one every n-th of it from a
 	// random place (see [systematic]), each as wide as its budget of the
 	// tablet's rows, the line being the keys' order as the key map knows
@@ -113,6 +116,8 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) 
 			w.add(r, row)
 			if returned == 0 {
 				first = row.Key()
+			} else if names {
+				*keys = append(*keys, row.Key()) // a names map wants every name it can get
 			}
 			returned++
 			last = row.Key()
@@ -158,7 +163,11 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) 
 			b.rows[j].Weight = weight * factors[k]
 		}
 	}
-	if !s.opts.StripValues && unexplained(tablet.SampledBytes, sums.b, s.plan.rescanFloor) {
+	// The spans' bytes can fall short of the tablet's by chance when its
+	// keys cluster where the line gives them little room: the test takes
+	// them at the top of their 95% interval, so that only what no span
+	// could have missed by chance is read again.
+	if !s.opts.StripValues && unexplained(tablet.SampledBytes, sums.b+keyspace.Z95*spanSpread(units), s.plan.rescanFloor) {
 		if !s.mayReread(tablet.SampledBytes) {
 			r.unexplained = true // the read cap is spent: the spans stand
 		} else {
@@ -174,9 +183,29 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) 
 	return nil
 }
 
+// spanSpread returns the standard error of the sum of the spans' offset
+// bytes (each unit's third value), the spans taken as a sample of the
+// line's.
+func spanSpread(units [][3]float64) float64 {
+	n := float64(len(units))
+	if n < 2 {
+		return 0
+	}
+	var sum, squares float64
+	for _, u := range units {
+		sum += u[2]
+		squares += u[2] * u[2]
+	}
+	mean := sum / n
+	return math.Sqrt(max(0, n*(squares-n*mean*mean)/(n-1)))
+}
+
 // rereadTablet drops what r's spans read and reads its tablet again in
 // full: the spans cannot explain its bytes (an oversized row).
 func (w *worker) rereadTablet(ctx context.Context, r *rangeReader, bytes int64) error {
+	if debugCalls != nil {
+		debugCalls(fmt.Sprintf("reread %d", r.index))
+	}
 	for _, b := range r.held {
 		b.release()
 	}

@@ -39,6 +39,7 @@ type scanFlags struct {
 	maxRead            string
 	concurrency        int
 	delimiters         string
+	seed               uint64
 }
 
 func (f *scanFlags) register(flags *pflag.FlagSet) {
@@ -51,6 +52,7 @@ func (f *scanFlags) register(flags *pflag.FlagSet) {
 	flags.StringVar(&f.maxRead, "max-read", "", "read at most about this many bytes without --full, e.g. 500MB or 10GB (default 2GB): a larger sample is made smaller")
 	flags.IntVar(&f.concurrency, "concurrency", 0, "key ranges read in parallel (default 8; on an emulator 2, or 8 for a sample inside tablets)")
 	flags.StringVar(&f.delimiters, "delimiters", "", "key-segment delimiter characters, e.g. '#' or '#:' (default: detect from the keys)")
+	flags.Uint64Var(&f.seed, "seed", 0, "seed of a sample's random choices: the same seed over an unchanged table draws the same sample, another seed another one")
 }
 
 // validate decodes the scan flags (escaped keys, sizes) into
@@ -59,7 +61,7 @@ func (f *scanFlags) register(flags *pflag.FlagSet) {
 func (f *scanFlags) validate(cmd *cobra.Command) (sampler.Options, error) {
 	opts := sampler.Options{
 		Full: f.full, Fraction: f.fraction, MaxRows: f.maxRows,
-		Concurrency: f.concurrency, Delimiters: f.delimiters,
+		Concurrency: f.concurrency, Delimiters: f.delimiters, Seed: f.seed,
 	}
 	var err error
 	for _, key := range []struct {

@@ -20,6 +20,7 @@ func (a *app) reportCommand() *cobra.Command {
 	var f snapshotFlags
 	var format, failOn, out, images string
 	var whatIfs []string
+	var allPrefixes bool
 	cmd := &cobra.Command{
 		Use:   "report [--table T | --snapshot FILE] [--format FORMAT] [--fail-on SEVERITY]",
 		Short: "Write the findings about a table's key design as text, JSON or Markdown",
@@ -55,7 +56,7 @@ func (a *app) reportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			in := report.Input{Snapshot: got.snap, Findings: diagnose.Diagnose(got.snap), FromFile: got.fromFile}
+			in := report.Input{Snapshot: got.snap, Findings: diagnose.Diagnose(got.snap), FromFile: got.fromFile, AllTopPrefixes: allPrefixes}
 			if len(transforms) > 0 && got.snap.Totals().Rows == 0 {
 				return usageErrorf("--what-if: the scan of table %s found no rows, so there is nothing to transform; run the report without --what-if, or point it at a table or prefix that holds rows", quote(got.snap.Table))
 			}
@@ -98,6 +99,7 @@ func (a *app) reportCommand() *cobra.Command {
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 when a finding is at least this severe: "+diagnose.SeverityNames())
 	cmd.Flags().StringVar(&out, "out", "", "write the report to this file instead of stdout")
 	cmd.Flags().StringVar(&images, "images", "", "with --format markdown: draw heatmap PNGs into this directory and link them")
+	cmd.Flags().BoolVar(&allPrefixes, "all-prefixes", false, "list every top-level prefix, with its rows' 95% interval, not only the largest ten")
 	cmd.Flags().StringArrayVar(&whatIfs, "what-if", nil, "re-key the sampled rows and compare: salt(N), salt(N, prefix=K), reverse-ts(S), reverse(S), promote(S)")
 	return cmd
 }

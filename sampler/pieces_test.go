@@ -1,0 +1,70 @@
+package sampler
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// The least key shaped like a tablet's end key, after its first segment:
+// where fixed-width ids of that prefix start.
+func TestLeastLike(t *testing.T) {
+	want := map[string]string{
+		"geo#0010273":  "geo#0000000",
+		"user#ab12-Zq": "user#aa00-Aa",
+		"x#":           "x#",
+	}
+	for key, least := range want {
+		if got := leastLike(key, strings.IndexByte(key, '#')+1); got != least {
+			t.Errorf("leastLike(%q) = %q, want %q", key, got, least)
+		}
+	}
+}
+
+// The windows a tablet's first piece is read back in, for its last rows,
+// step back from its estimated end, each twice as wide, and end with one
+// that starts at the piece's first row: also where the line's start lies
+// above that row (the key map's precision runs out on long keys, such as
+// e-mail addresses), where they used to shrink to one empty window read
+// again for ever (a sampled scan of pii-login-keys spun for 14 minutes).
+func TestBackWindowsEndAtThePiecesFirstRow(t *testing.T) {
+	even := func(u float64) string { return fmt.Sprintf("k%07.0f", u*1e6) }
+	// A line whose keys below 0.4 all round to one key above the first
+	// row: from 0.37 back, the windows stop moving.
+	stuck := func(u float64) string { return max(even(u), "k0400000") }
+	for _, c := range []struct {
+		name        string
+		at          func(float64) string
+		end, margin float64
+		want        int // windows, the last from the first row
+	}{
+		{"an even line", even, 0.9, 0.05, 6},                    // from 0.85, 0.8, 0.7, 0.5, 0.1, the first row
+		{"its start above the first row", stuck, 0.45, 0.01, 5}, // 0.44, 0.43, 0.41, 0.4 (for 0.37), the first row
+		{"an end past the line", even, 2, 0.05, 1},
+		{"an end of NaN", even, math.NaN(), 0.05, 1},
+	} {
+		const first = "k0000100"
+		var windows [][2]string
+		for from, to := range backWindows(c.at, first, "k1000000", c.end, c.margin) {
+			windows = append(windows, [2]string{from, to})
+			if len(windows) > 100 {
+				break
+			}
+		}
+		if len(windows) != c.want {
+			t.Errorf("%s: %d windows %q, want %d", c.name, len(windows), windows, c.want)
+			continue
+		}
+		to := "k1000000"
+		for i, w := range windows {
+			if w[1] != to || w[0] >= w[1] {
+				t.Errorf("%s: window %d is %q after one starting at %q", c.name, i, w, to)
+			}
+			to = w[0]
+		}
+		if last := windows[len(windows)-1]; last[0] != first {
+			t.Errorf("%s: the last window %q does not start at the first row %q", c.name, last, first)
+		}
+	}
+}
