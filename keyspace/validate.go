@@ -185,6 +185,17 @@ func (v *validator) scan(path string) error {
 	if scan.End != "" && scan.End <= scan.Start {
 		return problem(path+".end", "%v does not come after the start %v", scan.End, scan.Start)
 	}
+	for i, pv := range scan.PrefixVariances {
+		at := fmt.Sprintf("%s.prefix_variances[%d]", path, i)
+		if i > 0 && pv.Prefix <= scan.PrefixVariances[i-1].Prefix {
+			return problem(at+".prefix", "%v does not come after the prefix before it", pv.Prefix)
+		}
+		for _, v := range []float64{pv.Rows, pv.Bytes} {
+			if math.IsNaN(v) || v < 0 || math.IsInf(v, 1) {
+				return problem(at, "%g is not a variance (a number from 0 up)", v)
+			}
+		}
+	}
 	return nil
 }
 

@@ -121,11 +121,6 @@ func TestSampleAccuracyOnGeneratedShapes(t *testing.T) {
 			opts := Options{Fraction: fc.fraction, Seed: seed}
 			if os.Getenv("BTVIZ_DEBUG") != "" {
 				opts.debugPieces = debugPieces(t, shape)
-				debugCalls = func(what string) {
-					if strings.HasPrefix(what, "reread") {
-						t.Log(what)
-					}
-				}
 			}
 			snap, err := Scan(context.Background(), conn, "t", opts)
 			if err != nil {
@@ -199,7 +194,6 @@ func debugPieces(t *testing.T, shape tableshape.Shape) func(int, tabletPieces, [
 			t.Logf("    T%d.%d %q: true %d rows %d B; model %.0f (rel sd %.3f); spans %d cov %.4f read %d rows, HT %.0f B (sd %.0f) exact %v swept %v; combined %.0f, split %.0f (%+.1f%%)",
 				tablet, h, pc.prefix, hi-lo, v, pc.model.bytes, math.Sqrt(pc.model.relVar), len(pr.values), pr.coverage, int(pr.units.r),
 				pr.bytes/max(pr.coverage, 1e-12), math.Sqrt(pr.estimate(0).variance), pr.exact, pr.swept, est[h].bytes, bytes[h], 100*(bytes[h]-float64(v))/max(float64(v), 1))
-			t.Logf("      from %q to %q spans %v", pc.from, pc.to, pr.debug)
 		}
 	}
 }

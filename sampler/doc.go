@@ -31,21 +31,20 @@
 //     three ways; [keyspace.ScanInfo].Method and [Progress].Method say
 //     which, [Progress].Reason says so in words.
 //   - Positions ([keyspace.MethodPositions]), on tablets: each tablet is
-//     read at a few positions spread between its boundary keys on a key
-//     map learned from the tablet boundaries, first by probes that find
-//     where its rows are (from the start of each of three strata), or, in
-//     a tablet that holds the end of one top-level prefix and the start of
-//     the next, by reads that find each prefix's first and last rows
-//     there, then by short spans placed evenly among them (evenly within
-//     each prefix's piece), each with a row limit; each row a span read
-//     stands for B/b
-//     rows, B the tablet's bytes by the offsets and b the bytes its spans
-//     returned (a ratio estimator: the tablet's bytes come out exact, its
-//     rows, cells and prefixes in proportion to what the spans saw, and
-//     every row of the tablet has the same chance to be read). No
-//     RowSampleFilter: the server reads about the rows the scan gets. A
+//     read at a few positions spread over its keys' line on a key map of
+//     its top-level prefix, learned from that prefix's own keys; a tablet
+//     that holds the end of one top-level prefix and the start of the
+//     next is first cut into pieces, one per prefix, each on its own
+//     prefix's line. Short spans, each with a row limit, are spread over
+//     each line; each row a span read stands for B/b rows, B the tablet's
+//     bytes by the offsets and b the bytes its spans returned (a ratio
+//     estimator: the tablet's bytes come out exact, its rows, cells and
+//     prefixes in proportion to what the spans saw, and every row of the
+//     tablet has the same chance to be read), a piece's for its share of
+//     the tablet's bytes by its spans and a model of its prefix's density.
+//     No RowSampleFilter: the server reads about the rows the scan gets. A
 //     tablet whose bytes the spans cannot explain is read in full (an
-//     oversized row); see [planTablet] for the details.
+//     oversized row); see the comment above [spanRows] for the details.
 //   - Spans ([keyspace.MethodSpans]), on an emulator's fine samples:
 //     whole key spans between SampleRowKeys samples, one drawn by size
 //     from each group of consecutive spans, each of its rows standing for
@@ -92,8 +91,11 @@
 // neighbouring groups of a span sample (collapsed strata), the spans of
 // each tablet of a position sample and the rows of each range of a row
 // budget (ratio estimators, tablets and ranges independent strata); see
-// [variance]. [keyspace.ScanInfo.RowsInterval] shares it out to a part
-// of the range, for a bucket or a prefix. A scan that stopped part-way
+// [variance]. A position sample also sums each top-level prefix's own
+// variance over its tablets (keyspace.ScanInfo.PrefixVariances, see
+// [keyspace.Snapshot.NodeRowsInterval]); otherwise
+// [keyspace.ScanInfo.RowsInterval] shares the scan's out to a part of the
+// range, for a bucket or a prefix. A scan that stopped part-way
 // extrapolates its estimates by the share of the bytes it covered and
 // keeps what it counted as the low end (the high end unknown).
 //

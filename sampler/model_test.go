@@ -1,0 +1,129 @@
+package sampler
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// Spans spread one every n-th of a line from a random place cover every
+// point of it with the same chance, n·width, edges included: a point near
+// a stratum's edge is covered as often as one in its middle (spans drawn
+// at random within strata covered the edges less, so a cluster of keys
+// there was read less often than its weight said).
+func TestSystematicSpansCoverEveryPointAlike(t *testing.T) {
+	const n, width, draws = 7, 0.03, 20_000
+	rng := rand.New(rand.NewPCG(1, 2))
+	points := []float64{0, 0.001, 1.0 / n, 1.0/n - 0.001, 0.5, 0.999}
+	covered := make([]int, len(points))
+	for range draws {
+		parts := systematic(n, width, rng)
+		units := map[int]bool{}
+		prev := -1.0
+		for _, pt := range parts {
+			if pt.from < prev || pt.to <= pt.from || pt.to > 1 {
+				t.Fatalf("parts out of order or empty: %+v", parts)
+			}
+			prev = pt.to
+			units[pt.unit] = true
+		}
+		if len(units) != n {
+			t.Fatalf("%d spans, want %d: %+v", len(units), n, parts)
+		}
+		for k, u := range points {
+			for _, pt := range parts {
+				if u >= pt.from && u < pt.to {
+					covered[k]++
+					break
+				}
+			}
+		}
+	}
+	want := n * width
+	for k, u := range points {
+		// A binomial share of 20,000 draws at 0.21: sd 0.003; 5 sd.
+		if got := float64(covered[k]) / draws; math.Abs(got-want) > 0.015 {
+			t.Errorf("point %.4f covered %.3f of the time, want %.3f", u, got, want)
+		}
+	}
+}
+
+// A tablet's bytes are shared among its pieces: one read whole keeps its
+// bytes, the others share the rest in proportion to their estimates, and
+// a swept piece's parts cut short take what the others leave.
+func TestSplitPieces(t *testing.T) {
+	exact := pieceRead{exact: true, exactBytes: 1000}
+	spans := pieceRead{}
+	est := []pieceEstimate{{bytes: 1000}, {bytes: 30_000, variance: 4e6}, {bytes: 10_000, variance: 1e6}}
+	bytes, variances, _ := splitPieces(81_000, est, []pieceRead{exact, spans, spans})
+	if bytes[0] != 1000 || math.Abs(bytes[1]-60_000) > 1e-6 || math.Abs(bytes[2]-20_000) > 1e-6 {
+		t.Errorf("split %v, want 1,000 (whole), 60,000 and 20,000 (the rest by their estimates)", bytes)
+	}
+	if variances[0] != 0 || variances[1] <= 0 || variances[2] <= 0 {
+		t.Errorf("variances %v: the whole piece's is 0, the others' positive", variances)
+	}
+	// A swept piece whose parts were cut short: the spans' piece keeps its
+	// estimate, the cut parts take the rest.
+	swept := pieceRead{swept: true, complete: 2000, cutBytes: 3000}
+	bytes, _, scales := splitPieces(50_000, []pieceEstimate{{bytes: 20_000, variance: 1e6}, {}}, []pieceRead{spans, swept})
+	if bytes[0] != 20_000 || bytes[1] != 30_000 || scales[1] != 28_000.0/3000 {
+		t.Errorf("split %v, scales %v: want 20,000 and 30,000, the cut parts scaled by %v", bytes, scales, 28_000.0/3000)
+	}
+	// Estimates that exceed the tablet shrink to it; a swept piece keeps
+	// what it read.
+	bytes, _, _ = splitPieces(30_000, []pieceEstimate{{bytes: 40_000, variance: 1e6}, {}}, []pieceRead{spans, swept})
+	if bytes[1] != 5000 || bytes[0] != 25_000 {
+		t.Errorf("split %v, want 25,000 and the swept piece's 5,000", bytes)
+	}
+}
+
+// The spans' estimate and the model's prediction are weighed by their
+// variances; without a prediction the spans' stands, and a piece read
+// whole needs neither.
+func TestCombine(t *testing.T) {
+	spans := pieceEstimate{bytes: 1000, variance: 100 * 100}
+	if got := combine(spans, pieceModel{}); got != spans {
+		t.Errorf("no model: %+v", got)
+	}
+	got := combine(spans, pieceModel{bytes: 1200, relVar: (100.0 / 1200) * (100.0 / 1200)})
+	if math.Abs(got.bytes-1100) > 1e-6 || math.Abs(got.variance-5000) > 1e-6 {
+		t.Errorf("equal variances: %+v, want 1,100 with half the variance", got)
+	}
+	if got := combine(pieceEstimate{bytes: 700}, pieceModel{bytes: 1200, relVar: 0.01}); got.bytes != 700 || got.variance != 0 {
+		t.Errorf("read whole: %+v", got)
+	}
+}
+
+// A tablet's rows to read are shared among its pieces by what the model
+// predicts when it is sure, evenly otherwise, with at least
+// minPieceSpans spans each; a piece its spans would cover is read whole.
+func TestBudgetPieces(t *testing.T) {
+	plan := planTablet(4_000_000, 100, 0.01) // 40,000 rows, 400 to read
+	pieces := tabletPieces{
+		{model: pieceModel{bytes: 3_000_000, relVar: 0.001}}, // 30,000 rows, surely
+		{}, // unknown: the rest, 10,000
+	}
+	budgets := budgetPieces(plan, pieces, 100)
+	if budgets[0].rows != 30_000 || budgets[1].rows != 10_000 {
+		t.Fatalf("expected rows %v and %v, want 30,000 and 10,000", budgets[0].rows, budgets[1].rows)
+	}
+	read := func(b pieceBudget) float64 { return float64(int64(b.spans) * b.budget) }
+	if r := read(budgets[0]) / read(budgets[1]); r < 2.5 || r > 3.5 {
+		t.Errorf("the pieces read %v and %v rows, want about 3 to 1", read(budgets[0]), read(budgets[1]))
+	}
+	for h, b := range budgets {
+		if b.spans < minPieceSpans || b.whole || b.limit != spanLimitFactor*b.budget {
+			t.Errorf("piece %d: %+v", h, b)
+		}
+	}
+	// An unsure model is not followed.
+	pieces[0].model.relVar = 0.5
+	if budgets = budgetPieces(plan, pieces, 100); budgets[0].rows != 20_000 {
+		t.Errorf("an unsure model's piece expects %v rows, want half the tablet's", budgets[0].rows)
+	}
+	// A tiny piece is read whole.
+	pieces[0].model = pieceModel{bytes: 500, relVar: 0.01}
+	if budgets = budgetPieces(plan, pieces, 100); !budgets[0].whole {
+		t.Errorf("a piece of 5 rows with a budget of %d in %d spans is not read whole", budgets[0].budget, budgets[0].spans)
+	}
+}
