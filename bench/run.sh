@@ -20,6 +20,15 @@
 # and proxy, with a PASS or FAIL line per throughput requirement; then the
 # recording's memory at 1M and 10M operations (benchproxy memory).
 #
+# The shapes' part (issue 26) draws SHAPES (default 32) table shapes of
+# 0.6–1M rows (internal/tableshape: id forms, prefix sizes, tiny
+# prefixes, even and uneven tablets), each in an emulator of its own that
+# answers SampleRowKeys with the shape's tablets, samples each at 0.1%, 1%
+# and 10% and prints a table of shapes × fractions against the shapes'
+# exact counts (bench/cmd/benchscan shapes): worst top-level share error,
+# how often the per-prefix 95% intervals held the truth, rows read at the
+# server; and every shape that broke a bound. SHAPE_SEED replays a run.
+#
 # The report's part builds the report package's BenchmarkReport_100k (a
 # 100,000-row table's snapshot, Diagnose and text report) at this tree
 # and at REPORT_BASE (default 7ef64cf, the code before the diagnostics of
@@ -28,8 +37,8 @@
 # rounds (bench/cmd/benchreport): the check is the median of the rounds'
 # paired time ratios.
 #
-#   bench/run.sh            # about 8 minutes on 2 cores, ~16 GB of RAM at peak
-#   bench/run.sh sampler    # one part: sampler (the emulator tables), cloud (the Cloud-like table), proxy or report
+#   bench/run.sh            # about 30 minutes on 2 cores, ~16 GB of RAM at peak
+#   bench/run.sh sampler    # one part: sampler (the emulator tables), cloud (the Cloud-like table), shapes, proxy or report
 #   ROUNDS=9 bench/run.sh   # more rounds of the 1M-row, the proxy and the report runs (default 5, 9 and 9)
 #
 # The proxy's runs get more rounds by default: on a 2-core machine shared
@@ -39,8 +48,8 @@
 set -euo pipefail
 parts=${1:-all}
 case "$parts" in
-all | sampler | cloud | proxy | report) ;;
-*) echo "usage: bench/run.sh [all|sampler|cloud|proxy|report]" >&2; exit 2 ;;
+all | sampler | cloud | shapes | proxy | report) ;;
+*) echo "usage: bench/run.sh [all|sampler|cloud|shapes|proxy|report]" >&2; exit 2 ;;
 esac
 cd "$(dirname "$0")/.."
 began=$(date +%s)
@@ -106,6 +115,15 @@ if [[ $parts == all || $parts == cloud ]]; then
 	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	pids=()
+fi
+
+# The generated shapes: each loaded into an in-process emulator of the
+# benchscan process, one at a time.
+if [[ $parts == all || $parts == shapes ]]; then
+	shapes_began=$(date +%s)
+	"$work/benchscan" shapes -count "${SHAPES:-32}" ${SHAPE_SEED:+-seed "$SHAPE_SEED"} || status=$?
+	echo
+	echo "shapes: $(($(date +%s) - shapes_began))s"
 fi
 
 # The recording proxy: an emulator, and a recording proxy in front of it

@@ -69,7 +69,7 @@ const (
 	// tablet has a variance of its own.
 	minTabletSpans = 4
 	// minSpanRows is the smallest row budget of a span.
-	minSpanRows = 4
+	minSpanRows = 8
 	// spanLimitFactor is the row limit of a span over its budget.
 	spanLimitFactor = 4
 	// A tablet's probes read probeRows keys each (see

@@ -1,5 +1,5 @@
 // Command benchscan measures the sampler against a Bigtable emulator. It
-// has five subcommands, which bench/run.sh strings together:
+// has six subcommands, which bench/run.sh strings together:
 //
 //	benchscan serve  -addr-file F        run an in-process emulator (bttest) until killed
 //	benchscan load   -emulator ADDR      create and load the benchmark tables
@@ -8,6 +8,8 @@
 //	                                     one measurement, printed as a JSON line
 //	benchscan cloud -emulator ADDR -control ADDR
 //	                                     the Cloud-like measurements of cloud2m behind serve -tablets
+//	benchscan shapes [-count N] [-seed S]
+//	                                     sampled scans of generated table shapes against their exact counts
 //
 // The emulator runs in its own process so that the memory figures are the
 // scanner's alone.
@@ -20,7 +22,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: benchscan serve|load|report|measure|cloud [flags]; see bench/run.sh")
+		fmt.Fprintln(os.Stderr, "usage: benchscan serve|load|report|measure|cloud|shapes [flags]; see bench/run.sh")
 		os.Exit(2)
 	}
 	var err error
@@ -35,8 +37,10 @@ func main() {
 		err = measure(os.Args[2:])
 	case "cloud":
 		err = cloud(os.Args[2:])
+	case "shapes":
+		err = shapes(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown subcommand %q: want serve, load, report, measure or cloud", os.Args[1])
+		err = fmt.Errorf("unknown subcommand %q: want serve, load, report, measure, cloud or shapes", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchscan:", err)
