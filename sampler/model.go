@@ -119,8 +119,8 @@ func (model densityModel) predict(p *plan, prefix string, i, step int, from, to 
 	length := p.maps.maps[prefix].length(from, to)
 	bytes := ds[best].density * length
 	rows := 1.0
-	if p.shape.rowBytes > 0 {
-		rows = max(1, bytes/p.shape.rowBytes)
+	if rowBytes := p.tablets[i].rowBytes; rowBytes > 0 {
+		rows = max(1, bytes/rowBytes)
 	}
 	// The neighbours' disagreement, and the piece's own rows falling as
 	// they may (Poisson).
@@ -167,8 +167,8 @@ func combine(spans pieceEstimate, model pieceModel) pieceEstimate {
 }
 
 // splitPieces shares a tablet's bytes, total, among its pieces: a piece
-// read whole keeps its bytes, and so does what a swept piece read in
-// parts to their ends; the rest goes to the pieces estimated by their
+// read whole keeps its bytes, and so do the head of a piece read apart
+// and what a swept piece read in parts to their ends; the rest goes to the pieces estimated by their
 // spans (and the model), in proportion to their estimates est (a ratio
 // estimate: the tablet's bytes are known, the pieces' shares of them
 // estimated), and to the parts of swept pieces their limits cut short,
@@ -193,6 +193,8 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 			cut += pr.cutBytes
 			scales[h] = 1
 		default:
+			bytes[h] = pr.head
+			rest -= pr.head
 			spans += max(e.bytes, 0)
 			sumVar += e.variance
 			open++
@@ -227,9 +229,9 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 		switch {
 		case spans > 0:
 			scale = rest / spans
-			bytes[h] = max(e.bytes, 0) * scale
+			bytes[h] += max(e.bytes, 0) * scale
 		default:
-			bytes[h] = rest / float64(open)
+			bytes[h] += rest / float64(open)
 		}
 		if open > 1 {
 			variances[h] = e.variance * scale * scale * (1 - e.variance/sumVar)

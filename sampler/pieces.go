@@ -20,7 +20,7 @@ import (
 //
 //   - a read of one key (keys only) forward from the end of each prefix
 //     finds the next piece's first row, and one back from it the
-//     piece's last row, up to maxPieces pieces (the rest of the tablet is
+//     piece's last row, up to maxPieces pieces (see [plan.piecesOf]; the rest of the tablet is
 //     then one piece on the table's pooled key map); a tablet that holds
 //     one prefix after all keeps one piece;
 //   - each piece is a line of its prefix's own key map (see [keyMap]):
@@ -34,8 +34,22 @@ import (
 // by its row limit stands for rows of the next prefix.
 
 // maxPieces is the most pieces a tablet is cut into; past it, the rest of
-// the tablet is one piece.
-const maxPieces = 16
+// the tablet is one piece. A tablet cut into fewer gets one piece for
+// every pieceRows rows its plan reads, at least minPieces: each piece
+// costs its reads of its ends and at least minPieceSpans spans, and a
+// tablet of many small prefixes (keys that start with a timestamp make
+// every second one) would spend its budget finding them.
+const (
+	maxPieces = 64
+	minPieces = 4
+	pieceRows = 24
+)
+
+// piecesOf returns the most pieces tablet i is cut into.
+func (p *plan) piecesOf(i int) int {
+	t := p.tablets[i]
+	return min(maxPieces, max(minPieces, int(int64(t.spans)*t.budget/pieceRows)))
+}
 
 // piece is one top-level prefix's part of a tablet.
 type piece struct {
@@ -106,6 +120,7 @@ func (s *scanner) discover(ctx context.Context) error {
 	// of prefixes whose keys are names (see [keyMap.namesLike]) and
 	// whose maps know few keys, on the maps the rounds before taught,
 	// whose lines run ever closer to where the keys are.
+	sized := make([]rowSizes, len(p.tablets))
 	for round := range probeRounds {
 		probed := make([][][]string, len(p.tablets))
 		again := todo
@@ -130,11 +145,14 @@ func (s *scanner) discover(ctx context.Context) error {
 						continue
 					}
 				}
-				keys, err := w.probe(ctx, p.tablets[i], pc, count, rng)
+				keys, sizes, err := w.probe(ctx, p.tablets[i], pc, count, rng)
 				if err != nil {
 					return err
 				}
 				probed[i] = append(probed[i], keys...)
+				for _, size := range sizes {
+					sized[i].add(size)
+				}
 			}
 			return nil
 		})
@@ -156,8 +174,31 @@ func (s *scanner) discover(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if round == 0 {
+			p.replan(sized)
+		}
 	}
 	return nil
+}
+
+// sizedRows is how many rows of a tablet its probes must have read for
+// their mean size to replace the pilot's in its plan.
+const sizedRows = 8
+
+// replan plans each tablet again at the mean size of the rows its probes
+// read, where they read enough: the pilot reads the table's first rows,
+// of its first prefix, and a tablet of another prefix (of values twenty
+// times larger, say) would be given a budget and span widths for rows it
+// does not hold. A tablet that turns out small enough is read in full.
+func (p *plan) replan(sized []rowSizes) {
+	p.readBytes, p.readRows = 0, 0
+	for i, z := range sized {
+		if z.n >= sizedRows && z.sum > 0 && !p.tablets[i].whole {
+			p.tablets[i] = planTablet(p.ranges[i].SampledBytes, z.sum/z.n, p.fraction)
+		}
+		p.readBytes += p.tablets[i].readBytes
+		p.readRows += p.tablets[i].readRows
+	}
 }
 
 // probeRounds is the most rounds of probes a tablet gets; namesKeys the
@@ -280,13 +321,13 @@ func (w *worker) findPieces(ctx context.Context, i int) (tabletPieces, error) {
 	}
 	for {
 		cur.stop = end
-		if next := keyspace.PrefixEnd(cur.prefix); len(pieces) < maxPieces-1 && next != "" && (end == "" || next < end) {
+		if next := keyspace.PrefixEnd(cur.prefix); len(pieces) < s.plan.piecesOf(i)-1 && next != "" && (end == "" || next < end) {
 			cur.stop = next
 		}
 		if cur.stop == end && end != "" {
 			cur.to = end // the last piece runs to the tablet's end
 			if cur.prefix != "" && s.top(end) != cur.prefix && end != keyspace.PrefixEnd(cur.prefix) {
-				cur.prefix = "" // the rest of the tablet, past maxPieces
+				cur.prefix = "" // the rest of the tablet, past its most pieces
 			}
 			pieces = append(pieces, cur)
 			break

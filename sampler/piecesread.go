@@ -85,9 +85,12 @@ type pieceRead struct {
 	values   []float64
 	// rows and bytes sum the spans' rows and bytes times their factors.
 	rows, bytes float64
-	// exact is set when the piece was read whole, exactBytes its bytes.
+	// exact is set when the piece was read whole, exactBytes its bytes;
+	// head is the bytes of its first rows when they were read apart (the
+	// spans cover the rest of it).
 	exact      bool
 	exactBytes float64
+	head       float64
 	// units are its rows read, as units of a ratio estimate of its rows
 	// from its bytes (see [ratioSums]).
 	units ratioSums
@@ -141,8 +144,9 @@ type readTag struct {
 	drop   bool
 	// swept marks a part of a swept piece, cut one its row limit cut
 	// short; span a span's read, which goes on where its limit cuts it
-	// short (see [worker.readSpan]).
-	swept, cut, span bool
+	// short (see [worker.readSpan]); head the read of a piece's first
+	// rows, known exactly.
+	swept, cut, span, head bool
 }
 
 // readPieces reads tablet i piece by piece (see [tabletPieces]): the
@@ -157,7 +161,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	plan := s.plan.tablets[i]
 	tablet := s.plan.ranges[i]
 	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
-	budgets := budgetPieces(plan, pieces, s.plan.shape.rowBytes)
+	budgets := budgetPieces(plan, pieces, plan.rowBytes)
 	r := w.tabletReader(i)
 	r.tagging = true
 	reads := make([]readTag, 0, 4*len(pieces))
@@ -172,8 +176,8 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		reads = append(reads, tag)
 		pr := &found[h]
 		rounds := 0
-		if tag.span {
-			rounds = spanContinuations
+		if tag.span && pr.units.r < float64(2*int64(budgets[h].spans)*budgets[h].budget) {
+			rounds = spanContinuations // while the piece has read less than twice its budget
 		}
 		cut, err = w.readOn(ctx, start, end, limit, rounds, func(row bigtable.Row) {
 			rows, logical, seen := r.rows, r.logical, r.seen
@@ -196,8 +200,10 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	for h, pc := range pieces {
 		b := budgets[h]
 		pr := &found[h]
-		// A piece inside the tablet (a whole prefix) is tried whole first:
-		// a tiny one is then counted exactly.
+		// A piece inside the tablet (a whole prefix) is read from its
+		// first row first: a tiny one is then counted exactly, and of a
+		// larger one the rows read are its head, known exactly, and the
+		// spans are spread over the rest of its line.
 		if b.whole || h > 0 && h < len(pieces)-1 {
 			from, stop := pc.from, pc.to
 			if pc.stop != "" && (pc.to == "" || pc.stop < pc.to) {
@@ -207,8 +213,8 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			if !b.whole {
 				limit = b.budget
 			}
-			returned, bytes, _, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
-				return read(h, from, stop, limit, readTag{piece: h, weight: 1})
+			returned, bytes, last, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
+				return read(h, from, stop, limit, readTag{piece: h, head: true})
 			})
 			if err != nil {
 				return err
@@ -217,8 +223,15 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 				pr.exact, pr.exactBytes = true, bytes
 				continue
 			}
-			reads[len(reads)-1].drop = true // more than expected: read in spans
-			pr.units = ratioSums{}
+			pr.head = bytes
+			// The head's share of the piece's line says how many rows the
+			// piece holds, as far as the line is even.
+			if u := pc.line.share(last); u > 0 && u < 1 {
+				b.rows = float64(returned) / u * (1 - u)
+			}
+			pc.from = last + "\x00"
+			pc.line = s.plan.lineOf(pc)
+			pieces[h].from, pieces[h].line = pc.from, pc.line // for the sweep
 		}
 		after := ""
 		width := 1 / float64(2*b.spans)
@@ -274,7 +287,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			spansSee += pr.complete + pr.cutBytes
 			continue
 		}
-		e := pr.estimate(s.plan.shape.rowBytes)
+		e := pr.estimate(plan.rowBytes)
 		spansSee += e.bytes
 		seeVariance += e.variance
 		est[h] = combine(e, pieces[h].model)
@@ -296,7 +309,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		switch {
 		case tag.drop:
 			weights[k] = -1
-		case pr.exact:
+		case pr.exact || tag.head:
 			weights[k] = 1
 		case tag.swept:
 			weights[k] = 1
@@ -304,7 +317,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 				weights[k] = scales[h]
 			}
 		case pr.bytes > 0 && !s.opts.StripValues:
-			weights[k] = tag.weight * bytes[h] / (pr.bytes / max(pr.coverage, 1e-12))
+			weights[k] = tag.weight * (bytes[h] - pr.head) / (pr.bytes / max(pr.coverage, 1e-12))
 		default:
 			weights[k] = tag.weight
 		}

@@ -106,6 +106,9 @@ type tabletPlan struct {
 	budget, limit int64
 	// probes is how many keys the tablet's probes read.
 	probes int
+	// rowBytes is the mean row size the plan assumes (the pilot's, or the
+	// tablet's own probes', see [scanner.discover]).
+	rowBytes float64
 	// readRows is the rows the plan expects to read: the spans' budgets
 	// and the probes' rows, or the whole tablet; readBytes the same in
 	// offset units. Neither counts what the tablet's reads cannot know
@@ -128,11 +131,11 @@ func planTablet(bytes int64, rowBytes, fraction float64) tabletPlan {
 	probes := min(maxProbes, max(minProbes, int(math.Round(probeShare*float64(int64(spans)*budget)/probeRows))))
 	read := float64(int64(spans)*budget + int64(probes*probeRows))
 	if read >= wholeTabletShare*rows {
-		return tabletPlan{whole: true, rows: rows, readRows: rows, readBytes: bytes}
+		return tabletPlan{whole: true, rows: rows, readRows: rows, readBytes: bytes, rowBytes: rowBytes}
 	}
 	return tabletPlan{
 		rows: rows, spans: spans, budget: budget, limit: spanLimitFactor * budget, probes: probes,
-		readRows: read, readBytes: int64(read * rowBytes),
+		readRows: read, readBytes: int64(read * rowBytes), rowBytes: rowBytes,
 	}
 }
 

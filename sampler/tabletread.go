@@ -375,16 +375,18 @@ func (w *worker) sweepTablet(ctx context.Context, r *rangeReader, line segment, 
 }
 
 // probe reads keys of piece pc of a tablet, for its key map: in each of
-// count equal strata of its line, the first probeRows row keys from a
-// random place on, in a window that doubles while it finds none, up to
-// the stratum's end. They are keys drawn from the piece's rows about in
+// count equal strata of its line, the first probeRows rows from a random
+// place on, in a window that doubles while it finds none, up to the
+// stratum's end. They are keys drawn from the piece's rows about in
 // proportion to them, as far as the line already follows them (keys
-// after a stretch of the line with none are drawn more often). The rows
-// count as read, nowhere else.
-func (w *worker) probe(ctx context.Context, plan tabletPlan, pc piece, count int, rng *rand.Rand) ([][]string, error) {
+// after a stretch of the line with none are drawn more often). It
+// returns each probe's keys and the sizes of their rows in the offsets'
+// units (see [scanner.comparable]). The rows count as read, nowhere else.
+func (w *worker) probe(ctx context.Context, plan tabletPlan, pc piece, count int, rng *rand.Rand) ([][]string, []float64, error) {
 	s := w.s
 	line := s.plan.lineOf(pc)
 	var found [][]string
+	var sizes []float64
 	stratum := 1.0 / float64(count)
 	first := probeWindowRows / max(plan.rows, 1)
 	after := ""
@@ -398,9 +400,19 @@ func (w *worker) probe(ctx context.Context, plan tabletPlan, pc piece, count int
 				continue
 			}
 			after = stop
-			keys, err := w.peek(ctx, start, stop, false, probeRows)
+			var keys []string
+			err := s.table.ReadRows(ctx, bigtable.NewRange(start, stop), func(row bigtable.Row) bool {
+				b := newBatch()
+				size := b.add(row, 1, &w.families)
+				b.release()
+				keys = append(keys, row.Key())
+				sizes = append(sizes, float64(s.comparable(size)))
+				s.rowsRead.Add(1)
+				w.watch.touch(w.id)
+				return true
+			}, s.readOptions(false, probeRows)...)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if len(keys) > 0 {
 				found = append(found, keys)
@@ -408,7 +420,7 @@ func (w *worker) probe(ctx context.Context, plan tabletPlan, pc piece, count int
 			}
 		}
 	}
-	return found, nil
+	return found, sizes, nil
 }
 
 // inBounds reports whether key lies in b's [start, end).
