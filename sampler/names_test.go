@@ -45,8 +45,11 @@ func nameRows(n int) []testRow {
 }
 
 // On tablets, a table keyed by names is sampled as one keyed by numbers:
-// at 1% the server reads about 2% of the rows (1.5% and a thousand rows
-// at most), no tablet that holds bytes is estimated at zero rows (as 41 of
+// at 1% the server reads 2.0–2.8% of the rows (2.5% and 500 rows at
+// most: its 50 tablets of 2,000 rows each read their probes, 8 keys
+// each, beside 20 rows of spans, and the spans that fall on a user's
+// cluster read on before they stand for their width; 2.0–2.1% before
+// the key maps learned from probes), no tablet that holds bytes is estimated at zero rows (as 41 of
 // 50 were before tablets whose spans find nothing were swept), the total
 // is within 10%, and the 95% interval holds the true count in at least
 // 14 scans of 20. One in three used to miss it. Over nine runs of 20
@@ -96,7 +99,7 @@ func TestCloudLikeSampleOfNameKeys(t *testing.T) {
 		if zero > 0 {
 			t.Errorf("seed %d: %d tablets holding bytes are estimated at zero rows", seed, zero)
 		}
-		if float64(read) > 0.015*float64(n)+1000 {
+		if float64(read) > 0.025*float64(n)+500 {
 			t.Errorf("seed %d: the server read %d rows of %d", seed, read, n)
 		}
 		if math.Abs(float64(scan.RowsEstimated-n)) > 0.1*float64(n) {

@@ -41,7 +41,7 @@ import (
 // every second one) would spend its budget finding them.
 const (
 	maxPieces = 64
-	minPieces = 4
+	minPieces = 16
 	pieceRows = 24
 )
 
@@ -213,11 +213,12 @@ const (
 
 // namesProbes returns how many probes each piece of names of tablet i
 // reads in a later round: namesProbeShare of the tablet's span rows
-// shared among its pieces, from one to maxProbes.
+// shared among its pieces, at most maxProbes (none when that is less
+// than one probe).
 func (p *plan) namesProbes(i, round int) int {
 	t := p.tablets[i]
 	rows := namesProbeShare * float64(int64(t.spans)*t.budget) / float64(len(p.pieces[i]))
-	return min(maxProbes, max(1, int(rows/probeRows)))
+	return min(maxProbes, int(rows/probeRows))
 }
 
 // needsKeys reports whether piece pc's prefix is one of names whose map
@@ -225,7 +226,7 @@ func (p *plan) namesProbes(i, round int) int {
 // would add tenfold.
 func (p *plan) needsKeys(pc piece, count int) bool {
 	m := p.maps.maps[pc.prefix]
-	return pc.prefix != "" && m != nil && len(m.known) < min(namesKeys, 10*count*probeRows) && m.namesLike()
+	return count > 0 && pc.prefix != "" && m != nil && len(m.known) < min(namesKeys, 10*count*probeRows) && m.namesLike()
 }
 
 // eachTablet runs fn on the tablets todo, several at once (the scan's

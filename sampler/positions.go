@@ -69,7 +69,7 @@ const (
 	// tablet has a variance of its own.
 	minTabletSpans = 4
 	// minSpanRows is the smallest row budget of a span.
-	minSpanRows = 8
+	minSpanRows = 4
 	// spanLimitFactor is the row limit of a span over its budget.
 	spanLimitFactor = 4
 	// A tablet's probes read probeRows keys each (see
@@ -77,7 +77,7 @@ const (
 	// minProbes to maxProbes probes.
 	probeShare = 0.1
 	probeRows  = 4
-	minProbes  = 3
+	minProbes  = 2
 	maxProbes  = 64
 	// probeWindowRows is the first window of a probe, in rows by the
 	// tablet's mean density.

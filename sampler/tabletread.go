@@ -155,7 +155,11 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) 
 		rows, logical, bytes := r.rows, r.logical, r.seen
 		var returned int64
 		var first, last string
-		cut, err := w.readSpan(ctx, start, end, plan.limit, func(row bigtable.Row) {
+		rounds := 0
+		if float64(spanRows) < 2*float64(int64(plan.spans)*plan.budget) {
+			rounds = spanContinuations // while the tablet has read less than twice its budget
+		}
+		cut, err := w.readOn(ctx, start, end, plan.limit, rounds, func(row bigtable.Row) {
 			w.add(r, row)
 			if returned == 0 {
 				first = row.Key()
