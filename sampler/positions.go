@@ -75,7 +75,7 @@ const (
 	// A tablet's probes read probeRows keys each (see
 	// [scanner.discover]): probeShare of the rows its spans read, in
 	// minProbes to maxProbes probes.
-	probeShare = 0.1
+	probeShare = 0.05
 	probeRows  = 4
 	minProbes  = 2
 	maxProbes  = 64
