@@ -13,7 +13,7 @@ import (
 
 // maxTruncationFactor bounds how many times its own rows a span cut
 // short by its row limits stands for.
-const maxTruncationFactor = 16
+const maxTruncationFactor = 4
 
 // spanContinuations is how many more reads a span whose row limit cut it
 // short gets, each of spanContinuationFactor times its limit, before the
