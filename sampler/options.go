@@ -82,7 +82,9 @@ type Options struct {
 	// Preview, when set, receives what the scan is about to read (see
 	// [Preview]) once it is planned, before the rows are read (a span
 	// sample of an emulator's table starts reading while its tablet map
-	// still streams: there it comes when the map is done).
+	// still streams: there it comes when the map is done; a sample inside
+	// tablets once it has cut its tablets into pieces and probed them, a
+	// few keys each, which it counts as read).
 	Preview func(Preview)
 	// Now is the clock (default time.Now), for tests.
 	Now func() time.Time

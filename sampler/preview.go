@@ -93,11 +93,18 @@ func (s *scanner) preview() Preview {
 	read := int64(-1)
 	switch {
 	case p.method == keyspace.MethodPositions && p.shape.rowBytes > 0:
-		// The fraction of the rows is what the spans read; each tablet
-		// adds its probes, and reads at least minTabletSpans spans of
-		// minSpanRows rows: a 0.1% sample of 200,000 rows on 50 tablets
-		// reads about 1,400, not 200.
-		read = int64(math.Round(p.readRows))
+		// What the tablets' cuts and probes read, then the spans: the
+		// fraction of the rows, at least minTabletSpans spans of
+		// minSpanRows rows a tablet (a 0.1% sample of 200,000 rows on 50
+		// tablets reads about 2,000, not 200), or the tablet in full.
+		read = s.rowsRead.Load()
+		for _, t := range p.tablets {
+			if t.whole {
+				read += int64(math.Round(t.rows))
+			} else {
+				read += int64(t.spans) * t.budget
+			}
+		}
 	case p.estimatedRows >= 0:
 		read = int64(float64(p.estimatedRows) * p.fraction)
 		if p.maxRows > 0 {

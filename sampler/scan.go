@@ -209,7 +209,9 @@ func (s *scanner) mapThenRead(ctx context.Context) (*sync.WaitGroup, error) {
 	split.close()
 	s.plan = newPlan(spans, s.measure(ctx, spans), s.opts)
 	s.fitReaders()
-	s.announce()
+	if s.plan.method != keyspace.MethodPositions { // it announces once its tablets are cut
+		s.announce()
+	}
 	return s.readPlan(ctx), nil
 }
 
@@ -235,6 +237,7 @@ func (s *scanner) readPlan(ctx context.Context) *sync.WaitGroup {
 			s.fail(fmt.Errorf("finding the prefixes of the tablets: %w", err))
 		}
 		s.plan.fitModel()
+		s.announce()
 	}
 	s.events = make(chan event, eventsPerReader*s.opts.Concurrency)
 	s.gate = newTaskGate(s.opts.Concurrency, tasksAhead)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sync"
+
+	"github.com/btviz/btviz/keyspace"
 )
 
 // streamedEvents is how many events the readers of a span sample may
@@ -93,7 +95,9 @@ func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.Wa
 		}
 		s.plan = newPlan(planner.spans, shape, s.opts)
 		s.fitReaders()
-		s.announce()
+		if s.plan.method != keyspace.MethodPositions { // it announces once its tablets are cut
+			s.announce()
+		}
 		return s.readPlan(ctx), nil
 	}
 	s.plan = spanPlan(planner, mode)
