@@ -176,8 +176,8 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		reads = append(reads, tag)
 		pr := &found[h]
 		rounds := 0
-		if tag.span && pr.units.r < float64(2*int64(budgets[h].spans)*budgets[h].budget) {
-			rounds = spanContinuations // while the piece has read less than twice its budget
+		if tag.span && pr.units.r < continueWithin*float64(int64(budgets[h].spans)*budgets[h].budget) {
+			rounds = spanContinuations // while the piece has budget left
 		}
 		cut, err = w.readOn(ctx, start, end, limit, rounds, func(row bigtable.Row) {
 			rows, logical, seen := r.rows, r.logical, r.seen
@@ -233,36 +233,66 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			pc.line = s.plan.lineOf(pc)
 			pieces[h].from, pieces[h].line = pc.from, pc.line // for the sweep
 		}
-		after := ""
 		width := 1 / float64(2*b.spans)
 		if b.rows > 0 {
 			width = min(float64(b.budget)/b.rows, 1/float64(b.spans))
 		}
-		pr.coverage = float64(b.spans) * width
-		pr.values = make([]float64, b.spans)
+		// The spans' keys, in order (none overlaps the one before), then
+		// read span by span in a random order until the piece has read
+		// its budget: the spans read are then a random few of the
+		// systematic ones, and every point of the line still falls in one
+		// with the same chance, so many times width as spans were read.
+		// A piece whose line puts fewer rows in a span than it holds (its
+		// rows were not known) would otherwise read several times its
+		// budget.
+		type spanKeysOf struct {
+			pt         part
+			start, end string
+		}
+		byUnit := make([][]spanKeysOf, b.spans)
+		after := ""
 		for _, pt := range systematic(b.spans, width, rng) {
 			start, end, empty := spanKeys(pc.line.at, pt.from, pt.to, pc.from, pc.to, after)
-			if empty {
-				continue
+			if !empty {
+				after = end
+				byUnit[pt.unit] = append(byUnit[pt.unit], spanKeysOf{pt, start, end})
 			}
-			after = end
-			k := len(reads)
-			returned, bytes, last, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
-				return read(h, start, end, b.limit, readTag{piece: h, span: true})
-			})
-			if err != nil {
-				return err
+		}
+		order := rng.Perm(b.spans)
+		budget := continueWithin * float64(int64(b.spans)*b.budget)
+		var spanReads []int
+		units := 0
+		for _, u := range order {
+			if units >= minPieceSpans && pr.units.r >= budget {
+				break
 			}
-			factor := 1.0
-			if cut {
-				if readTo := pc.line.share(last); readTo > pt.from {
-					factor = min(maxTruncationFactor, max(1, (pt.to-pt.from)/(readTo-pt.from)))
+			units++
+			value := 0.0
+			for _, sk := range byUnit[u] {
+				k := len(reads)
+				returned, bytes, last, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
+					return read(h, sk.start, sk.end, b.limit, readTag{piece: h, span: true})
+				})
+				if err != nil {
+					return err
 				}
+				factor := 1.0
+				if cut {
+					if readTo := pc.line.share(last); readTo > sk.pt.from {
+						factor = min(maxTruncationFactor, max(1, (sk.pt.to-sk.pt.from)/(readTo-sk.pt.from)))
+					}
+				}
+				reads[k].weight = factor
+				spanReads = append(spanReads, k)
+				value += factor * bytes
+				pr.rows += factor * float64(returned)
+				pr.bytes += factor * bytes
 			}
-			reads[k].weight = factor / pr.coverage
-			pr.values[pt.unit] += factor * bytes
-			pr.rows += factor * float64(returned)
-			pr.bytes += factor * bytes
+			pr.values = append(pr.values, value)
+		}
+		pr.coverage = float64(units) * width
+		for _, k := range spanReads {
+			reads[k].weight /= pr.coverage
 		}
 	}
 

@@ -21,10 +21,15 @@ const maxTruncationFactor = 4
 // cluster of keys its line gave little room to (a user's rows, among
 // names) would otherwise stand for the whole span at the cluster's
 // density, a user read in full made sixty times larger (a hot-key-range
-// on a user no hotter than the rest).
+// on a user no hotter than the rest). A span reads on only while its
+// tablet's (or piece's) spans have read less than continueWithin times
+// their budget, so that a sample reads about its fraction (at 1%, at
+// most 1.5% of the rows with the probes and the reads that cut tablets
+// into pieces).
 const (
 	spanContinuations      = 1
 	spanContinuationFactor = 3
+	continueWithin         = 1.2
 )
 
 // readSpan reads the rows of [start, end) into each, up to limit, and
@@ -156,8 +161,8 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) 
 		var returned int64
 		var first, last string
 		rounds := 0
-		if float64(spanRows) < 2*float64(int64(plan.spans)*plan.budget) {
-			rounds = spanContinuations // while the tablet has read less than twice its budget
+		if float64(spanRows) < continueWithin*float64(int64(plan.spans)*plan.budget) {
+			rounds = spanContinuations // while the tablet has budget left
 		}
 		cut, err := w.readOn(ctx, start, end, plan.limit, rounds, func(row bigtable.Row) {
 			w.add(r, row)
