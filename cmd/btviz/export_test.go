@@ -12,22 +12,15 @@ import (
 	"github.com/btviz/btviz/screenshot"
 )
 
-// scanScenarios scans the named demo tables into snapshot files.
-func scanScenarios(t *testing.T, tables ...string) map[string]string {
-	t.Helper()
-	env := seededEmulator(t, strings.Join(tables, ","))
-	dir := t.TempDir()
-	paths := map[string]string{}
-	for _, table := range tables {
-		path := filepath.Join(dir, table+".btviz")
-		runBtviz(t, env, "scan", "--table", table, "--out", path).requireExit(t, exitOK)
-		paths[table] = path
-	}
-	return paths
+// snapshotFixture is the path of the committed snapshot of a demo table
+// (testdata/snapshots, which export's TestSnapshotFixtures writes and a
+// slow test checks against a fresh scan).
+func snapshotFixture(table string) string {
+	return filepath.Join("..", "..", "testdata", "snapshots", table+".btviz")
 }
 
 func TestExportWritesEveryFormatWithoutATerminal(t *testing.T) {
-	snap := scanScenarios(t, "social-celebrity")["social-celebrity"]
+	snap := snapshotFixture("social-celebrity")
 	dir := t.TempDir()
 	for _, name := range []string{"heat.png", "heat.svg", "heat.txt", "heat.ansi", "findings.png", "rows.txt"} {
 		out := filepath.Join(dir, name)
@@ -71,8 +64,7 @@ func TestExportWritesEveryFormatWithoutATerminal(t *testing.T) {
 }
 
 func TestDiffShowsSaltingRemoveTheHotspot(t *testing.T) {
-	snaps := scanScenarios(t, "social-celebrity", "social-celebrity-salted")
-	before, after := snaps["social-celebrity"], snaps["social-celebrity-salted"]
+	before, after := snapshotFixture("social-celebrity"), snapshotFixture("social-celebrity-salted")
 	runBtviz(t, nil, "diff", before, after).requireExit(t, exitUsage, "--force")
 	image := filepath.Join(t.TempDir(), "salting.png")
 	r := runBtviz(t, nil, "diff", before, after, "--force", "--format", "json", "--out", image)
@@ -119,7 +111,7 @@ func TestDiffShowsSaltingRemoveTheHotspot(t *testing.T) {
 }
 
 func TestMarkdownReportLinksTheImagesItWrites(t *testing.T) {
-	snap := scanScenarios(t, "social-celebrity")["social-celebrity"]
+	snap := snapshotFixture("social-celebrity")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "review.md")
 	runBtviz(t, nil, "report", "--snapshot", snap, "--format", "markdown", "--images", filepath.Join(dir, "img"), "--out", out).requireExit(t, exitOK)

@@ -1,3 +1,5 @@
+//go:build slow
+
 package main
 
 import (
@@ -9,7 +11,7 @@ import (
 
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/internal/cloudlike"
-	"github.com/btviz/btviz/internal/scantest"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/tui/tuitest"
 )
 
@@ -32,7 +34,7 @@ func TestE2ETerminalScanSaysWhatItWillRead(t *testing.T) {
 		{"plain", nil, `in \d+ key ranges`, `a 5% sample`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			target := scantest.Seed(t, "social-celebrity", tt.server...)
+			target := emutest.Seed(t, "social-celebrity", tt.server...)
 			term := tuitest.Start(t, tuitest.Options{Width: 160, Height: 50, Dir: t.TempDir(), Env: []string{
 				connect.EmulatorHostEnv + "=" + target.EmulatorHost, "HOME=" + t.TempDir(),
 			}}, btviz, "--emulator", "--table", "social-celebrity", "--sample", "0.05")

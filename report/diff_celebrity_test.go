@@ -2,27 +2,34 @@ package report_test
 
 import (
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/internal/scantest"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/sampler"
 )
+
+// loadSnapshotFixture reads the committed snapshot of a demo table
+// (testdata/snapshots at the module root: full scans of the emulator's demo
+// tables, which a slow test checks against a fresh scan).
+func loadSnapshotFixture(t *testing.T, table string) *keyspace.Snapshot {
+	t.Helper()
+	snap, err := keyspace.Load(filepath.Join("..", "testdata", "snapshots", table+".btviz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
 
 // TestDiffCelebrityBeforeAndAfterSalting is the diff's acceptance test:
 // the celebrity feed scanned from the emulator before and after salting.
 // The hot prefix's share must fall and the hot-key-range finding
 // disappear.
 func TestDiffCelebrityBeforeAndAfterSalting(t *testing.T) {
-	if testing.Short() {
-		t.Skip("seeds and scans 40,000 rows")
-	}
 	const hot = "user#mila_rosewood#"
-	snaps := scantest.Snapshots(t, "social-celebrity,social-celebrity-salted", sampler.Options{Full: true})
-	before, after := snaps["social-celebrity"], snaps["social-celebrity-salted"]
+	before, after := loadSnapshotFixture(t, "social-celebrity"), loadSnapshotFixture(t, "social-celebrity-salted")
 	in := report.DiffInput{A: before, B: after, FindingsA: diagnose.Diagnose(before), FindingsB: diagnose.Diagnose(after),
 		LabelA: "social-celebrity.btviz", LabelB: "social-celebrity-salted.btviz"}
 

@@ -1,3 +1,5 @@
+//go:build slow
+
 package sampler_test
 
 import (
@@ -9,7 +11,7 @@ import (
 
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/internal/scantest"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
 )
@@ -22,11 +24,8 @@ import (
 // only files btviz did not write. The tables are on the
 // official emulator binary, which is not built with the race detector.
 func TestEveryModeAgreesOnDelimitersAndReadsBack(t *testing.T) {
-	if testing.Short() {
-		t.Skip("seeds every demo table")
-	}
 	ctx := context.Background()
-	conn, err := connect.Open(ctx, scantest.SeedOfficial(t, "all"))
+	conn, err := connect.Open(ctx, emutest.SeedOfficial(t, "all"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +70,7 @@ func TestEveryModeAgreesOnDelimitersAndReadsBack(t *testing.T) {
 // with opts and connects to it.
 func demoTables(t *testing.T, opts ...grpc.ServerOption) (*connect.Conn, []demo.Scenario) {
 	t.Helper()
-	conn, err := connect.Open(context.Background(), scantest.Seed(t, "all", opts...))
+	conn, err := connect.Open(context.Background(), emutest.Seed(t, "all", opts...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,3 +1,5 @@
+//go:build slow
+
 package main
 
 import (
@@ -5,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,12 +23,19 @@ import (
 	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/internal/cbtemulator"
+	"github.com/btviz/btviz/internal/testkit/race"
 	"github.com/btviz/btviz/keyspace"
 )
 
 // The end-to-end tests run the real btviz binary against the official
 // emulator binary (cbtemulator, built from cloud.google.com/go/bigtable),
-// as a user would. They build both once per test run.
+// as a user would. CI builds both once per run and names them in
+// $BTVIZ_TEST_BTVIZ and $BTVIZ_TEST_CBTEMULATOR; without those, the tests
+// build them once per test run.
+
+// btvizBinaryEnv names the environment variable that gives a btviz binary
+// built beforehand (CI builds it with -race).
+const btvizBinaryEnv = "BTVIZ_TEST_BTVIZ"
 
 var binaries struct {
 	once                       sync.Once
@@ -46,38 +54,43 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// buildBinaries builds btviz and the official emulator, or skips under -short.
+// buildBinaries returns btviz and the official emulator: the binaries the
+// environment names, or ones built once per test run (btviz with -race when
+// the tests run with it).
 func buildBinaries(t *testing.T) (btviz, emulatorBinary string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("end-to-end test: builds and runs binaries")
-	}
+	emulatorBinary = cbtemulator.Binary(t)
 	binaries.once.Do(func() {
 		binaries.dir, binaries.err = os.MkdirTemp("", "btviz-e2e-")
 		if binaries.err != nil {
 			return
 		}
-		binaries.btviz = filepath.Join(binaries.dir, "btviz")
-		if out, err := exec.Command("go", "build", "-o", binaries.btviz, ".").CombinedOutput(); err != nil {
-			binaries.err = fmt.Errorf("go build ./cmd/btviz: %v\n%s", err, out)
+		if binaries.btviz = os.Getenv(btvizBinaryEnv); binaries.btviz != "" {
 			return
 		}
-		binaries.emulatorBinary, binaries.err = cbtemulator.Build(binaries.dir)
+		binaries.btviz = filepath.Join(binaries.dir, "btviz")
+		binaries.err = goBuild(binaries.btviz)
 	})
 	if binaries.err != nil {
 		t.Fatal(binaries.err)
 	}
-	return binaries.btviz, binaries.emulatorBinary
+	return binaries.btviz, emulatorBinary
 }
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// goBuild builds ./cmd/btviz into out with tags, under -race when the tests
+// run under it.
+func goBuild(out string, tags ...string) error {
+	args := []string{"build", "-o", out}
+	if race.Enabled {
+		args = append(args, "-race")
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	if len(tags) > 0 {
+		args = append(args, "-tags", strings.Join(tags, ","))
+	}
+	if output, err := exec.Command("go", append(args, ".")...).CombinedOutput(); err != nil {
+		return fmt.Errorf("go %s ./cmd/btviz: %v\n%s", strings.Join(args, " "), err, output)
+	}
+	return nil
 }
 
 // btvizCommand prepares the btviz binary with the emulator at host.

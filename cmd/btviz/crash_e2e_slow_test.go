@@ -1,8 +1,8 @@
+//go:build slow
+
 package main
 
 import (
-	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -24,12 +24,10 @@ var crashBinary struct {
 // [buildBinaries].
 func buildCrashTestBinary(t *testing.T) string {
 	t.Helper()
-	btviz, _ := buildBinaries(t)
+	buildBinaries(t)
 	crashBinary.once.Do(func() {
-		crashBinary.path = filepath.Join(filepath.Dir(btviz), "btviz-crashtest")
-		if out, err := exec.Command("go", "build", "-tags", "btviz_crashtest", "-o", crashBinary.path, ".").CombinedOutput(); err != nil {
-			crashBinary.err = fmt.Errorf("go build -tags btviz_crashtest ./cmd/btviz: %v\n%s", err, out)
-		}
+		crashBinary.path = filepath.Join(binaries.dir, "btviz-crashtest")
+		crashBinary.err = goBuild(crashBinary.path, "btviz_crashtest")
 	})
 	if crashBinary.err != nil {
 		t.Fatal(crashBinary.err)

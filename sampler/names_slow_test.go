@@ -1,3 +1,5 @@
+//go:build slow
+
 package sampler
 
 import (
@@ -57,9 +59,6 @@ func nameRows(n int) []testRow {
 // leaves out. The users' shares are logged (2.3–4.4 points off at worst
 // on the heaviest users: clusters are read from their heads).
 func TestCloudLikeSampleOfNameKeys(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads 100,000 rows")
-	}
 	counter := &cloudlike.Counter{}
 	// Uneven tablets: the large one holds a sixth of the table, above the
 	// re-read floor, and is swept like the others when its spans find

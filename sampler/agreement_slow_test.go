@@ -1,3 +1,5 @@
+//go:build slow
+
 package sampler_test
 
 import (
@@ -10,7 +12,7 @@ import (
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/internal/cloudlike"
-	"github.com/btviz/btviz/internal/scantest"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/sampler"
 )
@@ -56,9 +58,6 @@ func withoutSeverity(line string) string {
 // interval), which may go either way: all but one in a hundred at least,
 // all but one of each table's.
 func TestSampledFindingsAgreeWithFullScanOnTablets(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("scans every demo table 21 times: over two minutes, far more under the race detector")
-	}
 	ctx := context.Background()
 	conn, scenarios := demoTables(t, cloudlike.ServerOptions(cloudlike.Uneven(16, 3, 0.3), nil)...)
 	agreed, total, excused := 0, 0, 0
@@ -115,7 +114,7 @@ func TestSampledFindingsAgreeWithFullScanOnTablets(t *testing.T) {
 // percent either way.
 func TestTabletTenTimesItsNeighboursIsSkewed(t *testing.T) {
 	sizes := []float64{1, 1, 1, 1, 12, 1, 1, 1, 1}
-	target := scantest.Seed(t, "users-reversed-ids", cloudlike.ServerOptions(cloudlike.Layout{Sizes: sizes}, nil)...)
+	target := emutest.Seed(t, "users-reversed-ids", cloudlike.ServerOptions(cloudlike.Layout{Sizes: sizes}, nil)...)
 	ctx := context.Background()
 	conn, err := connect.Open(ctx, target)
 	if err != nil {

@@ -1,3 +1,5 @@
+//go:build slow
+
 package record
 
 import (
@@ -24,13 +26,7 @@ import (
 // call must get the same answer both ways, and the recording must hold
 // exactly what the client sent and got.
 func TestRecordingEqualsWhatWasSent(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the official emulator binary")
-	}
-	binary, err := cbtemulator.Build(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	binary := cbtemulator.Binary(t)
 	for _, path := range forwardingPaths {
 		t.Run(path.name, func(t *testing.T) {
 			directAddr, proxiedAddr := runEmulator(t, binary), runEmulator(t, binary)

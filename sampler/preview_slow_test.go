@@ -1,3 +1,5 @@
+//go:build slow
+
 package sampler
 
 import (
@@ -21,9 +23,6 @@ const previewTolerance = 0.25
 // by default). Before the preview counted each tablet's probes and its
 // fewest spans, it said 203 rows where a 0.1% sample read 1,405.
 func TestPreviewStatesTheRowsTheScanReads(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads 300,000 rows")
-	}
 	numbers := startCloudTable(t, 200_000, cloudlike.Uneven(50, 5, 0.2))
 	names := &cloudTable{counter: &cloudlike.Counter{}}
 	srv := startEmulator(t, cloudlike.ServerOptions(cloudlike.Layout{Tablets: 50}, names.counter)...)

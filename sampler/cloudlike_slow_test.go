@@ -1,3 +1,5 @@
+//go:build slow
+
 package sampler
 
 import (
@@ -51,9 +53,6 @@ func topShares(snap *keyspace.Snapshot) map[string]float64 {
 }
 
 func TestCloudLikeSampleReadsLittleAndEstimatesWell(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads 200,000 rows")
-	}
 	table := startCloudTable(t, 200_000, cloudlike.Uneven(50, 5, 0.2))
 	conn := openEmulator(t, table.addr, "")
 	ctx := context.Background()
