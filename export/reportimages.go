@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,7 +69,11 @@ func ReportImages(dir string, in *report.Input, o ReportImageOptions) error {
 		return errors.New("drawing report images: the report has no snapshot; scan the table or load a snapshot first")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("drawing report images: %w", err)
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err
+		}
+		return fmt.Errorf("drawing report images into %s: %w; name a directory, which is created if missing", dir, err)
 	}
 	base, err := filepath.Abs(o.MarkdownDir)
 	if err != nil {

@@ -37,7 +37,7 @@ func (a *app) diffCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			outFormat, err := report.ParseFormat(format)
 			if err != nil {
-				return usageError(err)
+				return usageErrorf("--format: %w", err)
 			}
 			var snaps [2]*keyspace.Snapshot
 			for i, path := range args {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -41,7 +42,11 @@ func (a *app) emulatorCommand() *cobra.Command {
 			addr := net.JoinHostPort(host, strconv.Itoa(port))
 			srv, err := emulator.Start(addr)
 			if err != nil {
-				return usageErrorf("starting the emulator on %s: %w; pick another --port", addr, err)
+				cause := err
+				if op := (*net.OpError)(nil); errors.As(err, &op) {
+					cause = op.Err // "listen tcp" says nothing to the reader
+				}
+				return usageErrorf("cannot serve the emulator on %s: %v; pick another --port (0 picks a free one) or --host", addr, cause)
 			}
 			defer srv.Close()
 			target := connect.Target{Project: project, Instance: instance, EmulatorHost: srv.Addr}

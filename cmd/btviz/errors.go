@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -43,4 +44,14 @@ func safeMessage(message string) string {
 		lines[i] = escape.Text(line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// pathCause is what went wrong with a file, without the system call that
+// found it ("stat", "open") and the path the message names already.
+func pathCause(err error) error {
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		return pathErr.Err
+	}
+	return err
 }

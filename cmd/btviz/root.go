@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -44,7 +45,7 @@ func (a *app) rootCommand() *cobra.Command {
 			}
 			cfg := tui.Config{Table: target.Table, Scan: req}
 			if cfg.Theme, err = tui.ParseTheme(theme); err != nil {
-				return usageError(err)
+				return usageErrorf("--theme: %w", err)
 			}
 			if cfg.ScreenshotDir, err = screenshotDir(screenshots); err != nil {
 				return err
@@ -74,7 +75,7 @@ func (a *app) rootCommand() *cobra.Command {
 			return a.runTUI(cmd.Context(), cfg)
 		},
 	}
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return commandLineError(err) })
 	target.register(cmd.Flags())
 	scan.register(cmd.Flags())
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(tui.Themes())+"; auto follows the terminal's background")
@@ -105,7 +106,7 @@ func (a *app) openCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			parsed, err := tui.ParseTheme(theme)
 			if err != nil {
-				return usageError(err)
+				return usageErrorf("--theme: %w", err)
 			}
 			dir, err := screenshotDir(screenshots)
 			if err != nil {
@@ -142,8 +143,11 @@ func screenshotDir(dir string) (string, error) {
 		return "", nil
 	}
 	info, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", usageErrorf("--screenshot-dir %s does not exist; name an existing directory", escape.Text(dir))
+	}
 	if err != nil {
-		return "", usageErrorf("--screenshot-dir %s: %w; name an existing directory", escape.Text(dir), err)
+		return "", usageErrorf("--screenshot-dir %s: %w; name an existing directory", escape.Text(dir), pathCause(err))
 	}
 	if !info.IsDir() {
 		return "", usageErrorf("--screenshot-dir %s is a file; name a directory", escape.Text(dir))

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -80,6 +81,10 @@ var syncFile = (*os.File).Sync
 func Write(path string, write func(w io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err // the temporary file's name means nothing to the reader
+		}
 		return fmt.Errorf("writing %s: %w; check that its directory exists and is writable", path, err)
 	}
 	track(tmp.Name())
