@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"charm.land/fang/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 
@@ -16,12 +15,12 @@ import (
 )
 
 // printError writes a command's error to stderr as "btviz: message",
-// exactly as the error says it: fang's default handler capitalises the
-// first letter, which mangles flags and paths, and wraps lines mid-word.
+// exactly as the error says it (no capitalised first letter, which would
+// mangle flags and paths, and no line cut mid-word).
 // On a terminal the prefix is red. It is the last guard before the
 // terminal: errors quote file names, table names, server messages and
 // file contents, so every line goes through [escape.Text].
-func printError(w io.Writer, _ fang.Styles, err error) {
+func printError(w io.Writer, err error) {
 	if errors.Is(err, errFindingsGate) {
 		return // the report says it all; the exit code is the message
 	}
