@@ -26,7 +26,9 @@ func (a *app) emulatorCommand() *cobra.Command {
 		Short: "Serve an in-memory Bigtable emulator, optionally loaded with demo tables",
 		Long: "Serve the Bigtable emulator (the same in-memory server as cbtemulator) until interrupted.\n" +
 			"Point btviz, cbt or your own code at it with the printed BIGTABLE_EMULATOR_HOST line.",
-		Example: "  btviz emulator --seed all\n  export BIGTABLE_EMULATOR_HOST=localhost:8086\n  btviz --table celebrity",
+		Example: "  btviz emulator --seed all                     # terminal 1\n" +
+			"  export BIGTABLE_EMULATOR_HOST=localhost:8086  # terminal 2\n" +
+			"  btviz --table social-celebrity",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if port < 0 || port > 65535 {

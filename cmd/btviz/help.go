@@ -256,8 +256,9 @@ func flagDescription(f *pflag.Flag) string {
 }
 
 // reflow wraps text to width: lines of prose are joined into paragraphs
-// (blank lines part them) and wrapped at spaces; indented lines (code,
-// lists) keep their line and their indent, and wrap with a hanging one.
+// (blank lines part them) and wrapped at spaces; indented lines are
+// commands to copy: they keep their line and their indent, and a long one
+// continues on the next line with " \" (see [continued]).
 func reflow(text string, width int) []string {
 	var out, paragraph []string
 	flush := func() {
@@ -275,7 +276,7 @@ func reflow(text string, width int) []string {
 		case line[0] == ' ':
 			flush()
 			indent := len(line) - len(strings.TrimLeft(line, " "))
-			for _, wrapped := range wrapWords(strings.Fields(trimmed), width-indent, 2) {
+			for _, wrapped := range continued(tokens(trimmed), width-indent) {
 				out = append(out, strings.Repeat(" ", indent)+wrapped)
 			}
 		default:

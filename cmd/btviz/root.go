@@ -30,9 +30,9 @@ func (a *app) rootCommand() *cobra.Command {
 			"prefixes, and names the row-key design problems it finds: hotspots, timestamp-leading\n" +
 			"and sequential keys, oversized rows and more. No Key Visualizer, no hour of traffic needed.\n\n" +
 			"Without --table it starts on a list of the instance's tables. Press ? inside for the keys.",
-		Example: "  btviz --emulator                       # embedded emulator with demo tables\n" +
-			"  btviz --emulator --traffic read-hotspot # live demo traffic: a read hotspot appears\n" +
-			"  btviz --project p --instance i --table events\n" +
+		Example: "  btviz --emulator                         # an embedded emulator with the demo tables\n" +
+			"  btviz --emulator --traffic read-hotspot  # live demo traffic: a read hotspot appears\n" +
+			"  btviz --project my-project --instance prod --table events\n" +
 			"  btviz open events.btviz",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
