@@ -29,7 +29,7 @@ func (a *app) emulatorCommand() *cobra.Command {
 		Example: "  btviz emulator --seed all                     # terminal 1\n" +
 			"  export BIGTABLE_EMULATOR_HOST=localhost:8086  # terminal 2\n" +
 			"  btviz --table social-celebrity",
-		Args:    cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if port < 0 || port > 65535 {
 				return usageErrorf("--port %d: give a port from 0 to 65535 (0 picks a free one)", port)

@@ -26,7 +26,7 @@ func (a *app) seedCommand() *cobra.Command {
 			"good or bad. seed writes only to an emulator; it refuses any other target.",
 		Example: "  btviz seed --list\n  btviz seed --scenario all\n" +
 			"  btviz seed --scenario social-celebrity,social-celebrity-salted --emulator-host localhost:8086",
-		Args:    cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if list {
 				return a.listScenarios()
