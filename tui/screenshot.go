@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -63,8 +64,11 @@ func screenshotCmd(dir, table string, frame artifact.Frame, now func() time.Time
 // be long) last, so that a cut line keeps what to do.
 func screenshotFailed(err error, dir string) error {
 	cause := err
+	var errno syscall.Errno
 	if pathErr := (*os.PathError)(nil); errors.As(err, &pathErr) {
 		cause = pathErr.Err // the path is the directory's, named below
+	} else if errors.As(err, &errno) {
+		cause = errno // what went wrong, without the path (named below)
 	}
 	if dir == "" {
 		dir = "the current directory"
