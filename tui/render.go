@@ -216,3 +216,16 @@ func tooSmall(st *Styles, width, height int) string {
 	c.paint(rect{0, 0, max(width, 1), len(lines)}, lines)
 	return c.String()
 }
+
+// HeatView returns the heatmap view the heatmap pane draws for state on
+// snap in a width×height frame: its key range, metric and bucketing, one
+// key bucket a heat line and one time column a cell. A chart of the same
+// view (`btviz export` without --frame) builds its matrix from it, so
+// that it shows the buckets the interactive view shows at that size.
+func HeatView(snap *keyspace.Snapshot, state ViewState, width, height int) heatmap.View {
+	s := newShared(panes(), true, colorprofile.TrueColor, width, height, state.FullHelp)
+	f := &frame{shared: s, snap: snap, state: state.normalized(snap)}
+	l := heatmap.TextLayout(f.heatOptions(nil), f.state.Metric.Timed())
+	view, _ := f.state.heatView(snap, l.HeatLines, l.HeatWidth)
+	return view
+}

@@ -52,7 +52,7 @@ func (a *app) diffCommand() *cobra.Command {
 				AllowDifferentTables: force,
 			}
 			if out != "" {
-				if err := export.WriteDiffImage(out, snaps[0], snaps[1], export.DiffImageOptions{}); err != nil {
+				if err := export.WriteDiffImage(out, snaps[0], snaps[1], export.DiffImageOptions{FindingsA: in.FindingsA, FindingsB: in.FindingsB}); err != nil {
 					return usageError(err)
 				}
 				in.Images = append(in.Images, report.Image{Alt: "before and after, one colour scale", Path: out})
