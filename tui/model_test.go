@@ -390,23 +390,30 @@ func TestLayoutReflowsAndRefusesATinyTerminal(t *testing.T) {
 	requireFrame(t, m.View().Content, 80, 24)
 }
 
+// TestHelpKeyShowsEveryKey: ? shows every key where the details and
+// findings are, and leaves the heatmap as it was: the same buckets, the
+// same selection (it used to take lines from the heatmap: 39 buckets
+// became 34 at 200x60).
 func TestHelpKeyShowsEveryKey(t *testing.T) {
-	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 120, 40, colorprofile.NoTTY)
-	short := m.sh.layout.help.h
-	press(m, "?")
-	if m.sh.layout.help.h <= short {
-		t.Fatal("? does not grow the help")
-	}
-	s := screen(m)
-	for _, want := range []string{"brighter", "dimmer", "next pane", "tables", "stop scan", "largest rows"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("full help lacks %q", want)
+	for _, size := range [][2]int{{120, 40}, {200, 60}, {100, 40}, {80, 24}} {
+		m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), size[0], size[1], colorprofile.NoTTY)
+		buckets := len(m.matrix.Buckets)
+		heat := m.frame().heatRect()
+		press(m, "?")
+		s := screen(m)
+		for _, want := range []string{"brighter", "dimmer", "next pane", "tables", "stop scan", "largest rows", "? closes"} {
+			if !strings.Contains(s, want) && size[0] >= 100 {
+				t.Errorf("%dx%d: the full help lacks %q:\n%s", size[0], size[1], want, s)
+			}
 		}
-	}
-	requireFrame(t, m.View().Content, 120, 40)
-	press(m, "?")
-	if m.sh.layout.help.h != short {
-		t.Fatal("? does not close the full help")
+		if got := len(m.matrix.Buckets); got != buckets || m.frame().heatRect() != heat {
+			t.Errorf("%dx%d: ? changed the heatmap from %d buckets in %+v to %d in %+v", size[0], size[1], buckets, heat, got, m.frame().heatRect())
+		}
+		requireFrame(t, m.View().Content, size[0], size[1])
+		press(m, "?")
+		if strings.Contains(screen(m), "? closes") {
+			t.Fatalf("%dx%d: ? does not close the full help", size[0], size[1])
+		}
 	}
 }
 

@@ -152,6 +152,9 @@ func (p *picker) render(f *frame, c *canvas) {
 	}
 	c.paint(l.header, header)
 	body := l.picker
+	if f.state.FullHelp {
+		body.h -= f.fullHelpArea().h // the full help is drawn below the list
+	}
 	lines := []string{}
 	if p.err != nil {
 		lines = append(lines, " "+st.Error.Render("✗ ")+st.Text.Render(safeText(p.err.Error())))
