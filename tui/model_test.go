@@ -662,6 +662,23 @@ func TestPickerFilter(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, `2 of 4 tables hold "CELEB"`) {
 		t.Fatalf("status line with a filter:\n%s", s)
 	}
+	// A second / starts a new filter: what is typed next replaces the
+	// old one ("celebtimestamp-first" matched nothing).
+	rt.press("/")
+	if m.picker.filter != "" || len(m.picker.shown()) != 4 {
+		t.Fatalf("/ again keeps the filter %q", m.picker.filter)
+	}
+	for _, r := range "binary" {
+		rt.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if s := screen(m); m.picker.filter != "binary" || !strings.Contains(s, "filter tables: binary") || len(m.picker.shown()) != 1 {
+		t.Fatalf("the second filter is %q, showing %d tables:\n%s", m.picker.filter, len(m.picker.shown()), s)
+	}
+	rt.press("esc", "/")
+	for _, r := range "CELEB" {
+		rt.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	rt.press("enter", "j")
 	// esc clears the filter and keeps the selected table.
 	rt.press("esc")
 	if got, _ := m.picker.selectedTable(); got.Name != "social-celebrity-salted" || m.picker.filter != "" || len(m.picker.shown()) != 4 {
