@@ -150,13 +150,14 @@ func shortenSegments(key keyspace.Key, delimiters string, width int, all bool) (
 // minSegmentKept is the least a shortened key segment keeps of itself.
 const minSegmentKept = 2
 
-// keyLines writes a range bound whole, over as many lines of width cells
-// as it needs (at most [detailKeyLines]), naming the table's ends.
-func keyLines(k keyspace.Key, width int, tableEnd string) []string {
-	if k == "" {
+// keyLines writes a range bound, escaped (printable), whole, over as many
+// lines of width cells as it needs (at most [detailKeyLines]), naming the
+// table's ends.
+func keyLines(printable string, width int, tableEnd string) []string {
+	if printable == "" {
 		return []string{tableEnd}
 	}
-	return escape.WrapKey(k.String(), width, detailKeyLines)
+	return escape.WrapKey(printable, width, detailKeyLines)
 }
 
 // delimiters returns the key-segment delimiters of the frame's snapshot.
