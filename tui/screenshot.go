@@ -42,7 +42,7 @@ func ScreenshotTitle(snap *keyspace.Snapshot, state ViewState) string {
 var screenshotFormats = []artifact.Format{artifact.FormatPNG, artifact.FormatSVG}
 
 // screenshotCmd writes frame as PNG and SVG into dir, named after table
-// and the time now returns: the same files `btviz export` writes for the
+// and the time now returns: the same files `btviz export --frame` writes for the
 // same view and size.
 func screenshotCmd(dir, table string, frame artifact.Frame, now func() time.Time) tea.Cmd {
 	return func() tea.Msg {
