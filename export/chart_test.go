@@ -260,3 +260,20 @@ func TestDiffImageMarksEachSidesFindings(t *testing.T) {
 		t.Errorf("the diff image marks %d hot-key-ranges, want the before side's one", strings.Count(all, "hot-key-range"))
 	}
 }
+
+// TestHotChartListsTheRecordingsHottestRows: the hot view of a recording
+// is its operations by key and time with the rows read most often listed
+// under it.
+func TestHotChartListsTheRecordingsHottestRows(t *testing.T) {
+	snap := recordingOf(t)
+	var out bytes.Buffer
+	if err := Render(&out, snap, diagnose.Diagnose(snap), Options{View: tui.PaneHot, Format: artifact.FormatText, Width: 120, Height: 40}); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{"t — hottest rows and scans, on operations by key and time", "read user#u0", "times"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the hot chart lacks %q:\n%s", want, text)
+		}
+	}
+}

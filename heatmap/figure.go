@@ -303,9 +303,11 @@ func (f *figure) drawMarks(c canvas) {
 	}
 }
 
-// charsIn returns how many characters of a size fit in pixels.
+// charsIn returns how many characters of a size fit in pixels, at the
+// advance rounded up to a whole pixel (as the rasterizer places glyphs),
+// so that a wrapped line never runs past the figure.
 func (f *figure) charsIn(pixels int, size float64) int {
-	return int(float64(pixels) / charWidth(size))
+	return int(float64(pixels) / math.Ceil(charWidth(size)))
 }
 
 // fitChars cuts s to n characters, ending in "…" when cut.
@@ -433,7 +435,11 @@ func (f *figure) drawTimeAxis(c canvas) {
 		c.text(x, f.heat.y1+figTickLength+figSmallSize+3, t.label, figSmallSize, false, f.axis, anchorMiddle)
 	}
 	zone := f.m.Time.Start.In(locationOr(f.o.Location))
-	caption := "write time, " + zone.Format("MST") + ": " + zone.Format("2006-01-02 15:04") + " – " +
+	what := "write time"
+	if f.m.Traffic {
+		what = "time" // of the recorded calls
+	}
+	caption := what + ", " + zone.Format("MST") + ": " + zone.Format("2006-01-02 15:04") + " – " +
 		f.m.Time.End.In(locationOr(f.o.Location)).Format("2006-01-02 15:04")
 	c.text(f.heat.x1, f.heat.y1+figAxisHeight-6, caption, figSmallSize, false, f.muted, anchorEnd)
 }
