@@ -31,7 +31,9 @@ func TestE2ETerminalKeyTimes(t *testing.T) {
 	// labelTime is a heatmap row's label followed by its time, with or
 	// without the year and seconds.
 	labelTime := regexp.MustCompile(`^\S+ (rev )?(20\d\d-)?\d\d-\d\d\b`)
-	rowTime := regexp.MustCompile(`#\S+ \((reversed: )?20\d\d-\d\d-\d\d( \d\d:\d\d:\d\dZ)?\)`)
+	// rowTime is a row key with its time, in any of the forms that fit
+	// beside the whole key (the year and the seconds go first).
+	rowTime := regexp.MustCompile(`#\S+ \((reversed: )?(20\d\d-)?\d\d-\d\d( \d\d:\d\d(:\d\d)?Z?)?\)`)
 	for _, tt := range tables {
 		t.Run(tt.table, func(t *testing.T) {
 			term := tuitest.Start(t, tuitest.Options{Width: 200, Height: 60, Dir: t.TempDir(), Env: []string{
