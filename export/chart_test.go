@@ -247,7 +247,7 @@ func TestDiffImageMarksEachSidesFindings(t *testing.T) {
 	before, findingsBefore := loadFixture(t, "social-celebrity")
 	after, findingsAfter := loadFixture(t, "social-celebrity-salted")
 	var svg bytes.Buffer
-	if err := DiffImage(&svg, artifact.FormatSVG, before, after, DiffImageOptions{FindingsA: findingsBefore, FindingsB: findingsAfter}); err != nil {
+	if err := DiffImage(&svg, artifact.FormatSVG, before, after, DiffImageOptions{Width: 1600, Height: 600, FindingsA: findingsBefore, FindingsB: findingsAfter}); err != nil {
 		t.Fatal(err)
 	}
 	all := strings.Join(svgTexts(t, svg.Bytes()), "\n")
