@@ -63,8 +63,12 @@ func rangeText(start, end keyspace.Key) string {
 	return "keys [" + s + ", " + e + ")"
 }
 
-// scanText says how the snapshot was read.
+// scanText says how the snapshot was read, or, for a traffic recording
+// alone, what it recorded.
 func scanText(snap *keyspace.Snapshot) string {
+	if snap.TrafficOnly() && snap.Traffic != nil {
+		return fmt.Sprintf("recording of %s, %s operations", units.Duration(snap.Traffic.Duration), units.Short(snap.TrafficTotals().Ops))
+	}
 	s := snap.Scan
 	text := fmt.Sprintf("%s, %s rows read", s.ModeText(), units.Short(float64(s.RowsRead)))
 	if snap.Source != "" {

@@ -102,7 +102,7 @@ func TestBadFlagsExitTwoWithAClearMessage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"report", "--table", "t", "--sample", "3"}, "--sample 3: give a fraction of rows between 0 and 1"},
+		{[]string{"report", "--table", "t", "--sample", "3"}, `--sample "3": that is more than all the rows`},
 		{[]string{"report", "--table", "t", "--full", "--sample", "0.1"}, "give at most one"},
 		{[]string{"report", "--table", "t", "--max-rows", "-5"}, "--max-rows -5"},
 		{[]string{"report", "--table", "t", "--start", "b", "--end", "a"}, "is not before --end"},

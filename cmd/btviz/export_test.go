@@ -37,7 +37,24 @@ func TestExportWritesEveryFormatWithoutATerminal(t *testing.T) {
 			view = "rows"
 			args = append(args, "--view", view)
 		}
-		runBtviz(t, nil, args...).requireExit(t, exitOK, "wrote "+out+" ("+view+" view of table \"events\")")
+		runBtviz(t, nil, args...).requireExit(t, exitOK, "wrote "+out+" (chart of the "+view+" view of table \"events\")")
+	}
+	frame := filepath.Join(dir, "frame.txt")
+	runBtviz(t, nil, "export", "--snapshot", snap, "--out", frame, "--frame").requireExit(t, exitOK, "wrote "+frame+" (frame of the heatmap view")
+	if data, _ := os.ReadFile(frame); !strings.Contains(string(data), "esc back") {
+		t.Errorf("--frame wrote no interactive frame:\n%s", data)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "heat.txt")); strings.Contains(string(data), "esc back") {
+		t.Errorf("the chart holds the interactive frame's key help:\n%s", data)
+	}
+	// A view the snapshot cannot draw: exit 2, the reason, and no file.
+	for _, args := range [][]string{{"--metric", "ops"}, {"--view", "hot"}, {"--metric", "reads", "--frame"}} {
+		out := filepath.Join(dir, "cannot.png")
+		r := runBtviz(t, nil, append([]string{"export", "--snapshot", snap, "--out", out}, args...)...)
+		r.requireExit(t, exitUsage, "cannot draw this view", "needs a traffic recording")
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("export %v wrote %s though it could not draw the view", args, out)
+		}
 	}
 	f, err := os.Open(filepath.Join(dir, "heat.png"))
 	if err != nil {

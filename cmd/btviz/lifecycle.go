@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"charm.land/fang/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
@@ -125,7 +124,7 @@ func (a *app) recoverPanic(code *int) {
 		return
 	}
 	a.terminal.restore()
-	printError(a.stderr, fang.Styles{}, err)
+	printError(a.stderr, err)
 	*code = exitInternal
 }
 

@@ -52,12 +52,13 @@ func (a *app) recordCommand() *cobra.Command {
 			"Ctrl+C (or after --duration); open it with `btviz open FILE`.\n\n" +
 			"The proxy forwards, it never answers in the upstream's place: an application gets exactly\n" +
 			"what the upstream sends, writes included. While the upstream does not answer, calls get\n" +
-			"Unavailable and the proxy keeps running.",
-		Example: "  btviz emulator --seed all\n" +
-			"  btviz record --upstream localhost:8086 --out traffic.btviz\n" +
-			"  BIGTABLE_EMULATOR_HOST=127.0.0.1:8087 ./my-app\n" +
-			"  btviz open traffic.btviz\n\n" +
-			"  btviz record --project my-project --instance prod --out prod.btviz --duration 10m",
+			"Unavailable and the proxy keeps running.\n\n" +
+			"To record an application against a Cloud Bigtable instance for ten minutes:\n\n" +
+			"    btviz record --project my-project --instance prod --out prod.btviz --duration 10m",
+		Example: "  btviz emulator --seed all                                   # terminal 1\n" +
+			"  btviz record --upstream localhost:8086 --out traffic.btviz  # terminal 2; Ctrl+C writes it\n" +
+			"  BIGTABLE_EMULATOR_HOST=127.0.0.1:8087 ./my-app              # terminal 3: your application\n" +
+			"  btviz open traffic.btviz",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.record(cmd.Context(), f)
