@@ -74,7 +74,7 @@ func scanText(snap *keyspace.Snapshot) string {
 	if snap.Source != "" {
 		text += " on " + string(snap.Source)
 	}
-	if !s.Complete {
+	if complete, _ := snap.Completeness(); !complete {
 		text += ", incomplete"
 	}
 	return text

@@ -53,6 +53,12 @@ type Builder struct {
 	traffic trafficState
 	// addingOp is set while an operation, not a row, descends the tree.
 	addingOp bool
+
+	// keys follows the longest key kept, which bounds the nodes and
+	// sample rows the builder keeps ([TreeKeyBytes], [SampleKeyBytes]);
+	// longKeys notes the keys cut to [KeptKeyBytes].
+	keys     keyBudget
+	longKeys []LongKey
 }
 
 type timeCount struct {
@@ -80,6 +86,7 @@ func NewBuilder(meta *Snapshot, opts Options) *Builder {
 	}
 	meta.TimeBucketMicros = initialBucketMicros
 	meta.Root = &Node{Kind: KindPrefix}
+	b.cutMeta(meta)
 	b.nodes = 1
 	b.depth = opts.MaxDepth
 	meta.TreeDepth = opts.MaxDepth
@@ -97,8 +104,14 @@ func NewBuilder(meta *Snapshot, opts Options) *Builder {
 func (b *Builder) Add(row *Row) {
 	b.snap.Scan.RowsRead++
 	b.snap.Scan.CellsRead += int64(len(row.Cells))
+	if len(row.Key) > KeptKeyBytes {
+		row = b.cutRow(row)
+	}
+	if b.keys.note(row.Key) {
+		b.applyKeyBudget()
+	}
 	if b.detecting {
-		b.pending = append(b.pending, Row{Key: row.Key, Weight: row.Weight, Cells: slices.Clone(row.Cells)})
+		b.pending = append(b.pending, Row{Key: row.Key, Weight: row.Weight, Cells: slices.Clone(row.Cells), keyBytes: row.keyBytes})
 		if len(b.pending) >= b.opts.DetectRows {
 			b.finishDetection()
 		}
@@ -133,6 +146,8 @@ func (b *Builder) Snapshot() *Snapshot {
 	}
 	snap := b.snap.Clone()
 	snap.Sample = b.sample.rows()
+	snap.LongKeys = slices.Clone(b.longKeys)
+	snap.cutTexts()
 	if snap.Traffic != nil {
 		b.hotLists(snap.Traffic)
 	}
@@ -317,14 +332,14 @@ func (b *Builder) childFor(parent *Node, key string, offset int) *Node {
 	} else {
 		kind, prefix, start, stop = KindPrefix, key[:end], key[:end], PrefixEnd(key[:end])
 	}
-	if b.nodes >= b.opts.MaxNodes {
+	if b.nodes >= b.maxNodes() {
 		b.prune()
 		if parent.Depth >= b.limit() {
 			return nil // the row stays with parent, now a leaf level
 		}
 	}
 	i, _ := parent.childIndex(key)
-	if b.nodes >= b.opts.MaxNodes {
+	if b.nodes >= b.maxNodes() {
 		return b.foldInto(parent, i, start, stop)
 	}
 	if kind == KindRow {
@@ -541,7 +556,7 @@ func (b *Builder) narrowShared(most int) {
 // arrive in (a late salt bucket keeps its hot user). The shared prefix's
 // children are never given up.
 func (b *Builder) prune() {
-	for b.depth > 1 && float64(b.nodes) > pruneToShare*float64(b.opts.MaxNodes) {
+	for b.depth > 1 && float64(b.nodes) > pruneToShare*float64(b.maxNodes()) {
 		b.collapseTo(b.depth - 1)
 	}
 }

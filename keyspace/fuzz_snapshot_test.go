@@ -124,8 +124,9 @@ func decodeOrUse(t *testing.T, body []byte) {
 }
 
 // use runs a snapshot through the consumers a command would: the
-// heatmap in every bucketing, a TUI frame, the reports and a diff. (One
-// frame and two metrics rather than all: the fuzzer runs more inputs.)
+// heatmap in every bucketing, a TUI frame of every view (as export draws
+// it), the reports and a diff. (Two metrics rather than all: the fuzzer
+// runs more inputs.)
 func use(t *testing.T, snap *keyspace.Snapshot) {
 	t.Helper()
 	findings := diagnose.Diagnose(snap)
@@ -144,10 +145,12 @@ func use(t *testing.T, snap *keyspace.Snapshot) {
 			}
 		}
 	}
-	if err := export.Render(io.Discard, snap, findings, export.Options{Format: artifact.FormatText, View: tui.PaneHeatmap, Width: export.MinWidth, Height: export.MinHeight}); err != nil {
-		t.Fatalf("export: %v", err)
+	for _, pane := range tui.Panes() {
+		if err := export.Render(io.Discard, snap, findings, export.Options{Format: artifact.FormatText, View: pane, Width: export.MinWidth, Height: export.MinHeight}); err != nil {
+			t.Fatalf("export of the %s view: %v", pane, err)
+		}
 	}
-	for _, format := range []report.Format{report.FormatText, report.FormatJSON} {
+	for _, format := range []report.Format{report.FormatText, report.FormatJSON, report.FormatMarkdown} {
 		if _, err := report.Render(format, report.Input{Snapshot: snap, Findings: findings, FromFile: true}); err != nil {
 			t.Fatal(err)
 		}

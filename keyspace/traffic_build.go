@@ -55,8 +55,13 @@ type trafficState struct {
 func (b *Builder) AddOp(op *Op) {
 	if b.snap.Traffic == nil {
 		b.snap.Traffic = &Traffic{BucketMicros: initialTrafficBucketMicros}
+		// The root holds the table's totals from the first call on, also
+		// when the calls name no key (SampleRowKeys).
+		nodeTraffic(b.snap.Root)
 		b.traffic.reads, b.traffic.writes, b.traffic.scans = newHotCounter(hotCounters), newHotCounter(hotCounters), newHotCounter(hotCounters)
 	}
+	op = b.cutOp(op)
+	b.noteOpKeys(op)
 	if !op.Part {
 		errors := 0.0
 		if op.Code != 0 {
