@@ -23,6 +23,11 @@ type Recording struct {
 	// Undecoded counts calls the proxy forwarded but could not decode
 	// (they are in no table's counts).
 	Undecoded int64 `json:"undecoded,omitempty"`
+	// TooLarge counts messages larger than the proxy decodes whole (a
+	// 100 MB cell), which it forwarded decoding only their head: a
+	// mutation of one row is recorded from it; a read's rows from that
+	// message on are not counted.
+	TooLarge int64 `json:"too_large,omitempty"`
 	// NotFound counts the calls on tables the upstream answered NotFound
 	// for (tables that do not exist), which are not recorded; OverLimit
 	// the calls on tables beyond the [RecordingTables] a recording
@@ -63,8 +68,8 @@ func (l *TablesLeftOut) Names() []string {
 
 // IncompleteRecording is what an incomplete recording's tables say as
 // the reason their scan is incomplete ([ScanInfo.Incomplete]).
-const IncompleteRecording = "the recording was cut off: btviz record did not stop by itself (it was killed or crashed), " +
-	"so this is its last periodic write and the calls after it are missing"
+const IncompleteRecording = "the recording was cut off: this is its last periodic write (btviz record was killed, " +
+	"crashed, or could not write at the end), and the calls after it are missing"
 
 // Table returns the recording's snapshot of table, or nil.
 func (r *Recording) Table(table string) *Snapshot {
@@ -106,6 +111,7 @@ type RecordingBuilder struct {
 	opts      Options
 	tables    map[string]*Builder
 	undecoded int64
+	tooLarge  int64
 	// notFound and overLimit count the calls on tables not recorded.
 	notFound, overLimit leftOutCounter
 }
@@ -192,6 +198,13 @@ func (r *RecordingBuilder) Add(op *Op) {
 	b.AddOp(op)
 }
 
+// LeftOut returns the calls on tables the recording does not hold: tables
+// the upstream answered NotFound for, and tables beyond [RecordingTables]
+// (nil when there were none).
+func (r *RecordingBuilder) LeftOut() (notFound, overLimit *TablesLeftOut) {
+	return r.notFound.list(), r.overLimit.list()
+}
+
 // shareNodes gives every table its part of [RecordingNodes]: the node
 // budget the recording was made with, until the tables share more.
 func (r *RecordingBuilder) shareNodes() {
@@ -205,6 +218,10 @@ func (r *RecordingBuilder) shareNodes() {
 
 // AddUndecoded counts a call the proxy forwarded but could not decode.
 func (r *RecordingBuilder) AddUndecoded() { r.undecoded++ }
+
+// SetTooLarge sets how many messages were too large to decode whole
+// ([Recording.TooLarge]).
+func (r *RecordingBuilder) SetTooLarge(n int64) { r.tooLarge = n }
 
 // Tables returns the names of the tables recorded so far, sorted.
 func (r *RecordingBuilder) Tables() []string {
@@ -237,7 +254,7 @@ func (r *RecordingBuilder) Snapshot(table string, now time.Time) *Snapshot {
 func (r *RecordingBuilder) Recording(now time.Time, complete bool) *Recording {
 	rec := &Recording{
 		Started: r.meta.Started, Duration: now.Sub(r.meta.Started), Upstream: cutText(r.meta.Upstream),
-		Complete: complete, Undecoded: r.undecoded, NotFound: r.notFound.list(), OverLimit: r.overLimit.list(),
+		Complete: complete, Undecoded: r.undecoded, TooLarge: r.tooLarge, NotFound: r.notFound.list(), OverLimit: r.overLimit.list(),
 	}
 	for _, name := range r.Tables() {
 		snap := r.Snapshot(name, now)

@@ -139,6 +139,8 @@ func (r Reader) DecodeFile(in io.Reader) (*File, error) {
 		return nil, damaged(&FieldError{Path: "recording.duration_ns", Problem: fmt.Sprintf("%d is negative", rec.Duration)})
 	case rec.Undecoded < 0:
 		return nil, damaged(&FieldError{Path: "recording.undecoded", Problem: fmt.Sprintf("%d is negative", rec.Undecoded)})
+	case rec.TooLarge < 0:
+		return nil, damaged(&FieldError{Path: "recording.too_large", Problem: fmt.Sprintf("%d is negative", rec.TooLarge)})
 	case len(file.Recording.Tables) > maxFileTables:
 		return nil, damaged(&FieldError{Path: "recording.tables", Problem: fmt.Sprintf("%d tables, more than %d", len(file.Recording.Tables), maxFileTables)})
 	}

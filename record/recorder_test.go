@@ -30,7 +30,8 @@ func TestRecorderFlushesPeriodicallyAndOnClose(t *testing.T) {
 	sink := &collectingSink{}
 	var mu sync.Mutex
 	var seen []Stats
-	rec := NewRecorder(sink, RecorderOptions{FlushEvery: 10 * time.Millisecond, Flushed: func(s Stats, err error) {
+	rec := NewRecorder(sink, RecorderOptions{FlushEvery: 10 * time.Millisecond, Flushed: func(info FlushInfo, err error) {
+		s := info.Stats
 		mu.Lock()
 		defer mu.Unlock()
 		seen = append(seen, s)

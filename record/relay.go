@@ -209,17 +209,21 @@ func (s *relaySide) data(id uint32, p []byte) {
 		messages = &stream.requests
 	}
 	for {
-		msg, compressed, ok := messages.next(&p)
+		msg, ok := messages.next(&p)
 		if !ok {
 			return
 		}
 		switch {
-		case compressed:
+		case msg.compressed:
 			s.relay.proxy.recorder.undecodable.Add(1)
+		case msg.oversized && s.fromUser:
+			stream.call.requestHead(msg.bytes, msg.size)
+		case msg.oversized:
+			stream.call.responseSkipped()
 		case s.fromUser:
-			stream.call.request(msg)
+			stream.call.request(msg.bytes)
 		default:
-			stream.call.response(msg, s.relay.proxy.recorder.now())
+			stream.call.response(msg.bytes, s.relay.proxy.recorder.now())
 		}
 	}
 }

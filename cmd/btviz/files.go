@@ -27,6 +27,13 @@ func (a *app) readSnapshots(paths []string) ([]*keyspace.Snapshot, error) {
 		if err != nil {
 			return nil, usageError(err)
 		}
+		for _, d := range file.Damaged {
+			name := "table " + quote(d.Table)
+			if d.Table == "" {
+				name = fmt.Sprintf("table %d", d.Index+1)
+			}
+			fmt.Fprintf(a.stderr, "btviz: warning: %s\n", safeMessage(fmt.Sprintf("%s: %s is left out, the rest of the recording is read: %v", path, name, d.Err)))
+		}
 		if rec := file.Recording; rec != nil && len(rec.Tables) == 0 {
 			return nil, emptyRecordingError(path, rec)
 		}
@@ -74,6 +81,11 @@ func emptyRecordingError(path string, rec *keyspace.Recording) error {
 	}
 	if rec.Undecoded > 0 {
 		ran += fmt.Sprintf(" (%s calls were forwarded but could not be decoded)", units.Thousands(rec.Undecoded))
+	}
+	if rec.NotFound != nil {
+		return usageErrorf("%s holds no calls on any table that exists: %s, and its %s calls were on tables the upstream answered NotFound for (%s). "+
+			"Create the tables, or point the application at the instance that holds them, then record again",
+			escape.Text(path), ran, units.Thousands(rec.NotFound.Calls), leftOutNames(rec.NotFound))
 	}
 	return usageErrorf("%s holds no calls on any table: %s and no client called a table through it. "+
 		"Set the application's BIGTABLE_EMULATOR_HOST to the address btviz record listens on (it prints the line to use), then record again",
