@@ -168,6 +168,19 @@ func (d *diagnosis) trafficCandidate(m trafficMeasure, parent, child *keyspace.N
 	return c, c.factor >= hotMinFairFactor
 }
 
+// countedText says what a hotspot's count is: rows written; rows read; or,
+// where more point reads were made than rows came back (reads of rows
+// that do not exist return none), point reads, with the rows returned.
+func countedText(m trafficMeasure, c *keyspace.OpCounts) string {
+	switch {
+	case m.kind == KindWriteHotspot:
+		return units.Count(c.RowsWritten) + " rows written"
+	case c.PointReads > c.RowsRead:
+		return fmt.Sprintf("%s point reads, which returned %s rows", units.Count(c.PointReads), units.Count(c.RowsRead))
+	}
+	return units.Count(c.RowsRead) + " rows read"
+}
+
 // oneRowExplains reports whether a single hot row takes most of the
 // node's reads or writes: hot-row says that better.
 func (d *diagnosis) oneRowExplains(m trafficMeasure, n *keyspace.Node) bool {
@@ -202,11 +215,15 @@ func (d *diagnosis) trafficHotFinding(m trafficMeasure, c trafficCandidate) Find
 			against += fmt.Sprintf(", so it takes %.0f times its share of the key space", c.factor)
 		}
 	}
-	summary := fmt.Sprintf("%s %s takes %s of the recorded %s (%s rows): %s",
-		what, printable(string(c.node.Prefix)), units.Percent(c.share), m.verb, units.Count(m.counts(&c.node.Traffic.OpCounts)), against)
+	summary := fmt.Sprintf("%s %s takes %s of the recorded %s (%s): %s",
+		what, printable(string(c.node.Prefix)), units.Percent(c.share), m.verb, countedText(m, &c.node.Traffic.OpCounts), against)
 	evidence := Evidence{}
 	evidence.set(m.verb[:len(m.verb)-1]+"_share", c.share)
 	evidence.set(m.verb, m.counts(&c.node.Traffic.OpCounts))
+	if m.kind == KindReadHotspot {
+		evidence.set("point_reads", c.node.Traffic.PointReads)
+		evidence.set("rows_read", c.node.Traffic.RowsRead)
+	}
 	if !math.IsInf(c.factor, 1) {
 		evidence.set("factor", c.factor)
 	}

@@ -322,7 +322,13 @@ func (b *Builder) descend(key string, path []*Node) []*Node {
 // budget is spent and parent has no child to fold the row into.
 func (b *Builder) childFor(parent *Node, key string, offset int) *Node {
 	if i, ok := parent.childIndex(key); ok {
-		return parent.Children[i]
+		child := parent.Children[i]
+		if !b.addingOp || !b.splitsAt(parent, child, key) {
+			return child
+		}
+		// A hot range keeps what it counted and ends at key; key gets a
+		// node of its own, as the keys after it will.
+		child.End = Key(key)
 	}
 	end := offset + b.splitter.Next(key, offset)
 	var kind NodeKind

@@ -336,3 +336,28 @@ func (b *Builder) wholeSegments(s string) string {
 	}
 	return ""
 }
+
+// splitFairFactor is how many times an even share of its parent's
+// operations, rows read or rows written a range node may take before the next key that falls in it splits it:
+// far below what a hotspot takes (a quarter of the table's traffic), so
+// that a merged run of keys never reads as one, and far enough above an
+// even share that a compaction's merged pair does not split at once.
+const splitFairFactor = 4
+
+// splitsAt reports whether range node n, a child of parent that holds
+// key, is split at key: in a recording, a range (a run of keys merged to
+// bound the tree) that takes more than [splitFairFactor] times an even
+// share of its parent's traffic stops at the next key that falls in it,
+// which gets a node of its own. So the tree re-splits where the traffic
+// moves: keys written or read after the population shifted (new users,
+// a new key prefix) spread over new nodes, instead of filling the range
+// that lay next to them when they began, which would then read as a
+// hotspot of half the traffic. What the range counted stays with it.
+func (b *Builder) splitsAt(parent, n *Node, key string) bool {
+	if n.Kind != KindRange || key <= string(n.Start) || parent.Rows > 0 || len(parent.Children) < 2 || n.Traffic == nil || parent.Traffic == nil {
+		return false
+	}
+	t, p := &n.Traffic.OpCounts, &parent.Traffic.OpCounts
+	most := max(share(t.Ops, p.Ops), share(t.RowsRead, p.RowsRead), share(t.RowsWritten, p.RowsWritten))
+	return most > splitFairFactor/float64(len(parent.Children))
+}
