@@ -65,11 +65,30 @@ func (a *app) readSnapshots(paths []string) ([]*keyspace.Snapshot, error) {
 			if err != nil {
 				return nil, usageError(err)
 			}
+			if overlap := keyspace.Overlap(p.stored, p.traffic); overlap.Share() < keyspace.JoinMinOverlap {
+				fmt.Fprintf(a.stderr, "btviz: warning: %s\n", safeMessage(fewSharedKeys(p.stored.Table, overlap)))
+			}
 			snaps = append(snaps, joined)
 		}
 	}
 	slices.SortFunc(snaps, func(a, b *keyspace.Snapshot) int { return strings.Compare(a.Table, b.Table) })
 	return snaps, nil
+}
+
+// fewSharedKeys says that a recording and a scan joined as one table
+// share few keys, with the numbers, and what that may mean.
+func fewSharedKeys(table string, o keyspace.KeyOverlap) string {
+	span := func(first, last keyspace.Key) string {
+		if first == "" && last == "" {
+			return "none"
+		}
+		return first.String() + " … " + last.String()
+	}
+	return fmt.Sprintf("the recording and the scan of table %s share few keys: %s of the %s recorded operations (%s) fall on keys the scan found "+
+		"(the traffic touched %s; the scan found %s). If they are of different tables (another instance, a table recreated with other keys), "+
+		"give a scan and a recording of the same one; traffic on rows written after the scan falls outside it as expected",
+		quote(table), units.Percent(o.Share()), units.Thousands(int64(o.Ops+0.5)), units.Thousands(int64(o.OnStored+0.5)),
+		span(o.TouchedFirst, o.TouchedLast), span(o.StoredFirst, o.StoredLast))
 }
 
 // emptyRecordingError says that the recording at path holds no call on

@@ -303,3 +303,41 @@ func gzipBytes(t *testing.T, body []byte) []byte {
 	}
 	return buf.Bytes()
 }
+
+// TestJoiningAScanOfOtherKeysWarns: a recording and a scan of a table of
+// the same name but other keys are joined with a warning that gives the
+// share of the traffic on the scan's keys and both key spans; a scan and
+// a recording of the same keys join without one.
+func TestJoiningAScanOfOtherKeysWarns(t *testing.T) {
+	dir := t.TempDir()
+	scan := func(name, prefix string) string {
+		b := keyspace.NewBuilder(&keyspace.Snapshot{Source: keyspace.SourceEmulator, Table: "t",
+			Scan: keyspace.ScanInfo{Mode: keyspace.ModeFull, Fraction: 1, Complete: true}}, keyspace.Options{Delimiters: "#"})
+		for i := range 2000 {
+			b.Add(&keyspace.Row{Key: fmt.Sprintf("%s#%05d", prefix, i), Cells: []keyspace.Cell{{Family: "f", Qualifier: "q", Timestamp: 1, ValueBytes: 10}}})
+		}
+		path := filepath.Join(dir, name)
+		if err := keyspace.Save(path, b.Snapshot()); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	started := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	rec := keyspace.NewRecordingBuilder(keyspace.RecordingMeta{Source: keyspace.SourceEmulator, Started: started, Delimiters: "#"}, keyspace.Options{})
+	for i := range 1000 {
+		key := keyspace.Key(fmt.Sprintf("acct#%05d", i*2))
+		rec.Add(&keyspace.Op{Time: started.Add(time.Duration(i) * time.Millisecond), Table: "t", Method: keyspace.MethodReadRows,
+			Keys: []keyspace.Key{key}, RowsRead: []keyspace.RowIO{{Key: key, Bytes: 10}}})
+	}
+	recording := filepath.Join(dir, "traffic.btviz")
+	if err := keyspace.SaveRecording(recording, rec.Recording(started.Add(time.Second), true)); err != nil {
+		t.Fatal(err)
+	}
+	r := runBtviz(t, nil, "report", "--snapshot", recording, "--snapshot", scan("other.btviz", "user"))
+	r.requireExit(t, exitOK, "share few keys", "0% of the 1,000 recorded operations (0)", "acct#00000 … acct#01998", "user#00000 … user#01999")
+	r = runBtviz(t, nil, "report", "--snapshot", recording, "--snapshot", scan("same.btviz", "acct"))
+	r.requireExit(t, exitOK)
+	if strings.Contains(r.stderr, "share few keys") {
+		t.Errorf("a scan of the recording's keys is joined with a warning:\n%s", r.stderr)
+	}
+}
