@@ -28,6 +28,10 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// viaGRPC: see [Proxy].
 	viaGRPC bool
+	// tap, when set, is handed every byte a relayed connection carries
+	// (conn numbers the connection), in the order each side sent them:
+	// tests capture real traffic with it.
+	tap func(conn uint64, fromClient bool, b []byte)
 }
 
 // Proxy is a transparent gRPC proxy in front of a Bigtable upstream: it
@@ -65,6 +69,8 @@ type Proxy struct {
 	// viaGRPC sends every connection through the gRPC server, as for
 	// Cloud Bigtable: tests use it to run that path against an emulator.
 	viaGRPC bool
+	tap     func(conn uint64, fromClient bool, b []byte)
+	conns   atomic.Uint64
 	// down is set while the upstream does not answer, so that the change
 	// is logged once each way; downErr says why.
 	down    atomic.Bool
@@ -112,7 +118,7 @@ func Listen(addr string, upstream *Upstream, opts Options) (*Proxy, error) {
 		logf = func(string, ...any) {}
 	}
 	p := &Proxy{
-		upstream: upstream, recorder: opts.Recorder, logf: logf, viaGRPC: opts.viaGRPC,
+		upstream: upstream, recorder: opts.Recorder, logf: logf, viaGRPC: opts.viaGRPC, tap: opts.tap,
 		listener: listener, relays: map[*relay]bool{},
 	}
 	p.grpcPath = p.newGRPCServer()
