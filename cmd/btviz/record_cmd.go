@@ -327,16 +327,22 @@ func (p *recordProgress) flushed(info record.FlushInfo, err error) {
 	}
 }
 
+// tablesNamed is how many tables the line that ends a recording names.
+const tablesNamed = 10
+
 // describeRecording sums up a finished recording in one line.
 func describeRecording(stats record.Stats, tables []string, notFound, overLimit *keyspace.TablesLeftOut, took time.Duration, out string, flushErr error) string {
-	names := make([]string, len(tables))
-	for i, t := range tables {
-		names[i] = escape.Text(t)
+	names := make([]string, 0, min(len(tables), tablesNamed+1))
+	for _, t := range tables[:min(len(tables), tablesNamed)] {
+		names = append(names, escape.Text(t))
+	}
+	if len(tables) > tablesNamed {
+		names = append(names, fmt.Sprintf("and %d more", len(tables)-tablesNamed))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "recorded %s calls in %s", units.Thousands(stats.Calls), units.Duration(took))
 	if len(names) > 0 {
-		fmt.Fprintf(&b, " on %d table(s): %s", len(names), strings.Join(names, ", "))
+		fmt.Fprintf(&b, " on %d table(s): %s", len(tables), strings.Join(names, ", "))
 	}
 	if notFound != nil {
 		fmt.Fprintf(&b, "; %s calls on tables that do not exist (NotFound) were counted, not recorded: %s", units.Thousands(notFound.Calls), leftOutNames(notFound))
