@@ -54,6 +54,11 @@ type Builder struct {
 	// addingOp is set while an operation, not a row, descends the tree.
 	addingOp bool
 
+	// rangeIndex maps a range of the tablet map the builder was given
+	// to the range that holds it once long keys were cut and neighbours
+	// merged ([Builder.cutMeta]); nil when none were.
+	rangeIndex []int
+
 	// keys follows the longest key kept, which bounds the nodes and
 	// sample rows the builder keeps ([TreeKeyBytes], [SampleKeyBytes]);
 	// longKeys notes the keys cut to [KeptKeyBytes].
@@ -86,11 +91,11 @@ func NewBuilder(meta *Snapshot, opts Options) *Builder {
 	}
 	meta.TimeBucketMicros = initialBucketMicros
 	meta.Root = &Node{Kind: KindPrefix}
-	b.cutMeta(meta)
 	b.nodes = 1
 	b.depth = opts.MaxDepth
 	meta.TreeDepth = opts.MaxDepth
 	sort.Slice(meta.Ranges, func(i, j int) bool { return meta.Ranges[i].Start < meta.Ranges[j].Start })
+	b.cutMeta(meta)
 	if opts.Delimiters != "" || opts.DelimitersDecided {
 		b.setDelimiters(opts.Delimiters)
 	} else {
@@ -126,6 +131,7 @@ func (b *Builder) Rows() int64 { return b.snap.Scan.RowsRead }
 // MarkRange records that tablet-map range i was scanned in full, and
 // whether it was re-read at full resolution after sampling.
 func (b *Builder) MarkRange(i int, rescanned bool) {
+	i = b.keptRange(i)
 	b.snap.Ranges[i].Scanned = true
 	b.snap.Ranges[i].Rescanned = b.snap.Ranges[i].Rescanned || rescanned
 }
@@ -134,7 +140,7 @@ func (b *Builder) MarkRange(i int, rescanned bool) {
 // than a sampled scan saw of it and was not re-read in full, the read cap
 // spent: an oversized row may hide in it.
 func (b *Builder) MarkUnexplained(i int) {
-	b.snap.Ranges[i].Unexplained = true
+	b.snap.Ranges[b.keptRange(i)].Unexplained = true
 }
 
 // Snapshot returns a deep copy of the snapshot built so far; the builder
@@ -146,7 +152,7 @@ func (b *Builder) Snapshot() *Snapshot {
 	}
 	snap := b.snap.Clone()
 	snap.Sample = b.sample.rows()
-	snap.LongKeys = slices.Clone(b.longKeys)
+	snap.LongKeys = slices.Clone(b.longKeys[:min(len(b.longKeys), b.keys.listRows(LongKeysKept))])
 	snap.cutTexts()
 	if snap.Traffic != nil {
 		b.hotLists(snap.Traffic)

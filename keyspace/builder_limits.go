@@ -84,9 +84,12 @@ func (b *Builder) noteOpKeys(op *Op) {
 }
 
 // cutMeta cuts the keys the builder is given before any row: the tablet
-// map's bounds and the scanned range's. A tablet map's ranges that the
-// cut leaves empty (two bounds that share their first [KeptKeyBytes]
-// bytes) are merged into the range before them.
+// map's bounds and the scanned range's. Ranges of the tablet map that the
+// cut leaves empty (bounds that share their first [KeptKeyBytes] bytes)
+// are merged into the range before them, and neighbours are merged when
+// the map's keys would take more than [RangeKeyBytes] in a file; the
+// builder maps the ranges it was given to the ones it keeps
+// ([Builder.keptRange]).
 func (b *Builder) cutMeta(meta *Snapshot) {
 	for _, k := range []*Key{&meta.Scan.Start, &meta.Scan.End, &meta.Scan.Prefix} {
 		if len(*k) > KeptKeyBytes {
@@ -98,35 +101,53 @@ func (b *Builder) cutMeta(meta *Snapshot) {
 	}
 	start, end := cutRange(string(meta.Scan.Start), string(meta.Scan.End))
 	meta.Scan.Start, meta.Scan.End = Key(start), Key(end)
-	long := false
+	longest := 0
+	var ranges keyBudget
 	for i := range meta.Ranges {
-		long = long || len(meta.Ranges[i].Start) > KeptKeyBytes || len(meta.Ranges[i].End) > KeptKeyBytes
+		r := &meta.Ranges[i]
+		longest = max(longest, len(r.Start), len(r.End))
+		ranges.note(cutKey(string(r.Start)))
+		ranges.note(cutKey(string(r.End)))
 	}
-	if !long {
+	group := 1 // ranges merged into one
+	if ranges.longest > 0 {
+		group = (2*len(meta.Ranges)*ranges.longest + RangeKeyBytes - 1) / RangeKeyBytes
+	}
+	if longest <= KeptKeyBytes && group <= 1 {
 		return
 	}
+	b.rangeIndex = make([]int, len(meta.Ranges))
 	kept := meta.Ranges[:0]
 	var carried *Range // empty ranges before the first that is not
-	for _, r := range meta.Ranges {
+	for i, r := range meta.Ranges {
 		for _, k := range []*Key{&r.Start, &r.End} {
 			if len(*k) > KeptKeyBytes {
 				b.longKeys = noteLongKey(b.longKeys, string(*k))
 				*k = Key(cutKey(string(*k)))
 			}
 		}
-		if last := len(kept) - 1; last >= 0 && r.Start < kept[last].End {
+		last := len(kept) - 1
+		if last >= 0 && r.Start < kept[last].End {
 			r.Start = kept[last].End // cut bounds of one head sort by their tails
 		}
-		if r.End != "" && r.End <= r.Start {
-			// Empty as kept: its bytes go to a neighbour.
-			switch last := len(kept) - 1; {
-			case last >= 0:
-				kept[last].SampledBytes += r.SampledBytes
-			case carried == nil:
-				carried = &Range{Start: r.Start, SampledBytes: r.SampledBytes}
-			default:
-				carried.SampledBytes += r.SampledBytes
+		empty := r.End != "" && r.End <= r.Start
+		switch {
+		case empty && last < 0:
+			// Empty as kept, before any range: its bytes go to the next.
+			if carried == nil {
+				carried = &Range{Start: r.Start}
 			}
+			carried.SampledBytes += r.SampledBytes
+			b.rangeIndex[i] = 0
+			continue
+		case empty || last >= 0 && i%group != 0:
+			// Empty as kept, or one of a group merged for the map's size:
+			// part of the range before.
+			kept[last].SampledBytes += r.SampledBytes
+			if !empty {
+				kept[last].End = r.End
+			}
+			b.rangeIndex[i] = last
 			continue
 		}
 		if carried != nil {
@@ -134,6 +155,7 @@ func (b *Builder) cutMeta(meta *Snapshot) {
 			carried = nil
 		}
 		kept = append(kept, r)
+		b.rangeIndex[i] = len(kept) - 1
 	}
 	if carried != nil { // every range was empty as kept
 		carried.End = Key(PrefixEnd(string(carried.Start)))
@@ -142,25 +164,47 @@ func (b *Builder) cutMeta(meta *Snapshot) {
 	meta.Ranges = kept
 }
 
+// keptRange returns the range the builder keeps for range i of the
+// tablet map it was given.
+func (b *Builder) keptRange(i int) int {
+	if b.rangeIndex == nil {
+		return i
+	}
+	return b.rangeIndex[i]
+}
+
 // maxNodes is the builder's node budget: [Options.MaxNodes], fewer when
 // long keys would make the tree too large a file ([TreeKeyBytes]).
 func (b *Builder) maxNodes() int { return b.keys.nodes(b.opts.MaxNodes) }
 
-// applyKeyBudget shrinks the tree and the sample to what the longest key
-// so far allows.
+// applyKeyBudget shrinks the tree, the sample and the list of long keys
+// to what the longest key so far allows.
 func (b *Builder) applyKeyBudget() {
 	b.sample.resize(b.keys.sampleRows(b.opts.SampleSize))
+	b.longKeys = b.longKeys[:min(len(b.longKeys), b.keys.listRows(LongKeysKept))]
 	if b.nodes > b.maxNodes() {
 		b.prune()
 	}
+	if b.nodes > b.maxNodes() {
+		b.shrinkTo(b.maxNodes())
+	}
 }
 
-// setNodeBudget changes the builder's node budget (a recording shares
-// [RecordingNodes] among its tables), giving up tree levels at once when
-// the tree is over it.
-func (b *Builder) setNodeBudget(nodes int) {
+// setBudget changes the builder's node budget and its budget of key
+// bytes (a recording shares [RecordingNodes] and [RecordingKeyBytes]
+// among its tables), giving up tree levels at once when the tree is over
+// them.
+func (b *Builder) setBudget(nodes, keyBytes int) {
 	b.opts.MaxNodes = nodes
-	if b.nodes > b.maxNodes() {
-		b.prune()
+	b.keys.bytes = keyBytes
+	b.applyKeyBudget()
+}
+
+// shrinkTo gives up tree levels until the tree holds at most nodes nodes,
+// down to the shared prefix alone: what [Builder.prune] does not give up
+// (the first level) when long keys leave a budget smaller than a level.
+func (b *Builder) shrinkTo(nodes int) {
+	for b.depth > 0 && b.nodes > nodes {
+		b.collapseTo(b.depth - 1)
 	}
 }

@@ -19,19 +19,32 @@ import (
 //	a key (row, bound, column)   KeptKeyBytes (8 KiB), then   maxFileKeyBytes (64 KiB)
 //	                             cut, its length and SHA-256
 //	                             in the snapshot's long_keys
-//	long keys noted              LongKeysKept (20)            maxFileRowList
+//	long keys noted              LongKeysKept (20), fewer     maxFileRowList
+//	                             when keys are long
 //	the tree's key bytes         TreeKeyBytes (64 MB as       the file's size,
 //	                             written): fewer nodes for    DefaultMaxFileBytes
 //	                             longer keys                  (256 MB)
 //	the sample's key bytes       SampleKeyBytes (32 MB as     the file's size
-//	                             written): fewer rows for
-//	                             longer keys
+//	                             written): fewer rows
+//	the tablet map's key bytes   RangeKeyBytes (32 MB as      the file's size
+//	                             written): neighbours merged
 //	free text (names, reasons)   MaxTextBytes (1 KiB), then   cut as it is read
 //	                             cut, its length noted
 //	tables of a recording        RecordingTables (256)        maxFileTables (4,096)
 //	nodes of a recording         RecordingNodes (64,000)      maxFileNodes per table
+//	key bytes of a recording     RecordingKeyBytes (96 MB),   the file's size
+//	                             shared as the nodes are;
+//	                             hot lists shorter for long
+//	                             keys
 //	tables that do not exist     counted, never built;        maxFileRowList names
 //	                             NotFoundNamesKept names
+//
+// Every budget of key bytes is of keys as written: escaped, a byte
+// outside printable ASCII takes up to six characters. Keys under 64 bytes
+// never meet one; a table of 8 KiB binary keys keeps about a hundred
+// nodes, and a recording of 256 such tables keeps each table's totals and
+// its hottest row and scan. So no file btviz writes is over about 200 MB
+// however long its keys (TestWrittenAtTheKeyLimitsReadsBack).
 //
 // A table the data API answered NotFound for (a typo, a table not yet
 // created) gets no tree: its calls are counted by name, so that an
@@ -63,8 +76,15 @@ const (
 	RecordingTables = 256
 	// RecordingNodes bounds the tree nodes of all of a recording's tables
 	// together: each table gets [DefaultTrafficNodes] until the tables
-	// share more, then an equal part, at least [minTableNodes].
+	// share more, then an equal part.
 	RecordingNodes = 64000
+	// RecordingKeyBytes bounds the key bytes of all of a recording's
+	// tables together, as written: each table gets [TreeKeyBytes] until
+	// the tables share more, then an equal part.
+	RecordingKeyBytes = 96 << 20
+	// RangeKeyBytes bounds the bytes the tablet map's keys take in a file,
+	// as written: a map of long keys has its neighbouring ranges merged.
+	RangeKeyBytes = 32 << 20
 	// NotFoundNamesKept is how many tables answered NotFound a recording
 	// names (the most called); the rest are counted.
 	NotFoundNamesKept = 64
@@ -84,10 +104,6 @@ const (
 	// (20,000 nodes of such keys, all escaped, take under 100 MB), so
 	// the builder does not measure shorter keys.
 	shortKeyBytes = 64
-	// minTableNodes is the fewest nodes a tree is given, enough for a
-	// full first level of the tree ([Options.MaxChildren]): 160 nodes of
-	// keys of KeptKeyBytes, all escaped, take 100 MB.
-	minTableNodes = 160
 	// minSampleRows is the fewest rows the sample keeps, however long
 	// the keys (24 MB of such keys).
 	minSampleRows = 500
@@ -211,11 +227,15 @@ func fileKeyBytes(key string) int {
 }
 
 // keyBudget follows the longest key a builder keeps, as written in a
-// file, and turns [TreeKeyBytes] and [SampleKeyBytes] into the most nodes
-// and sample rows that keys that long allow.
+// file, and turns its budget of key bytes ([TreeKeyBytes], or a table's
+// part of [RecordingKeyBytes]) and [SampleKeyBytes] into the most nodes,
+// sample rows and list rows that keys that long allow.
 type keyBudget struct {
 	// longest is the most characters a kept key takes in a file.
 	longest int
+	// bytes is the budget of the tree's and the lists' keys (0:
+	// [TreeKeyBytes]).
+	bytes int
 }
 
 // note measures key (already cut to [KeptKeyBytes]) and reports whether
@@ -232,13 +252,31 @@ func (k *keyBudget) note(key string) bool {
 	return true
 }
 
+// budget returns the bytes the tree's and the lists' keys may take.
+func (k *keyBudget) budget() int {
+	if k.bytes > 0 {
+		return k.bytes
+	}
+	return TreeKeyBytes
+}
+
 // nodes returns the most tree nodes keys as long as the longest allow,
-// at most limit.
+// at most limit and at least the root.
 func (k *keyBudget) nodes(limit int) int {
 	if k.longest == 0 {
 		return limit
 	}
-	return max(min(limit, TreeKeyBytes/(nodeKeyCopies*k.longest)), minTableNodes)
+	return max(min(limit, k.budget()/(nodeKeyCopies*k.longest)), 1)
+}
+
+// listRows returns how many rows each of a snapshot's lists of keys (the
+// hot rows and scans, the long keys) keeps, at most limit: their keys
+// take at most an eighth of the budget, and each list keeps its first.
+func (k *keyBudget) listRows(limit int) int {
+	if k.longest == 0 {
+		return limit
+	}
+	return max(min(limit, k.budget()/(listKeyCopies*k.longest)), 1)
 }
 
 // sampleRows returns the most sample rows keys as long as the longest
@@ -249,6 +287,11 @@ func (k *keyBudget) sampleRows(limit int) int {
 	}
 	return max(min(limit, SampleKeyBytes/k.longest), min(limit, minSampleRows))
 }
+
+// listKeyCopies is how many keys as long as the longest one row of each
+// of a snapshot's lists takes: a hot read, a hot write, a hot scan's two
+// bounds and a long key, times eight (the lists' part of the budget).
+const listKeyCopies = 5 * 8
 
 // MaxTextBytes is the longest free text a file keeps whole: a table,
 // project, instance, app profile or family name (Cloud Bigtable's are

@@ -205,13 +205,15 @@ func (r *RecordingBuilder) LeftOut() (notFound, overLimit *TablesLeftOut) {
 	return r.notFound.list(), r.overLimit.list()
 }
 
-// shareNodes gives every table its part of [RecordingNodes]: the node
-// budget the recording was made with, until the tables share more.
+// shareNodes gives every table its part of [RecordingNodes] and
+// [RecordingKeyBytes]: the budgets the recording was made with, until the
+// tables share more.
 func (r *RecordingBuilder) shareNodes() {
-	each := max(min(r.opts.MaxNodes, RecordingNodes/len(r.tables)), minTableNodes)
+	nodes := max(min(r.opts.MaxNodes, RecordingNodes/len(r.tables)), 1)
+	keyBytes := min(TreeKeyBytes, RecordingKeyBytes/len(r.tables))
 	for _, b := range r.tables {
-		if b.opts.MaxNodes != each {
-			b.setNodeBudget(each)
+		if b.opts.MaxNodes != nodes || b.keys.budget() != keyBytes {
+			b.setBudget(nodes, keyBytes)
 		}
 	}
 }

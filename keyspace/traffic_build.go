@@ -299,16 +299,17 @@ func (b *Builder) coarsenTraffic() {
 // hotLists fills the snapshot's hot-row and hot-scan lists from the
 // counters.
 func (b *Builder) hotLists(t *Traffic) {
+	reported := b.keys.listRows(HotRowsReported)
 	rows := func(c *hotCounter) []HotRow {
 		var out []HotRow
-		for _, e := range c.top(HotRowsReported) {
+		for _, e := range c.top(reported) {
 			out = append(out, HotRow{Key: Key(e.key), Count: e.count, Error: e.error, Bytes: e.extra})
 		}
 		return out
 	}
 	t.TopReads, t.TopWrites = rows(&b.traffic.reads), rows(&b.traffic.writes)
 	t.TopScans = nil
-	for _, e := range b.traffic.scans.top(HotRowsReported) {
+	for _, e := range b.traffic.scans.top(reported) {
 		start, end := splitScanKey(e.key)
 		t.TopScans = append(t.TopScans, HotScan{Start: start, End: end, Count: e.count, Error: e.error, Rows: e.extra})
 	}
