@@ -2,11 +2,9 @@ package keyspace_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"testing"
 	"time"
 
@@ -84,32 +82,4 @@ func TestRecordedTablesWithoutKeysAreUsable(t *testing.T) {
 // tables at a time, as [FuzzDecodeSnapshot] does a snapshot's: the
 // reader refuses it naming the field (or leaves out the damaged table),
 // or every command can use what it accepts.
-func FuzzDecodeRecording(f *testing.F) {
-	body := fuzzTablesJSON(f)
-	for i, kind := range []uint8{0, 1, 2, 4, 5, 9, 10, 11, 12} {
-		seed := binary.LittleEndian.AppendUint16(nil, uint16(i*53))
-		seed = append(seed, kind)
-		seed = binary.LittleEndian.AppendUint64(seed, math.Float64bits(-1e15))
-		f.Add(append(seed, "\x1b]0;x\x07"...))
-	}
-	var pristine any
-	if err := json.Unmarshal(body, &pristine); err != nil {
-		f.Fatal(err)
-	}
-	_, values, _ := nthSlot(&pristine, math.MaxInt)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) < 11 {
-			return
-		}
-		at, kind := binary.LittleEndian.Uint16(data), data[2]
-		number, text := math.Float64frombits(binary.LittleEndian.Uint64(data[3:])), string(data[11:])
-		doc := deepCopy(pristine)
-		target, _, _ := nthSlot(&doc, int(at)%values)
-		mutate(target, kind, number, text)
-		damaged, err := json.Marshal(doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		decodeOrUse(t, damaged)
-	})
-}
+func FuzzDecodeRecording(f *testing.F) { fuzzDamaging(f, fuzzTablesJSON(f), 53) }

@@ -268,10 +268,15 @@ func mutate(s slot, kind uint8, number float64, text string) {
 // accepts a snapshot every command can use. The input's first two bytes
 // pick the value, the third what to put there, the next eight a number
 // and the rest a text.
-func FuzzDecodeSnapshot(f *testing.F) {
-	body := fuzzSnapshotJSON(f)
+func FuzzDecodeSnapshot(f *testing.F) { fuzzDamaging(f, fuzzSnapshotJSON(f), 37) }
+
+// fuzzDamaging runs a fuzz target that damages one value of body, a
+// valid file's JSON, at a time: the input's first two bytes pick the
+// value, the third what to put there, the next eight a number and the
+// rest a text. The seeds damage values step apart.
+func fuzzDamaging(f *testing.F, body []byte, step int) {
 	for i, kind := range []uint8{0, 1, 2, 4, 5, 9, 10, 11, 12} {
-		seed := binary.LittleEndian.AppendUint16(nil, uint16(i*37))
+		seed := binary.LittleEndian.AppendUint16(nil, uint16(i*step))
 		seed = append(seed, kind)
 		seed = binary.LittleEndian.AppendUint64(seed, math.Float64bits(-1e15))
 		f.Add(append(seed, "\x1b]0;x\x07"...))

@@ -60,6 +60,31 @@ func (p *Proxy) relayed() int {
 	return len(p.relays)
 }
 
+// proxyWithoutUpstream starts a proxy in front of a free port that no
+// emulator listens on yet, upstreamAddr; the proxy stops when the test
+// ends.
+func proxyWithoutUpstream(t *testing.T, opts Options) (proxy *Proxy, upstreamAddr string) {
+	t.Helper()
+	hold, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstreamAddr = hold.Addr().String()
+	hold.Close()
+	upstream, err := DialEmulator(upstreamAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { upstream.Close() })
+	proxy, err = Listen("127.0.0.1:0", upstream, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go proxy.Serve()
+	t.Cleanup(func() { proxy.Stop(context.Background()) })
+	return proxy, upstreamAddr
+}
+
 // waitFor polls cond until it holds or the deadline passes.
 func waitFor(t *testing.T, what string, within time.Duration, cond func() bool) {
 	t.Helper()
@@ -78,23 +103,7 @@ func waitFor(t *testing.T, what string, within time.Duration, cond func() bool) 
 // next calls go through the relay, byte for byte, on a new connection,
 // not on the gRPC path, which is not.
 func TestConnectionsFromWhileTheUpstreamWasDownGoBackToTheRelay(t *testing.T) {
-	hold, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstreamAddr := hold.Addr().String()
-	hold.Close()
-	upstream, err := DialEmulator(upstreamAddr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer upstream.Close()
-	proxy, err := Listen("127.0.0.1:0", upstream, Options{Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go proxy.Serve()
-	defer proxy.Stop(context.Background())
+	proxy, upstreamAddr := proxyWithoutUpstream(t, Options{Logf: t.Logf})
 
 	stub := rawStub(t, proxy.Addr())
 	table := InstanceName("local", "btviz") + "/tables/" + shopTable

@@ -100,14 +100,22 @@ func startRecorder(t *testing.T, host, out string) *recorder {
 	}
 	t.Cleanup(func() { cmd.Process.Kill() })
 	r.signal = func() error { return cmd.Process.Signal(syscall.SIGINT) }
-	deadline := time.Now().Add(10 * time.Second)
+	waitListening(t, addr, r.stderr.String)
+	return r
+}
+
+// waitListening waits until a btviz record process listens on addr;
+// stderr says why when it does not.
+func waitListening(t *testing.T, addr string, stderr func() string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if conn, err := net.Dial("tcp", addr); err == nil {
 			conn.Close()
-			return r
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("btviz record does not listen:\n%s", r.stderr.String())
+			t.Fatalf("btviz record does not listen:\n%s", stderr())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -35,22 +35,22 @@ import (
 // Each test logs its figures (go test -tags slow -v ./cmd/btviz -run
 // TestProbe).
 
-// lockedBuffer is a bytes buffer a process writes and a test reads.
+// lockedBuffer is what a process writes, for a test to read as it runs.
 type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
+	syncWriter
+	text strings.Builder
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
+func newLockedBuffer() *lockedBuffer {
+	l := &lockedBuffer{}
+	l.w = &l.text
+	return l
 }
 
 func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.b.String()
+	return l.text.String()
 }
 
 // probeRecorder is `btviz record` running as a process of its own.
@@ -71,24 +71,15 @@ func startProbeRecorder(t *testing.T, host, out, limits string) *probeRecorder {
 	script := fmt.Sprintf("%s\nexec %q record --listen %s --upstream %s --out %q", limits, btviz, addr, host, out)
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "NO_COLOR=1")
-	r := &probeRecorder{addr: addr, cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
+	r := &probeRecorder{addr: addr, cmd: cmd, stderr: newLockedBuffer(), exited: make(chan struct{})}
 	cmd.Stderr = r.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go func() { cmd.Wait(); close(r.exited) }()
 	t.Cleanup(func() { cmd.Process.Kill(); <-r.exited })
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if conn, err := net.Dial("tcp", addr); err == nil {
-			conn.Close()
-			return r
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("btviz record does not listen:\n%s", r.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitListening(t, addr, r.stderr.String)
+	return r
 }
 
 // memory returns the process's resident set now and at its peak, in MB.
@@ -139,19 +130,14 @@ func officialEmulator(t *testing.T) string {
 // client.
 func officialClient(t *testing.T, addr, table string, create bool) *bigtable.Client {
 	t.Helper()
+	if create {
+		newTable(t, addr, table)
+	}
 	client, admin, err := emulator.Dial(context.Background(), addr, connect.EmulatorProject, connect.EmulatorInstance)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { client.Close(); admin.Close() })
-	if create {
-		if err := admin.CreateTable(context.Background(), table); err != nil {
-			t.Fatal(err)
-		}
-		if err := admin.CreateColumnFamily(context.Background(), table, "f"); err != nil {
-			t.Fatal(err)
-		}
-	}
 	return client
 }
 
@@ -388,19 +374,9 @@ func TestProbeAFullDiskAtTheEnd(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	// Then calls on 60 more tables: a recording far over the limit.
-	_, admin, err := emulator.Dial(ctx, host, connect.EmulatorProject, connect.EmulatorInstance)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
 	for i := range 60 {
 		table := fmt.Sprintf("more-%02d", i)
-		if err := admin.CreateTable(ctx, table); err != nil {
-			t.Fatal(err)
-		}
-		if err := admin.CreateColumnFamily(ctx, table, "f"); err != nil {
-			t.Fatal(err)
-		}
+		newTable(t, host, table)
 		for j := range 20 {
 			m := bigtable.NewMutation()
 			m.Set("f", "q", bigtable.Now(), []byte("v"))

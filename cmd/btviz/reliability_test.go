@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/internal/snapshotjson"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -33,18 +32,7 @@ func recordThrough(t *testing.T, drive func(ctx context.Context, client *bigtabl
 	}
 	t.Cleanup(func() { srv.Close() })
 	ctx := context.Background()
-	client, admin, err := emulator.Dial(ctx, srv.Addr, connect.EmulatorProject, connect.EmulatorInstance)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	defer admin.Close()
-	if err := admin.CreateTable(ctx, "t"); err != nil {
-		t.Fatal(err)
-	}
-	if err := admin.CreateColumnFamily(ctx, "t", "f"); err != nil {
-		t.Fatal(err)
-	}
+	newTable(t, srv.Addr, "t")
 	out = filepath.Join(t.TempDir(), "traffic.btviz")
 	addr, stop := startRecording(t, "--upstream", srv.Addr, "--out", out)
 	defer stop()
@@ -230,11 +218,8 @@ func TestHugeNamesAreCutInEveryOutput(t *testing.T) {
 	if err := keyspace.EncodeRecording(&buf, b.Recording(started.Add(time.Second), true)); err != nil {
 		t.Fatal(err)
 	}
-	crafted := bytes.Replace(gunzip(t, buf.Bytes()), []byte(`"table":"t"`), []byte(`"table":"`+name+`"`), 1)
 	path := filepath.Join(t.TempDir(), "crafted.btviz")
-	if err := os.WriteFile(path, gzipBytes(t, crafted), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	rewrite(t, buf.Bytes(), path, func(file map[string]any) { snapshotjson.Object(file, "recording", "tables", 0)["table"] = name })
 	for _, format := range []string{"text", "json", "markdown"} {
 		r := runBtviz(t, nil, "report", "--snapshot", path, "--format", format)
 		r.requireExit(t, exitOK)
@@ -261,16 +246,10 @@ func TestADamagedTableOfARecordingIsLeftOut(t *testing.T) {
 	if err := keyspace.EncodeRecording(&buf, b.Recording(started.Add(time.Second), true)); err != nil {
 		t.Fatal(err)
 	}
-	body := gunzip(t, buf.Bytes())
-	at := bytes.Index(body, []byte(`"table":"hurt"`))
-	if at < 0 || !bytes.Contains(body[at:], []byte(`"ops":1`)) {
-		t.Fatal("cannot find the table to damage")
-	}
-	body = append(body[:at:at], bytes.Replace(body[at:], []byte(`"ops":1`), []byte(`"ops":-1`), 1)...)
 	path := filepath.Join(t.TempDir(), "damaged.btviz")
-	if err := os.WriteFile(path, gzipBytes(t, body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	rewrite(t, buf.Bytes(), path, func(file map[string]any) {
+		snapshotjson.Object(file, "recording", "tables", 1, "root", "traffic")["ops"] = -1
+	})
 	r := runBtviz(t, nil, "report", "--snapshot", path)
 	r.requireExit(t, exitOK, `table "hurt" is left out`, "recording.tables[1]")
 	if !strings.Contains(r.stdout, "good") {
@@ -278,66 +257,38 @@ func TestADamagedTableOfARecordingIsLeftOut(t *testing.T) {
 	}
 }
 
-func gunzip(t *testing.T, data []byte) []byte {
+// rewrite writes to path the file data with the change damage makes to
+// its JSON.
+func rewrite(t *testing.T, data []byte, path string, damage func(file map[string]any)) {
 	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(data))
+	file, err := snapshotjson.Read(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, err := io.ReadAll(zr)
+	damage(file)
+	out, err := snapshotjson.Write(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return body
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
-func gzipBytes(t *testing.T, body []byte) []byte {
+// newTable creates table, with family f, on the emulator at addr.
+func newTable(t *testing.T, addr, table string) {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	if _, err := zw.Write(body); err != nil {
+	ctx := context.Background()
+	client, admin, err := emulator.Dial(ctx, addr, connect.EmulatorProject, connect.EmulatorInstance)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := zw.Close(); err != nil {
+	defer client.Close()
+	defer admin.Close()
+	if err := admin.CreateTable(ctx, table); err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
-}
-
-// TestJoiningAScanOfOtherKeysWarns: a recording and a scan of a table of
-// the same name but other keys are joined with a warning that gives the
-// share of the traffic on the scan's keys and both key spans; a scan and
-// a recording of the same keys join without one.
-func TestJoiningAScanOfOtherKeysWarns(t *testing.T) {
-	dir := t.TempDir()
-	scan := func(name, prefix string) string {
-		b := keyspace.NewBuilder(&keyspace.Snapshot{Source: keyspace.SourceEmulator, Table: "t",
-			Scan: keyspace.ScanInfo{Mode: keyspace.ModeFull, Fraction: 1, Complete: true}}, keyspace.Options{Delimiters: "#"})
-		for i := range 2000 {
-			b.Add(&keyspace.Row{Key: fmt.Sprintf("%s#%05d", prefix, i), Cells: []keyspace.Cell{{Family: "f", Qualifier: "q", Timestamp: 1, ValueBytes: 10}}})
-		}
-		path := filepath.Join(dir, name)
-		if err := keyspace.Save(path, b.Snapshot()); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	started := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
-	rec := keyspace.NewRecordingBuilder(keyspace.RecordingMeta{Source: keyspace.SourceEmulator, Started: started, Delimiters: "#"}, keyspace.Options{})
-	for i := range 1000 {
-		key := keyspace.Key(fmt.Sprintf("acct#%05d", i*2))
-		rec.Add(&keyspace.Op{Time: started.Add(time.Duration(i) * time.Millisecond), Table: "t", Method: keyspace.MethodReadRows,
-			Keys: []keyspace.Key{key}, RowsRead: []keyspace.RowIO{{Key: key, Bytes: 10}}})
-	}
-	recording := filepath.Join(dir, "traffic.btviz")
-	if err := keyspace.SaveRecording(recording, rec.Recording(started.Add(time.Second), true)); err != nil {
+	if err := admin.CreateColumnFamily(ctx, table, "f"); err != nil {
 		t.Fatal(err)
-	}
-	r := runBtviz(t, nil, "report", "--snapshot", recording, "--snapshot", scan("other.btviz", "user"))
-	r.requireExit(t, exitOK, "share few keys", "0% of the 1,000 recorded operations (0)", "acct#00000 … acct#01998", "user#00000 … user#01999")
-	r = runBtviz(t, nil, "report", "--snapshot", recording, "--snapshot", scan("same.btviz", "acct"))
-	r.requireExit(t, exitOK)
-	if strings.Contains(r.stderr, "share few keys") {
-		t.Errorf("a scan of the recording's keys is joined with a warning:\n%s", r.stderr)
 	}
 }
