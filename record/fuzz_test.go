@@ -16,7 +16,8 @@ import (
 // response the recorder decodes (wire.go, call.go), and ReadRows' chunks
 // reassembled into rows (chunks.go). Their seed corpus under
 // testdata/fuzz/ was captured through the proxy from the official Go
-// client against the official emulator (TestCaptureFuzzCorpus), beside
+// client against the official emulator (TestCaptureFuzzCorpus, in the
+// slow tier), beside
 // the hand-made seeds below.
 
 // FuzzFrameParser feeds one direction of a connection to the frame

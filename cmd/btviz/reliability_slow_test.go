@@ -116,13 +116,7 @@ func (r *probeRecorder) stop(t *testing.T) int {
 // officialEmulator runs the official emulator for one test.
 func officialEmulator(t *testing.T) string {
 	t.Helper()
-	_, binary := buildBinaries(t)
-	p, err := cbtemulator.Run(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Stop)
-	return p.Addr
+	return cbtemulator.Start(t)
 }
 
 // officialClient dials addr (the emulator or a proxy in front of it),

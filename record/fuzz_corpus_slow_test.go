@@ -1,3 +1,5 @@
+//go:build slow
+
 package record
 
 import (
@@ -30,16 +32,12 @@ const captureCorpusEnv = "BTVIZ_CAPTURE_FUZZ_CORPUS"
 // emulator, every byte of each connection taken as it crossed the relay.
 // It runs only with BTVIZ_CAPTURE_FUZZ_CORPUS=1:
 //
-//	BTVIZ_CAPTURE_FUZZ_CORPUS=1 go test ./record -run TestCaptureFuzzCorpus
+//	BTVIZ_CAPTURE_FUZZ_CORPUS=1 go test -tags slow ./record -run TestCaptureFuzzCorpus
 func TestCaptureFuzzCorpus(t *testing.T) {
 	if os.Getenv(captureCorpusEnv) != "1" {
 		t.Skip("writes the fuzz corpus; set " + captureCorpusEnv + "=1")
 	}
-	binary, err := cbtemulator.Build(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstreamAddr := runEmulator(t, binary)
+	upstreamAddr := runEmulator(t, cbtemulator.Binary(t))
 	upstream, err := DialEmulator(upstreamAddr)
 	if err != nil {
 		t.Fatal(err)
