@@ -213,15 +213,26 @@ func TestProbeLargeMessagesAndHeaders(t *testing.T) {
 	defer conn.Close()
 	stub := btpb.NewBigtableClient(conn)
 	big := strings.Repeat("m", 15<<20)
+	answered := make(chan error, 8)
 	for range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			callCtx := metadata.AppendToOutgoingContext(ctx, "x-probe", big)
-			stub.SampleRowKeys(callCtx, &btpb.SampleRowKeysRequest{TableName: "projects/local/instances/btviz/tables/cells"})
+			stream, err := stub.SampleRowKeys(callCtx, &btpb.SampleRowKeysRequest{TableName: "projects/local/instances/btviz/tables/cells"})
+			if err == nil {
+				_, err = stream.Recv()
+			}
+			answered <- err
 		}()
 	}
 	wg.Wait()
+	close(answered)
+	for err := range answered {
+		if err != nil {
+			t.Errorf("a call with 15 MB of metadata through the proxy: %v", err)
+		}
+	}
 	_, headersPeak := rec.memory(t)
 	t.Logf("proxy peak RSS %.0f MB after two concurrent 100 MB cells, %.0f MB after eight 15 MB headers too", cellsPeak, headersPeak)
 	if code := rec.stop(t); code != exitOK {
