@@ -358,7 +358,9 @@ func (b *Builder) splitsAt(parent, n *Node, key string) bool {
 	if n.Kind != KindRange || key <= string(n.Start) || parent.Rows > 0 || len(parent.Children) < 2 || n.Traffic == nil || parent.Traffic == nil {
 		return false
 	}
-	t, p := &n.Traffic.OpCounts, &parent.Traffic.OpCounts
-	most := max(share(t.Ops, p.Ops), share(t.RowsRead, p.RowsRead), share(t.RowsWritten, p.RowsWritten))
-	return most > splitFairFactor/float64(len(parent.Children))
+	// Its share of any of the three, against splitFairFactor over the
+	// children: multiplied out, as this runs on every descent into a range.
+	t, p, children := &n.Traffic.OpCounts, &parent.Traffic.OpCounts, float64(len(parent.Children))
+	return t.Ops*children > splitFairFactor*p.Ops || t.RowsRead*children > splitFairFactor*p.RowsRead ||
+		t.RowsWritten*children > splitFairFactor*p.RowsWritten
 }
