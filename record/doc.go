@@ -42,8 +42,10 @@
 // recorded from it (table, row, the message's size as its bytes), a
 // read's rows from it on are not counted, and the message is counted as
 // too large; a header value over 64 KB stops the reading of its
-// connection, which is forwarded unread. So a call costs the proxy a few
-// MB at most, whatever its messages.
+// connection, which is forwarded unread. So on the relay a call costs the
+// proxy a few MB at most, whatever its messages; on the gRPC path gRPC
+// holds each message whole, as any gRPC server does, and the recorder
+// copies only its head.
 //
 // The [Recorder] hands Ops to a [Sink] — [FileSink], the recording
 // file's traffic builder — on a goroutine of its own behind a bounded
