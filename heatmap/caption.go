@@ -66,13 +66,14 @@ func rangeText(start, end keyspace.Key) string {
 // scanText says how the snapshot was read, or, for a traffic recording
 // alone, what it recorded.
 func scanText(snap *keyspace.Snapshot) string {
+	var text string
 	if snap.TrafficOnly() && snap.Traffic != nil {
-		return fmt.Sprintf("recording of %s, %s operations", units.Duration(snap.Traffic.Duration), units.Short(snap.TrafficTotals().Ops))
-	}
-	s := snap.Scan
-	text := fmt.Sprintf("%s, %s rows read", s.ModeText(), units.Short(float64(s.RowsRead)))
-	if snap.Source != "" {
-		text += " on " + string(snap.Source)
+		text = fmt.Sprintf("recording of %s, %s operations", units.Duration(snap.Traffic.Duration), units.Short(snap.TrafficTotals().Ops))
+	} else {
+		text = fmt.Sprintf("%s, %s rows read", snap.Scan.ModeText(), units.Short(float64(snap.Scan.RowsRead)))
+		if snap.Source != "" {
+			text += " on " + string(snap.Source)
+		}
 	}
 	if complete, _ := snap.Completeness(); !complete {
 		text += ", incomplete"

@@ -35,24 +35,6 @@ import (
 // Each test logs its figures (go test -tags slow -v ./cmd/btviz -run
 // TestProbe).
 
-// lockedBuffer is what a process writes, for a test to read as it runs.
-type lockedBuffer struct {
-	syncWriter
-	text strings.Builder
-}
-
-func newLockedBuffer() *lockedBuffer {
-	l := &lockedBuffer{}
-	l.w = &l.text
-	return l
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.text.String()
-}
-
 // probeRecorder is `btviz record` running as a process of its own.
 type probeRecorder struct {
 	addr   string
@@ -71,7 +53,7 @@ func startProbeRecorder(t *testing.T, host, out, limits string) *probeRecorder {
 	script := fmt.Sprintf("%s\nexec %q record --listen %s --upstream %s --out %q", limits, btviz, addr, host, out)
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "NO_COLOR=1")
-	r := &probeRecorder{addr: addr, cmd: cmd, stderr: newLockedBuffer(), exited: make(chan struct{})}
+	r := &probeRecorder{addr: addr, cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
 	cmd.Stderr = r.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
