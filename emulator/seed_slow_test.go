@@ -69,4 +69,3 @@ func TestSeedLoadsEveryScenario(t *testing.T) {
 		}
 	}
 }
-
