@@ -83,6 +83,9 @@ type Node struct {
 	// recording.
 	Traffic  *NodeTraffic `json:"traffic,omitempty"`
 	Children []*Node      `json:"children,omitempty"`
+	// opStamp is the last call whose latency the builder counted here
+	// ([Builder.AddOp]): a call counts once per node.
+	opStamp uint64
 }
 
 // IsLeaf reports whether the node has no children to drill into.

@@ -189,16 +189,7 @@ func (s *Snapshot) TrafficSpan() (first, last, micros int64) {
 	if s.Traffic == nil || s.Root == nil || s.Root.Traffic == nil {
 		return 0, 0, 0
 	}
-	seen := false
-	for _, h := range s.Root.Traffic.hists() {
-		switch {
-		case len(h.Counts) == 0:
-		case !seen:
-			first, last, seen = h.First, h.Last(), true
-		default:
-			first, last = min(first, h.First), max(last, h.Last())
-		}
-	}
+	first, last, _ = s.Root.Traffic.span()
 	return first, last, s.Traffic.BucketMicros
 }
 

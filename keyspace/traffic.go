@@ -140,6 +140,9 @@ type NodeTraffic struct {
 	Methods []MethodCount `json:"methods,omitempty"`
 	// Time holds the counts over time.
 	Time TrafficHists `json:"time"`
+	// Latency holds the latency of the calls that touched the node (nil
+	// when no call carried one: recordings made before it was kept).
+	Latency *NodeLatency `json:"latency,omitempty"`
 }
 
 // TrafficHists are a node's traffic counts on the traffic time grid
@@ -157,6 +160,28 @@ type TrafficHists struct {
 func (t *NodeTraffic) hists() [5]*TimeHist {
 	h := &t.Time
 	return [5]*TimeHist{&h.Ops, &h.RowsRead, &h.BytesRead, &h.RowsWritten, &h.BytesWritten}
+}
+
+// span returns the absolute traffic time buckets [first, last) the
+// node's histograms cover, counts and latencies; ok is false when they
+// are all empty.
+func (t *NodeTraffic) span() (first, last int64, ok bool) {
+	note := func(lo, hi int64) {
+		if !ok {
+			first, last, ok = lo, hi, true
+			return
+		}
+		first, last = min(first, lo), max(last, hi)
+	}
+	for _, h := range t.hists() {
+		if len(h.Counts) > 0 {
+			note(h.First, h.Last())
+		}
+	}
+	if l := t.Latency; l != nil && len(l.Time.Cells) > 0 {
+		note(l.Time.First, l.Time.Last())
+	}
+	return first, last, ok
 }
 
 // coverKey widens the key bounds to hold key.
@@ -184,6 +209,12 @@ func (t *NodeTraffic) Merge(other *NodeTraffic) {
 	for i := range mine {
 		mine[i].merge(theirs[i])
 	}
+	if other.Latency != nil {
+		if t.Latency == nil {
+			t.Latency = &NodeLatency{}
+		}
+		t.Latency.Merge(other.Latency)
+	}
 }
 
 // subtract takes other's counts, method counts and histograms away from
@@ -203,6 +234,9 @@ func (t *NodeTraffic) subtract(other *NodeTraffic) {
 	for i := range mine {
 		mine[i].subtract(theirs[i])
 	}
+	if t.Latency != nil && other.Latency != nil {
+		t.Latency.subtract(other.Latency)
+	}
 }
 
 func (t *NodeTraffic) clone() *NodeTraffic {
@@ -215,6 +249,7 @@ func (t *NodeTraffic) clone() *NodeTraffic {
 	for i := range mine {
 		*mine[i] = theirs[i].clone()
 	}
+	c.Latency = t.Latency.clone()
 	return &c
 }
 

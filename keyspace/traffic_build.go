@@ -25,6 +25,9 @@ type trafficState struct {
 	scans    hotCounter
 	pending  []Op
 	keys     int // keys in pending
+	// opStamp numbers the calls whose latency is counted, so that a call
+	// counts once per node ([Node.opStamp]).
+	opStamp uint64
 	// last is the key the last descent was for, and lastDepth how long
 	// its path is (in the builder's path scratch): an op that names a row
 	// and then reads or writes it descends once.
@@ -133,6 +136,7 @@ func (b *Builder) addOp(op *Op) {
 	if op.Method == MethodReadModifyWriteRow {
 		read = nil // its answer is the row it wrote, not a read
 	}
+	lat := b.startLatency(op, bucket)
 	for _, key := range op.Keys {
 		k := string(key)
 		path := b.opPath(k)
@@ -145,6 +149,7 @@ func (b *Builder) addOp(op *Op) {
 			if isRead {
 				t.PointReads++
 			}
+			lat.count(n, t)
 		}
 		switch {
 		case isRead && len(read) > 0 && read[0].Key == key:
@@ -178,6 +183,7 @@ func (b *Builder) addOp(op *Op) {
 			t.Scans++
 			t.Time.Ops.add(bucket, 1)
 			t.Methods = addMethod(t.Methods, op.Method, 1, 0)
+			lat.count(n, t)
 		}
 		rows := 0.0
 		if len(op.Ranges) == 1 {
@@ -195,6 +201,42 @@ func (b *Builder) addOp(op *Op) {
 	for _, r := range written {
 		b.addWrite(b.opPath(string(r.Key)), r, bucket, true)
 	}
+}
+
+// opLatency counts one call's latency in each node it touches, once per
+// node however many of its rows lie there ([NodeLatency]).
+type opLatency struct {
+	on     bool
+	stamp  uint64
+	kind   string
+	index  int
+	ns     float64
+	bucket int64
+}
+
+// startLatency returns the latency counter of op, which counts nothing
+// for a Part or a call whose latency was not measured; a call counts at
+// the root whether or not it names a key (SampleRowKeys does not).
+func (b *Builder) startLatency(op *Op, bucket int64) opLatency {
+	if op.Part || op.Latency <= 0 {
+		return opLatency{}
+	}
+	b.traffic.opStamp++
+	l := opLatency{on: true, stamp: b.traffic.opStamp, kind: op.Kind(), index: LatencyIndex(op.Latency), ns: float64(op.Latency), bucket: bucket}
+	l.count(b.snap.Root, nodeTraffic(b.snap.Root))
+	return l
+}
+
+// count counts the call at n (whose traffic is t), unless it already did.
+func (l *opLatency) count(n *Node, t *NodeTraffic) {
+	if !l.on || n.opStamp == l.stamp {
+		return
+	}
+	n.opStamp = l.stamp
+	if t.Latency == nil {
+		t.Latency = &NodeLatency{}
+	}
+	t.Latency.add(l.kind, l.index, l.ns, l.bucket)
 }
 
 // addRead folds one row read into the nodes of its path, and count reads
@@ -290,6 +332,9 @@ func (b *Builder) coarsenTraffic() {
 		if n.Traffic != nil {
 			for _, h := range n.Traffic.hists() {
 				h.coarsen()
+			}
+			if n.Traffic.Latency != nil {
+				n.Traffic.Latency.Time.coarsen()
 			}
 		}
 		return true

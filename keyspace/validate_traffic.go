@@ -3,6 +3,8 @@ package keyspace
 import (
 	"math"
 	"strconv"
+
+	"github.com/btviz/btviz/escape"
 )
 
 // maxFileMethods bounds a traffic list of data-API methods.
@@ -59,16 +61,8 @@ func (v *validator) trafficGrid(path string) error {
 	if root.Traffic == nil {
 		return nil
 	}
-	seen := false
-	for _, h := range root.Traffic.hists() {
-		if len(h.Counts) == 0 {
-			continue
-		}
-		if !seen {
-			v.trafficFirst, v.trafficLast, seen = h.First, h.Last(), true
-		}
-		v.trafficFirst, v.trafficLast = min(v.trafficFirst, h.First), max(v.trafficLast, h.Last())
-	}
+	var seen bool
+	v.trafficFirst, v.trafficLast, seen = root.Traffic.span()
 	timePath := v.path + ".root.traffic.time"
 	if v.trafficLast-v.trafficFirst > MaxTimeBuckets {
 		return problem(timePath, "the recording's histograms span %d buckets, more than the %d of a time axis", v.trafficLast-v.trafficFirst, MaxTimeBuckets)
@@ -101,6 +95,58 @@ func (v *validator) nodeTraffic(path string, t *NodeTraffic) error {
 	for i, name := range []string{"ops", "rows_read", "bytes_read", "rows_written", "bytes_written"} {
 		if err := histWithin(path+".time."+name, t.hists()[i], v.trafficFirst, v.trafficLast, "the recording's time"); err != nil {
 			return err
+		}
+	}
+	if t.Latency != nil {
+		return v.nodeLatency(path+".latency", t.Latency)
+	}
+	return nil
+}
+
+// nodeLatency checks a node's latency sketches: known bounds on their
+// levels, bins and counts, and time buckets inside the recording's span.
+func (v *validator) nodeLatency(path string, l *NodeLatency) error {
+	if len(l.Kinds) > maxFileMethods {
+		return problem(path+".kinds", "%d kinds of call, more than %d", len(l.Kinds), maxFileMethods)
+	}
+	for i := range l.Kinds {
+		k := &l.Kinds[i]
+		kindPath := path + ".kinds[" + strconv.Itoa(i) + "]"
+		k.Kind = cutText(k.Kind)
+		if i > 0 && l.Kinds[i-1].Kind >= k.Kind {
+			return problem(kindPath+".kind", "%s is not after %s: kinds are sorted and appear once", escape.Quote(k.Kind), escape.Quote(l.Kinds[i-1].Kind))
+		}
+		if err := latencySketch(kindPath+".sketch", &k.Sketch); err != nil {
+			return err
+		}
+	}
+	h := &l.Time
+	if len(h.Cells) > MaxTimeBuckets || len(h.Cells) > 0 && (h.First < v.trafficFirst || h.Last() > v.trafficLast) {
+		return problem(path+".time", "buckets [%d, %d) lie outside the recording's time [%d, %d)", h.First, h.Last(), v.trafficFirst, v.trafficLast)
+	}
+	for j := range h.Cells {
+		if err := latencySketch(path+".time.cells["+strconv.Itoa(j)+"]", &h.Cells[j]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// latencySketch checks one latency sketch.
+func latencySketch(path string, s *LatencySketch) error {
+	switch {
+	case s.Level < 0 || s.Level > maxLatencyLevel:
+		return problem(path+".level", "%d is not between 0 and %d", s.Level, maxLatencyLevel)
+	case s.Offset < 0 || s.Offset > maxLatencyIndex:
+		return problem(path+".offset", "%d is not between 0 and %d", s.Offset, maxLatencyIndex)
+	case len(s.Counts) > LatencyWholeBins:
+		return problem(path+".counts", "%d bins, more than %d", len(s.Counts), LatencyWholeBins)
+	case math.IsNaN(s.MaxNs) || s.MaxNs < 0 || s.MaxNs > maxFileCount:
+		return problem(path+".max_ns", "%v is not a latency between 0 and %g ns", s.MaxNs, float64(maxFileCount))
+	}
+	for j, c := range s.Counts {
+		if math.IsNaN(c) || c < 0 || c > maxFileCount {
+			return problem(path+".counts["+strconv.Itoa(j)+"]", "%v is not a count between 0 and %g", c, float64(maxFileCount))
 		}
 	}
 	return nil
