@@ -20,9 +20,14 @@ import (
 // FileFormat and FileVersion identify btviz snapshot files; see the
 // package documentation for the layout. A reader accepts every version up
 // to its own and refuses newer ones.
+//
+// Version 2 added the table's hot tablets ("hot_tablets"). A snapshot
+// without them is written as version 1, which every btviz reads; one with
+// them as version 2, which a btviz that predates them refuses rather
+// than show without them.
 const (
 	FileFormat  = "btviz-snapshot"
-	FileVersion = 1
+	FileVersion = 2
 )
 
 // fileEnvelope is the top-level JSON object of a snapshot or recording
@@ -40,7 +45,11 @@ func Encode(w io.Writer, snap *Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("encoding snapshot of table %s: %w", escape.Quote(snap.Table), err)
 	}
-	return encodeEnvelope(w, fileEnvelope{Format: FileFormat, Version: FileVersion, Snapshot: body})
+	version := 1
+	if snap.HotTablets != nil {
+		version = FileVersion
+	}
+	return encodeEnvelope(w, fileEnvelope{Format: FileFormat, Version: version, Snapshot: body})
 }
 
 // encodeEnvelope writes a file's envelope, gzip-compressed.

@@ -38,6 +38,8 @@ import (
 //	                             keys
 //	tables that do not exist     counted, never built;        maxFileRowList names
 //	                             NotFoundNamesKept names
+//	hot-tablet samples           HotTabletsKept (20,000),     maxFileRowList
+//	                             the highest CPU first
 //
 // Every budget of key bytes is of keys as written: escaped, a byte
 // outside printable ASCII takes up to six characters. Keys under 64 bytes
@@ -88,6 +90,11 @@ const (
 	// NotFoundNamesKept is how many tables answered NotFound a recording
 	// names (the most called); the rest are counted.
 	NotFoundNamesKept = 64
+	// HotTabletsKept is how many hot-tablet samples a snapshot keeps, the
+	// highest CPU first: a tablet hot through 14 days gives 1,344 (the API
+	// keeps one sample per tablet per 15 minutes), so 20,000 hold
+	// fifteen such tablets.
+	HotTabletsKept = 20000
 )
 
 // Internal limits that follow from the table above.

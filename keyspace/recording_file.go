@@ -122,6 +122,7 @@ func (r Reader) DecodeFile(in io.Reader) (*File, error) {
 		if err := file.Snapshot.validate("snapshot"); err != nil {
 			return nil, damaged(err)
 		}
+		file.Snapshot.placeHotTablets()
 		return &File{Snapshot: file.Snapshot}, nil
 	}
 	var file struct {
@@ -213,6 +214,7 @@ func decodeTable(raw json.RawMessage, path string) (*Snapshot, error) {
 	if err := snap.validate(path); err != nil {
 		return nil, damaged(err)
 	}
+	snap.placeHotTablets()
 	if snap.Traffic == nil {
 		return nil, damaged(&FieldError{Path: path + ".traffic", Problem: "missing: a recorded table has traffic"})
 	}

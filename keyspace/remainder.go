@@ -31,6 +31,17 @@ func (n *Node) HasRemainder() bool {
 	if n.RemainderRows() > 0 {
 		return true
 	}
+	if n.CPU != nil {
+		cpu := n.CPU.Total()
+		for _, c := range n.Children {
+			if c.CPU != nil {
+				cpu -= c.CPU.Total()
+			}
+		}
+		if cpu > remainderSlack*max(n.CPU.Total(), 1) {
+			return true
+		}
+	}
 	if n.Traffic == nil {
 		return false
 	}

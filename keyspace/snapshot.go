@@ -162,6 +162,10 @@ type Snapshot struct {
 	// an application's calls did to the table, beside (or instead of)
 	// what a scan found stored.
 	Traffic *Traffic `json:"traffic,omitempty"`
+	// HotTablets is set when the snapshot holds the table's hot tablets
+	// (Cloud Bigtable's ListHotTablets, or simulated): the node CPU the
+	// table's key ranges used, placed on the tree's nodes ([Node.CPU]).
+	HotTablets *HotTablets `json:"hot_tablets,omitempty"`
 }
 
 // Totals returns the aggregate of every row in the snapshot.
@@ -227,6 +231,7 @@ func (s *Snapshot) Clone() *Snapshot {
 	c.Sample = append([]SampledRow(nil), s.Sample...)
 	c.LongKeys = slices.Clone(s.LongKeys)
 	c.Traffic = s.Traffic.clone()
+	c.HotTablets = s.HotTablets.clone()
 	return &c
 }
 

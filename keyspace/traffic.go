@@ -32,6 +32,8 @@ type Traffic struct {
 	TopReads  []HotRow  `json:"top_reads"`
 	TopWrites []HotRow  `json:"top_writes"`
 	TopScans  []HotScan `json:"top_scans"`
+	// Merged is set on a recording made of several ([MergeRecordings]).
+	Merged *MergedRecordings `json:"merged,omitempty"`
 }
 
 // MethodCount is how often one data-API method was called.
@@ -369,5 +371,10 @@ func (t *Traffic) clone() *Traffic {
 	c.TopReads = slices.Clone(t.TopReads)
 	c.TopWrites = slices.Clone(t.TopWrites)
 	c.TopScans = slices.Clone(t.TopScans)
+	if t.Merged != nil {
+		m := *t.Merged
+		m.Names, m.ClockOffsets, m.Notes = slices.Clone(m.Names), slices.Clone(m.ClockOffsets), slices.Clone(m.Notes)
+		c.Merged = &m
+	}
 	return &c
 }

@@ -131,6 +131,9 @@ func (v *validator) snapshot(path string) error {
 	if err := v.ranges(path + ".ranges"); err != nil {
 		return err
 	}
+	if err := hotTablets(path+".hot_tablets", s.HotTablets); err != nil {
+		return err
+	}
 	for _, list := range []struct {
 		name string
 		rows []RowStat

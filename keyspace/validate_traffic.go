@@ -58,6 +58,11 @@ func (v *validator) trafficGrid(path string) error {
 			return problem(scanPath+".end", "%v does not come after the start %v", s.End, s.Start)
 		}
 	}
+	if m := t.Merged; m != nil {
+		if err := mergedRecordings(path+".merged", m); err != nil {
+			return err
+		}
+	}
 	if root.Traffic == nil {
 		return nil
 	}
@@ -160,6 +165,30 @@ func methods(path string, list []MethodCount) error {
 	for i, m := range list {
 		if err := counts(path+"["+strconv.Itoa(i)+"]", field{"calls", m.Calls}, field{"errors", m.Errors}); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// mergedRecordings checks what a merged recording says it was made of.
+func mergedRecordings(path string, m *MergedRecordings) error {
+	switch {
+	case m.Recordings < 0 || m.Recordings > maxFileTables:
+		return problem(path+".recordings", "%d is not between 0 and %d", m.Recordings, maxFileTables)
+	case len(m.Names) > maxFileTables || len(m.ClockOffsets) > maxFileTables || len(m.Notes) > maxFileTables:
+		return problem(path, "more than %d recordings named", maxFileTables)
+	}
+	for i := range m.Names {
+		m.Names[i] = cutText(m.Names[i])
+	}
+	for i := range m.Notes {
+		m.Notes[i] = cutText(m.Notes[i])
+	}
+	for i := range m.ClockOffsets {
+		o := &m.ClockOffsets[i]
+		o.Name = cutText(o.Name)
+		if math.IsNaN(o.Correlation) || math.Abs(o.Correlation) > 1 || math.IsNaN(o.AtZero) || math.Abs(o.AtZero) > 1 {
+			return problem(path+".clock_offsets["+strconv.Itoa(i)+"]", "a correlation outside [-1, 1]")
 		}
 	}
 	return nil

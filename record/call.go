@@ -307,6 +307,9 @@ func (c *call) finish(code uint32) {
 	c.state = finished
 	op := c.op
 	op.Code = code
+	// Request to trailers, as the proxy saw them: what the client waited,
+	// less its own network hop to the proxy.
+	op.Latency = max(c.rec.now().Sub(op.Time), 1)
 	switch op.Method {
 	case keyspace.MethodReadRows:
 		op.RowsRead, op.CallRows = c.held, c.callRows
