@@ -307,7 +307,9 @@ func mergeHotLists(t *Traffic, parts []*Snapshot) {
 			}
 			out = append(out, e.HotRow)
 		}
-		slices.SortStableFunc(out, func(a, b HotRow) int { return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(string(a.Key), string(b.Key))) })
+		slices.SortStableFunc(out, func(a, b HotRow) int {
+			return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(string(a.Key), string(b.Key)))
+		})
 		return out[:min(len(out), HotRowsReported)]
 	}
 	t.TopReads = rows(func(t *Traffic) []HotRow { return t.TopReads })
