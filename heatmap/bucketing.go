@@ -87,6 +87,11 @@ type Bucket struct {
 	// Stats aggregate the bucket's rows, Traffic its recorded traffic.
 	Stats   keyspace.Stats
 	Traffic keyspace.OpCounts
+	// Latency is the latency of the bucket's recorded calls over the
+	// whole recording (empty without latencies); CPU its hot tablets' CPU
+	// over their window, in percent-minutes.
+	Latency keyspace.LatencySketch
+	CPU     float64
 	// Values holds the metric per matrix column.
 	Values []float64
 }

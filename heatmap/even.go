@@ -68,10 +68,13 @@ func straddling(units []unit, total float64, wanted int) []*unit {
 // evenWeight is what even bucketing shares out equally: a unit's rows,
 // or its operations when it holds no stored rows (a traffic recording).
 func evenWeight(u *unit) float64 {
-	if u.stats.Rows > 0 || u.traffic == nil {
+	switch {
+	case u.stats.Rows > 0:
 		return u.stats.Rows
+	case u.traffic != nil:
+		return u.traffic.Ops
 	}
-	return u.traffic.Ops
+	return u.cpuTotal() // hot tablets alone
 }
 
 // evenStarts cuts units into at most wanted groups of about equal rows:

@@ -130,7 +130,7 @@ func dealColumns(weights []float64, n int) []int {
 // and its cells fall into m's columns as the matrix puts cells there (the
 // snapshot's time grid, rebinned).
 func (pt plantedTable) plantedCells(snap *keyspace.Snapshot, m *Matrix, pieces int) [][]float64 {
-	grid := newTimeGrid(snap, false)
+	grid := newTimeGrid(snap, measure{})
 	rebin := newRebinner(grid.buckets, m.Time.Columns)
 	var out [][]float64
 	for _, band := range pt.rows {

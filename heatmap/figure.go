@@ -436,8 +436,8 @@ func (f *figure) drawTimeAxis(c canvas) {
 	}
 	zone := f.m.Time.Start.In(locationOr(f.o.Location))
 	what := "write time"
-	if f.m.Traffic {
-		what = "time" // of the recorded calls
+	if f.m.CallTime {
+		what = "time" // of the recorded calls, or of the hot tablets' samples
 	}
 	caption := what + ", " + zone.Format("MST") + ": " + zone.Format("2006-01-02 15:04") + " – " +
 		f.m.Time.End.In(locationOr(f.o.Location)).Format("2006-01-02 15:04")

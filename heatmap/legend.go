@@ -17,7 +17,13 @@ const (
 // the time a column covers.
 func legendCaption(m *Matrix) string {
 	caption := m.Description()
-	if m.Timed() {
+	switch {
+	case !m.Timed():
+	case m.View.Metric == MetricCPU:
+		caption += ", mean of each " + m.Time.ColumnText()
+	case m.View.Metric.Latency():
+		caption += " in each " + m.Time.ColumnText()
+	default:
 		caption += " per " + m.Time.ColumnText()
 	}
 	return caption
