@@ -185,7 +185,9 @@ func (m Metric) FromTraffic(snap *keyspace.Snapshot) bool {
 // OnCallTime reports whether, on snap, the metric's time axis is the
 // time of calls (a recording's, or the hot tablets' samples) rather than
 // the write time of stored cells.
-func (m Metric) OnCallTime(snap *keyspace.Snapshot) bool { return m.FromTraffic(snap) || m.HotTablets() }
+func (m Metric) OnCallTime(snap *keyspace.Snapshot) bool {
+	return m.FromTraffic(snap) || m.HotTablets()
+}
 
 // DescriptionFor is [Metric.DescriptionOn] for the metric as it reads
 // snap, with what the cpu metric shows named: the cluster, and
