@@ -17,7 +17,7 @@ import (
 // expects it.
 func findingKinds() []string {
 	needsTraffic := []diagnose.Kind{diagnose.KindReadHotspot, diagnose.KindWriteHotspot, diagnose.KindHotRow,
-		diagnose.KindSequentialWrites, diagnose.KindHeavyScan, diagnose.KindScanNote}
+		diagnose.KindSequentialWrites, diagnose.KindHeavyScan, diagnose.KindHotTablet, diagnose.KindHighLatency, diagnose.KindScanNote}
 	var kinds []string
 	for _, k := range diagnose.Kinds() {
 		if !slices.Contains(needsTraffic, k) {

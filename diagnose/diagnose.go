@@ -57,6 +57,8 @@ func checks() []func(*diagnosis) []Finding {
 		checkFamilies,
 		checkTablets,
 		checkTraffic,
+		checkHotTablets,
+		checkLatency,
 		checkScanNotes,
 	}
 }
@@ -69,6 +71,7 @@ func Kinds() []Kind {
 		KindUnpaddedNumber, KindHashedKey, KindBinaryKey, KindPIIInKey, KindDomainNotReversed,
 		KindLongRowKey, KindTooManyColumnFamilies, KindTabletSkew,
 		KindReadHotspot, KindWriteHotspot, KindHotRow, KindSequentialWrites, KindHeavyScan,
+		KindHotTablet, KindHighLatency,
 		KindScanNote,
 	}
 }

@@ -209,6 +209,15 @@ func (s *LatencySketch) trim() {
 	s.Counts = s.Counts[lo:hi]
 }
 
+// LatencyRest returns the calls of table, a sketch of a whole table's
+// calls, that part (a sketch of some of them) does not hold: the rest of
+// the table's calls, at the coarser level of the two.
+func LatencyRest(table, part *LatencySketch) LatencySketch {
+	rest := table.clone()
+	rest.subtract(part)
+	return rest
+}
+
 // scaled returns a copy of the sketch with every count times f: a share
 // of a key range's calls whose keys are not known, which has the range's
 // latencies in proportion.
