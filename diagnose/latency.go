@@ -30,7 +30,7 @@ type latencyCandidate struct {
 	node       *keyspace.Node
 	kind       string
 	mine, rest keyspace.LatencySketch
-	ratio       float64
+	ratio      float64
 }
 
 // checkLatency raises high-latency for the narrowest key ranges whose
