@@ -57,15 +57,24 @@ type Document struct {
 	WhatIf           []WhatIfDoc  `json:"what_if,omitempty"`
 	// Traffic is what a traffic recording saw, when the report is of one.
 	Traffic *TrafficDoc `json:"traffic,omitempty"`
+	// HotTablets are the table's hot tablets, when the report has them.
+	HotTablets *HotTabletsDoc `json:"hot_tablets,omitempty"`
 	// trafficOnly marks a report of a recording alone
-	// ([keyspace.Snapshot.TrafficOnly]).
-	trafficOnly bool
+	// ([keyspace.Snapshot.TrafficOnly]), hotOnly one of hot tablets alone.
+	trafficOnly, hotOnly bool
 }
 
 // RecordingOnly reports whether the report is of a traffic recording
 // alone, with no scan of what the table stores: it has no size, prefixes
 // by rows or largest rows to report.
 func (d Document) RecordingOnly() bool { return d.trafficOnly }
+
+// HotTabletsOnly reports whether the report is of hot tablets alone, with
+// no scan and no recording.
+func (d Document) HotTabletsOnly() bool { return d.hotOnly }
+
+// stored reports whether the report has a scan of what the table stores.
+func (d Document) stored() bool { return !d.trafficOnly && !d.hotOnly }
 
 // originText says where the report's data came from: "emulator",
 // "snapshot, scanned from bigtable", "traffic recording through btviz
@@ -206,7 +215,9 @@ func Build(in Input) Document {
 		LargestRows:      []RowDoc{},
 		Findings:         findingDocs(in.Findings),
 		Traffic:          trafficDoc(snap),
+		HotTablets:       hotTabletsDoc(snap),
 		trafficOnly:      snap.TrafficOnly(),
+		hotOnly:          snap.HotTabletsOnly(),
 	}
 	if in.FromFile {
 		doc.Source, doc.Origin = SourceSnapshot, sanitize(string(snap.Source))

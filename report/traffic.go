@@ -33,6 +33,10 @@ type TrafficDoc struct {
 	TopReads   []HotRowDoc        `json:"top_reads"`
 	TopWrites  []HotRowDoc        `json:"top_writes"`
 	TopScans   []HotScanDoc       `json:"top_scans"`
+	// Latency is the calls' latency by kind, when the recording kept it;
+	// Merged says what a recording merged from several was made of.
+	Latency *LatencyDoc `json:"latency,omitempty"`
+	Merged  *MergedDoc  `json:"merged,omitempty"`
 }
 
 // TrafficCountsDoc are traffic totals: operations (one per row named by a
@@ -61,6 +65,10 @@ type TrafficPrefixDoc struct {
 	Depth    int          `json:"depth"`
 	OpsShare float64      `json:"ops_share"`
 	TrafficCountsDoc
+	// LatencyMedianNs and LatencyMaxNs are the median and the slowest
+	// latency of the calls that touched the prefix, when kept.
+	LatencyMedianNs int64 `json:"latency_median_ns,omitempty"`
+	LatencyMaxNs    int64 `json:"latency_max_ns,omitempty"`
 }
 
 // HotRowDoc is one of the rows read or written most often.
@@ -93,6 +101,7 @@ func trafficDoc(snap *keyspace.Snapshot) *TrafficDoc {
 		Complete: t.Incomplete == "", Incomplete: sanitize(t.Incomplete),
 		Totals: countsDoc(snap.TrafficTotals()), Methods: []MethodDoc{}, Prefixes: trafficPrefixes(snap),
 		TopReads: hotRowDocs(t.TopReads), TopWrites: hotRowDocs(t.TopWrites), TopScans: []HotScanDoc{},
+		Latency: latencyDoc(snap), Merged: mergedDoc(t),
 	}
 	for _, m := range t.Methods {
 		doc.Methods = append(doc.Methods, MethodDoc{Method: sanitize(m.Method), Calls: units.Round(m.Calls), Errors: units.Round(m.Errors)})
@@ -136,7 +145,12 @@ func trafficPrefixes(snap *keyspace.Snapshot) []TrafficPrefixDoc {
 		})
 		slices.SortStableFunc(nodes, func(a, b *keyspace.Node) int { return cmp.Compare(b.Traffic.Ops, a.Traffic.Ops) })
 		for _, n := range nodes[:min(len(nodes), PrefixesPerDepth)] {
-			docs = append(docs, TrafficPrefixDoc{Prefix: n.Prefix, Depth: n.Depth, OpsShare: shareOf(n.Traffic.Ops, total), TrafficCountsDoc: countsDoc(&n.Traffic.OpCounts)})
+			doc := TrafficPrefixDoc{Prefix: n.Prefix, Depth: n.Depth, OpsShare: shareOf(n.Traffic.Ops, total), TrafficCountsDoc: countsDoc(&n.Traffic.OpCounts)}
+			if l := n.Traffic.Latency; l != nil {
+				whole := l.Whole()
+				doc.LatencyMedianNs, doc.LatencyMaxNs = int64(whole.Median()), int64(whole.Max())
+			}
+			docs = append(docs, doc)
 		}
 	}
 	return docs
@@ -195,6 +209,12 @@ func (t *text) traffic(doc *TrafficDoc) {
 			t.line("  %s %10s %10s", rangeText(s.Start, s.End, printable), units.CountRange(float64(s.CountLow), float64(s.Count)), units.Thousands(s.Rows))
 		}
 	}
+	if doc.Latency != nil {
+		t.latency(doc.Latency)
+	}
+	if doc.Merged != nil {
+		t.merged(doc.Merged)
+	}
 }
 
 // traffic writes the traffic section of the Markdown report.
@@ -225,6 +245,12 @@ func (md *markdown) traffic(doc *TrafficDoc) {
 	}
 	if len(hot) > 0 {
 		md.table([]string{"Hot row", "Key", "Count", "Bytes"}, hot)
+	}
+	if doc.Latency != nil {
+		md.latency(doc.Latency)
+	}
+	if doc.Merged != nil {
+		md.merged(doc.Merged)
 	}
 }
 
