@@ -346,6 +346,12 @@ func HotTabletsSnapshot(hot *HotTablets, table string, source Source) *Snapshot 
 		if i+1 < len(cuts) {
 			end = cuts[i+1]
 		}
+		// A gap between tablets has no node; the keys before the first
+		// have one, so that the first tablet's label is its key, not
+		// the table's start.
+		if i == 0 && start != "" {
+			root.Children = append(root.Children, &Node{Kind: KindRange, Start: "", End: Key(start), Depth: 1})
+		}
 		if !coveredByTablet(mine.Tablets, start, end) {
 			continue
 		}

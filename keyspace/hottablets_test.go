@@ -101,7 +101,7 @@ func TestHotTabletsAloneHaveTheirOwnKeyAxis(t *testing.T) {
 		pieces = append(pieces, fmt.Sprintf("[%v,%v)=%.0f", c.Start, c.End, cpuTotal(c)))
 	}
 	// [a, m\x00) is cut at f and f\x00\x00: its 60 shared alike by 3.
-	want := []string{`[a,f)=20`, `[f,f\x00\x00)=110`, `[f\x00\x00,m\x00)=20`, `[q,)=55`}
+	want := []string{`[,a)=0`, `[a,f)=20`, `[f,f\x00\x00)=110`, `[f\x00\x00,m\x00)=20`, `[q,)=55`}
 	if !reflect.DeepEqual(pieces, want) {
 		t.Errorf("pieces %v, want %v", pieces, want)
 	}

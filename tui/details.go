@@ -57,8 +57,22 @@ func (f *frame) bucketDetails(r rect) []string {
 	if f.snap.HasTraffic() {
 		lines = append(lines, f.trafficFields(b)...)
 	}
+	if !b.Latency.Empty() {
+		lines = append(lines, f.field("latency", "median "+units.Latency(b.Latency.Median())+"   max "+units.Latency(b.Latency.Max())+
+			"   ("+units.Count(b.Latency.Count())+" calls)"))
+	}
+	if h := f.snap.HotTablets; h != nil {
+		text := "none in the window"
+		if first, last, micros := f.snap.CPUSpan(); last > first {
+			text = units.Percent(b.CPU/(float64(last-first)*float64(micros)/60e6)/100) + " of a node on average"
+		}
+		if h.Simulated() {
+			text += " (simulated)"
+		}
+		lines = append(lines, f.field("node CPU", text))
+	}
 	total := f.snap.Totals()
-	if total.Rows > 0 || !f.snap.HasTraffic() {
+	if total.Rows > 0 || !f.snap.HasTraffic() && !f.snap.HotTabletsOnly() {
 		share := ""
 		if total.Rows > 0 {
 			share = "  (" + heatmap.UnitShare.Format(b.Stats.Rows/total.Rows) + " of rows)"

@@ -65,6 +65,11 @@ type Model struct {
 	// shown, and liveStatus the recording's status (live view only).
 	traffic    *keyspace.Snapshot
 	liveStatus RecordingStatus
+
+	// hot is the table's hot tablets (nil before they arrive, or without
+	// a source), hotErr why they could not be had.
+	hot    *keyspace.HotTablets
+	hotErr error
 }
 
 // level is one drill-down step: a snapshot (the table's, or a re-read of

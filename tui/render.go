@@ -150,7 +150,7 @@ func buildMatrix(snap *keyspace.Snapshot, state ViewState, o heatmap.TextOptions
 // snapshot: "cells written" for a scan's writes, "rows written" for a
 // recording's.
 func (f *frame) metricDescription() string {
-	return f.state.Metric.DescriptionOn(f.snap != nil && f.state.Metric.FromTraffic(f.snap))
+	return f.state.Metric.DescriptionFor(f.snap)
 }
 
 // clampIndex keeps i within [0, n).

@@ -81,6 +81,9 @@ type Config struct {
 	// is live, joining each table's scan with the traffic recorded so far
 	// and taking in more every second.
 	Recording Recording
+	// HotTablets, when set, gives each table's hot tablets: the cpu
+	// metric and the hot-tablet findings show them.
+	HotTablets HotTabletSource
 }
 
 // Run runs the TUI on in and out until the user quits or ctx is
