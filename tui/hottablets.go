@@ -61,6 +61,9 @@ func (m *Model) gotHot(msg hotMsg) tea.Cmd {
 		m.setMessage("hot tablets: "+msg.err.Error(), true)
 		return nil
 	}
+	if msg.hot == nil {
+		return nil
+	}
 	first := m.hot == nil
 	m.hot = msg.hot
 	if first && !msg.hot.Simulated() && len(msg.hot.Tablets) == 0 {

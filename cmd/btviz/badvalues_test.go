@@ -24,6 +24,7 @@ var freeText = map[string]string{
 	"app-profile":   "any app profile name",
 	"emulator-host": "an address, tried when used (TestMissingTableNamesWhatExists)",
 	"upstream":      "an address, tried when used (TestRecordRefusesBadInput)",
+	"cluster":       "a cluster name, checked against the instance's clusters when used (hottablets' TestFetchOneCluster)",
 }
 
 // badValue is a value a flag refuses, by the flag's name or else by its
@@ -36,7 +37,7 @@ func badValue(command string, flag *pflag.Flag, files badFiles) (value string, o
 		"what-if": "salt(eight)", "images": files.file, "snapshot": files.missing, "table": "no-such-table",
 		"screenshot-dir": files.missing, "traffic": "no-such-workload", "scenario": "no-such-scenario",
 		"seed": "no-such-scenario", "listen": "no-port", "host": "no host", "duration": "-5s", "port": "70000",
-		"concurrency": "-3", "max-rows": "-5",
+		"concurrency": "-3", "max-rows": "-5", "hot-tablets": "forever", "last": "30d",
 	}
 	switch {
 	case command == "export" && flag.Name == "out":
@@ -98,6 +99,8 @@ func baseArgs(command, flag string, files badFiles) []string {
 		return []string{"--emulator-host", "localhost:1"}
 	case "open":
 		return []string{files.snapshot}
+	case "hot-tablets":
+		return []string{"--emulator"} // the embedded emulator: refused for want of hot tablets, after the flags
 	}
 	return nil // the root: the interactive view refuses to start without a terminal after its flags
 }

@@ -20,6 +20,7 @@ import (
 func (a *app) rootCommand() *cobra.Command {
 	var target targetFlags
 	var scan scanFlags
+	var hot hotFlags
 	var theme, traffic, screenshots string
 	var listTraffic bool
 	cmd := &cobra.Command{
@@ -43,6 +44,10 @@ func (a *app) rootCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			window, err := hot.parse(cmd)
+			if err != nil {
+				return err
+			}
 			cfg := tui.Config{Table: target.Table, Scan: req}
 			if cfg.Theme, err = tui.ParseTheme(theme); err != nil {
 				return usageErrorf("--theme: %w", err)
@@ -54,7 +59,7 @@ func (a *app) rootCommand() *cobra.Command {
 				if _, err := loadgen.Lookup(traffic); err != nil {
 					return usageError(err)
 				}
-				for _, name := range []string{"project", "instance", "table", "emulator-host"} {
+				for _, name := range []string{"project", "instance", "table", "emulator-host", "hot-tablets", "cluster"} {
 					if cmd.Flags().Changed(name) {
 						return usageErrorf("--traffic runs a demo workload on an embedded emulator of its own; --%s does not go with it (btviz record records your own application's traffic)", name)
 					}
@@ -65,6 +70,13 @@ func (a *app) rootCommand() *cobra.Command {
 			}
 			if traffic != "" {
 				return a.trafficDemo(cmd.Context(), traffic, cfg)
+			}
+			if hot.asked() {
+				t, err := a.resolveTarget(target.Flags)
+				if err != nil {
+					return err
+				}
+				cfg.HotTablets = &hotSource{target: t, window: window, cluster: hot.cluster}
 			}
 			backend, closeBackend, err := a.backend(cmd.Context(), target.Flags)
 			if err != nil {
@@ -78,11 +90,13 @@ func (a *app) rootCommand() *cobra.Command {
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return commandLineError(err) })
 	target.register(cmd.Flags())
 	scan.register(cmd.Flags())
+	hot.register(cmd.Flags())
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(tui.Themes())+"; auto follows the terminal's background")
 	registerScreenshotDir(cmd, &screenshots)
 	cmd.Flags().StringVar(&traffic, "traffic", "", "with --emulator: run a demo workload through a recording proxy and show its traffic live (--list-traffic lists them)")
 	cmd.Flags().BoolVar(&listTraffic, "list-traffic", false, "list the demo traffic workloads and exit")
-	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand(), a.recordCommand())
+	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand(), a.recordCommand(),
+		a.hotTabletsCommand())
 	a.registerCompletions(cmd)
 	return cmd
 }
@@ -90,17 +104,21 @@ func (a *app) rootCommand() *cobra.Command {
 func (a *app) openCommand() *cobra.Command {
 	var theme, screenshots string
 	cmd := &cobra.Command{
-		Use:   "open FILE.btviz [FILE.btviz]",
-		Short: "Explore a saved snapshot or traffic recording in the interactive view (no network)",
-		Long: "Open a snapshot (`btviz scan --out`) or a traffic recording (`btviz record --out`) in the\n" +
-			"interactive view. Given a recording and a scan of the same table, the view joins them:\n" +
-			"operations, reads and writes beside rows and bytes, on one key axis. A file of several\n" +
-			"tables starts on a list of them.",
+		Use:   "open FILE.btviz [FILE.btviz…]",
+		Short: "Explore saved snapshots, traffic recordings and hot tablets in the interactive view (no network)",
+		Long: "Open a snapshot (`btviz scan --out`), a traffic recording (`btviz record --out`) or hot\n" +
+			"tablets (`btviz hot-tablets --out`) in the interactive view. Given a recording and a scan\n" +
+			"of the same table, the view joins them: operations, reads and writes beside rows and\n" +
+			"bytes, on one key axis. Several recordings of one table (one recording proxy beside each\n" +
+			"instance of a service) are merged into one: counts add up, time is wall-clock time, and\n" +
+			"a recorder whose clock seems off is noted. Hot tablets go on the scan's key axis, or on\n" +
+			"their own. Files of several tables start on a list of them.",
 		Example: "  btviz scan --emulator --table social-celebrity --out celebrity.btviz\n  btviz open celebrity.btviz\n" +
-			"  btviz open traffic.btviz celebrity.btviz   # the recorded traffic on the scan's key axis",
+			"  btviz open traffic.btviz celebrity.btviz   # the recorded traffic on the scan's key axis\n" +
+			"  btviz open pod-a.btviz pod-b.btviz pod-c.btviz events.btviz   # three sidecars' recordings as one",
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) < 1 || len(args) > 2 {
-				return flagError(errors.New("open takes a snapshot or recording file, or a recording and a snapshot of the same table"))
+			if len(args) < 1 {
+				return flagError(errors.New("open takes snapshot, recording or hot-tablet files: at least one"))
 			}
 			return nil
 		},
