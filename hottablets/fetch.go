@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -62,6 +63,7 @@ const adminEndpoint = "bigtableadmin.googleapis.com:443"
 // Client lists hot tablets of one instance.
 type Client struct {
 	target connect.Target
+	conn   grpc.ClientConnInterface
 	admin  adminpb.BigtableInstanceAdminClient
 	close  func() error
 }
@@ -76,7 +78,7 @@ func Dial(ctx context.Context, t connect.Target) (*Client, error) {
 		if err != nil {
 			return nil, fmt.Errorf("dialing the emulator at %s for hot tablets: %w", t.EmulatorHost, err)
 		}
-		return &Client{target: t, admin: adminpb.NewBigtableInstanceAdminClient(conn), close: conn.Close}, nil
+		return &Client{target: t, conn: conn, admin: adminpb.NewBigtableInstanceAdminClient(conn), close: conn.Close}, nil
 	}
 	opts := []option.ClientOption{
 		option.WithEndpoint(firstNonEmpty(t.AdminEndpoint, adminEndpoint)),
@@ -89,7 +91,7 @@ func Dial(ctx context.Context, t connect.Target) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the instance admin API of %s with Application Default Credentials: %w; run `gcloud auth application-default login` or set `creds` in ~/.cbtrc", t.Where(), err)
 	}
-	return &Client{target: t, admin: adminpb.NewBigtableInstanceAdminClient(pool), close: pool.Close}, nil
+	return &Client{target: t, conn: pool, admin: adminpb.NewBigtableInstanceAdminClient(pool), close: pool.Close}, nil
 }
 
 // Close closes the connection.
@@ -241,23 +243,31 @@ func (c *Client) list(ctx context.Context, cluster string, start, end time.Time,
 		if page == maxPages {
 			return nil, fmt.Errorf("listing hot tablets of cluster %s: more than %d pages for %s to %s; ask a shorter window", escape.Quote(cluster), maxPages, start.Format(time.RFC3339), end.Format(time.RFC3339))
 		}
-		resp, err := c.admin.ListHotTablets(ctx, req)
-		if err != nil {
-			return nil, c.explain(err, fmt.Sprintf("listing hot tablets of cluster %s from %s to %s", escape.Quote(cluster), start.Format(time.RFC3339), end.Format(time.RFC3339)))
+		doing := fmt.Sprintf("listing hot tablets of cluster %s from %s to %s", escape.Quote(cluster), start.Format(time.RFC3339), end.Format(time.RFC3339))
+		var answer []byte
+		if err := c.conn.Invoke(ctx, adminpb.BigtableInstanceAdmin_ListHotTablets_FullMethodName, req, &answer, grpc.ForceCodec(rawCodec{})); err != nil {
+			return nil, c.explain(err, doing)
 		}
-		for _, t := range resp.GetHotTablets() {
-			table := lastSegment(t.GetTableName())
+		tablets, next, err := decodeHotTablets(answer)
+		if err != nil {
+			return nil, fmt.Errorf("%s of %s: %w", doing, c.target.Where(), err)
+		}
+		for _, t := range tablets {
+			table := lastSegment(t.tableName)
 			if opts.Table != "" && table != opts.Table {
 				continue
 			}
+			cpu := float64(t.cpu)
+			if math.IsNaN(cpu) {
+				cpu = 0
+			}
 			out = append(out, keyspace.HotTablet{
 				Cluster: cluster, Table: table,
-				StartKey: keyspace.Key(t.GetStartKey()), EndKey: keyspace.Key(t.GetEndKey()),
-				Start: t.GetStartTime().AsTime().UTC(), End: t.GetEndTime().AsTime().UTC(),
-				CPU: min(max(float64(t.GetNodeCpuUsagePercent()), 0), 100),
+				StartKey: keyspace.Key(t.startKey), EndKey: keyspace.Key(t.endKey),
+				Start: t.start, End: t.end,
+				CPU: min(max(cpu, 0), 100),
 			})
 		}
-		next := resp.GetNextPageToken()
 		if next == "" {
 			return out, nil
 		}

@@ -162,3 +162,23 @@ func TestParseWindow(t *testing.T) {
 		}
 	}
 }
+
+// Row keys are bytes; the API's proto3 strings are not always UTF-8. A
+// key with bytes outside UTF-8 comes through as it is.
+func TestFetchReadsKeysThatAreNotUTF8(t *testing.T) {
+	binary := "dev\x00\xff\x1b#42"
+	c, _ := start(t, hotadmin.Options{Clusters: []string{"c1"}, Tablets: planted("c1", "events", binary, binary+"\x00", 2, 66, time.Hour)})
+	got, err := c.Fetch(context.Background(), Options{Now: func() time.Time { return testNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Tablets) != 2 || string(got.Tablets[0].StartKey) != binary {
+		t.Fatalf("%+v", got.Tablets)
+	}
+	if row, ok := got.Tablets[0].OneRow(); !ok || string(row) != binary {
+		t.Errorf("a one-row tablet of a binary key: %q, %v", row, ok)
+	}
+	if first, second := got.Tablets[0].Start, got.Tablets[1].Start; !first.Equal(testNow.Add(-2*time.Hour)) || !second.Equal(testNow.Add(-time.Hour)) {
+		t.Errorf("start times %v and %v, want an hour and two before %v, oldest first", first, second, testNow)
+	}
+}

@@ -8,6 +8,9 @@
 // it uses against Cloud Bigtable, and scans the emulator's tables. No
 // part of it stands in for the Bigtable client.
 //
+// It can also hold forwarded calls for a while ([Options.Delay]): an
+// upstream whose one key range is slow.
+//
 // Like Cloud Bigtable, it refuses a ListHotTablets window longer than 48
 // hours or older than 14 days, answers only samples that start inside the
 // window, and pages its answers (a few tablets a page unless the request
@@ -19,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"net"
 	"slices"
 	"strconv"
@@ -34,7 +38,9 @@ import (
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // Tablet is a planted hot-tablet sample of a cluster.
@@ -58,6 +64,11 @@ type Options struct {
 	Err error
 	// Now is the server's clock (default time.Now).
 	Now func() time.Time
+	// Delay, when set, says how long to hold a forwarded call before it
+	// goes to the emulator, from its method ("/google.bigtable.v2.Bigtable/ReadRows")
+	// and its first request message: a slow key range, for the latency
+	// a recording proxy in front of this server sees.
+	Delay func(method string, request []byte) time.Duration
 }
 
 // Request is one ListHotTablets call as the server saw it.
@@ -195,11 +206,29 @@ func (s *Server) forward(_ any, down grpc.ServerStream) error {
 	defer cancel()
 	md, _ := metadata.FromIncomingContext(ctx)
 	ctx = metadata.NewOutgoingContext(ctx, md.Copy())
+	var first raw
+	firstErr := down.RecvMsg(&first)
+	if firstErr == nil && s.opts.Delay != nil {
+		if d := s.opts.Delay(method, first); d > 0 {
+			select {
+			case <-time.After(d):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
 	up, err := s.upstream.NewStream(ctx, &grpc.StreamDesc{ServerStreams: true, ClientStreams: true}, method, grpc.ForceCodec(codec{}))
 	if err != nil {
 		return err
 	}
 	go func() {
+		if firstErr != nil {
+			up.CloseSend()
+			return
+		}
+		if err := up.SendMsg(&first); err != nil {
+			return
+		}
 		for {
 			var m raw
 			if err := down.RecvMsg(&m); err != nil {
@@ -238,10 +267,53 @@ type raw []byte
 type codec struct{}
 
 func (codec) Marshal(v any) ([]byte, error) {
-	if r, ok := v.(*raw); ok {
-		return *r, nil
+	switch m := v.(type) {
+	case *raw:
+		return *m, nil
+	case *adminpb.ListHotTabletsResponse:
+		return encodeHotTablets(m), nil
 	}
 	return proto.Marshal(v.(proto.Message))
+}
+
+// encodeHotTablets writes a ListHotTabletsResponse as Cloud Bigtable
+// would send one whose keys are bytes, not UTF-8 (a binary key): the
+// generated encoder refuses such a proto3 string.
+func encodeHotTablets(resp *adminpb.ListHotTabletsResponse) []byte {
+	var b []byte
+	str := func(b []byte, num protowire.Number, s string) []byte {
+		if s == "" {
+			return b
+		}
+		b = protowire.AppendTag(b, num, protowire.BytesType)
+		return protowire.AppendString(b, s)
+	}
+	stamp := func(b []byte, num protowire.Number, ts *timestamppb.Timestamp) []byte {
+		if ts == nil {
+			return b
+		}
+		var m []byte
+		m = protowire.AppendTag(m, 1, protowire.VarintType)
+		m = protowire.AppendVarint(m, uint64(ts.GetSeconds()))
+		m = protowire.AppendTag(m, 2, protowire.VarintType)
+		m = protowire.AppendVarint(m, uint64(ts.GetNanos()))
+		b = protowire.AppendTag(b, num, protowire.BytesType)
+		return protowire.AppendBytes(b, m)
+	}
+	for _, t := range resp.GetHotTablets() {
+		var m []byte
+		m = str(m, 1, t.GetName())
+		m = str(m, 2, t.GetTableName())
+		m = stamp(m, 3, t.GetStartTime())
+		m = stamp(m, 4, t.GetEndTime())
+		m = str(m, 5, t.GetStartKey())
+		m = str(m, 6, t.GetEndKey())
+		m = protowire.AppendTag(m, 7, protowire.Fixed32Type)
+		m = protowire.AppendFixed32(m, math.Float32bits(t.GetNodeCpuUsagePercent()))
+		b = protowire.AppendTag(b, 1, protowire.BytesType)
+		b = protowire.AppendBytes(b, m)
+	}
+	return str(b, 2, resp.GetNextPageToken())
 }
 
 func (codec) Unmarshal(data []byte, v any) error {
