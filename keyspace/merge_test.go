@@ -211,3 +211,20 @@ func TestMergeRefusesRecordingsOfTwoTables(t *testing.T) {
 		t.Fatalf("merging two tables: %v", err)
 	}
 }
+
+// The first call a recording sees on a table may be a scan answered in
+// several messages: the rows of the messages before its end count too.
+func TestAFirstScanCountsEveryRowItReturned(t *testing.T) {
+	r := NewRecordingBuilder(RecordingMeta{Source: SourceEmulator, Started: recStart, Delimiters: "#"}, Options{})
+	rows := []RowIO{{Key: "a#1", Bytes: 10}, {Key: "a#2", Bytes: 10}, {Key: "a#3", Bytes: 10}}
+	r.Add(&Op{Time: recStart, Table: "t", Method: MethodReadRows, Part: true, RowsRead: rows[:1]})
+	r.Add(&Op{Time: recStart, Table: "t", Method: MethodReadRows, Part: true, RowsRead: rows[1:2]})
+	r.Add(&Op{Time: recStart, Table: "t", Method: MethodReadRows, Ranges: []KeyRange{{Start: "a#", End: "a$"}}, RowsRead: rows[2:], CallRows: 3})
+	snap := r.Snapshot("t", recStart.Add(time.Second))
+	if got := snap.TrafficTotals(); got.RowsRead != 3 || got.BytesRead != 30 || got.Scans != 1 {
+		t.Errorf("totals %+v, want 3 rows read (30 bytes) by one scan", *got)
+	}
+	if calls := snap.Traffic.Methods; len(calls) != 1 || calls[0].Calls != 1 {
+		t.Errorf("methods %+v, want one ReadRows call", calls)
+	}
+}

@@ -174,8 +174,12 @@ func (r *RecordingBuilder) Add(op *Op) {
 	b, ok := r.tables[table]
 	if !ok {
 		switch {
-		case op.Part:
+		case op.Part && len(r.tables) >= RecordingTables:
 			return // the rows of a call on a table left out
+		case op.Part:
+			// The first call on a table can be a scan whose first
+			// answers arrive before the call ends: rows came back, so the
+			// table exists, and they count.
 		case op.Code == notFoundCode:
 			r.notFound.add(table)
 			return

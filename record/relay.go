@@ -29,7 +29,12 @@ const relayBufferBytes = 64 << 10
 //
 // The client's bytes are read before they are forwarded (so the
 // recording knows a request before its answer can arrive), the
-// upstream's after.
+// upstream's after, so that the client never waits for the recorder. A
+// client that cancels a call as soon as it has what it wants (a read
+// with a row limit) can send its RST_STREAM before the upstream's last
+// bytes, which it received, are read: so the upstream's bytes between
+// their write and their reading are kept as pending, and a cancel from
+// the client reads them first ([relay.drainResponses]).
 type relay struct {
 	proxy            *Proxy
 	client, upstream net.Conn
@@ -40,6 +45,11 @@ type relay struct {
 	closed  bool
 
 	requests, responses relaySide
+
+	// pendingMu guards pending: upstream bytes written to the client and
+	// not read yet; whoever takes them reads them, once.
+	pendingMu sync.Mutex
+	pending   []byte
 }
 
 // relayStream is one call on a relayed connection.
@@ -101,12 +111,17 @@ func (r *relay) pump(dst, src net.Conn, side *relaySide) {
 			}
 			if side.fromUser {
 				side.read(buf[:n])
+			} else {
+				r.pendingMu.Lock()
+				r.pending = buf[:n]
+				r.pendingMu.Unlock()
 			}
 			if _, werr := dst.Write(buf[:n]); werr != nil {
+				r.drainResponses()
 				return
 			}
 			if !side.fromUser {
-				side.read(buf[:n])
+				r.drainResponses()
 			}
 		}
 		if err != nil {
@@ -123,6 +138,17 @@ func (r *relay) pump(dst, src net.Conn, side *relaySide) {
 func closeWrite(c net.Conn) {
 	if tcp, ok := c.(*net.TCPConn); ok {
 		tcp.CloseWrite()
+	}
+}
+
+// drainResponses reads the upstream's bytes written to the client and
+// not read yet, if any.
+func (r *relay) drainResponses() {
+	r.pendingMu.Lock()
+	defer r.pendingMu.Unlock()
+	if r.pending != nil {
+		r.responses.read(r.pending)
+		r.pending = nil
 	}
 }
 
@@ -239,6 +265,11 @@ func (s *relaySide) endStream(id uint32) {
 }
 
 func (s *relaySide) reset(id uint32, code uint32) {
+	if s.fromUser {
+		// The client may have had answers of this call the recorder has
+		// yet to read: read them before the call ends.
+		s.relay.drainResponses()
+	}
 	switch code {
 	case h2RefusedStream:
 		s.end(id, uint32(codes.Unavailable))

@@ -440,6 +440,11 @@ func TestE2EThreeSidecarsMergeToOneRecording(t *testing.T) {
 	runJSON(t, emu.Addr, &merged, args...)
 	if fmt.Sprint(merged.Traffic.Totals) != fmt.Sprint(one.Traffic.Totals) {
 		t.Errorf("merged totals %v, one recorder's %v", merged.Traffic.Totals, one.Traffic.Totals)
+		for i := range 3 {
+			var pod trafficDoc
+			runJSON(t, emu.Addr, &pod, "report", "--snapshot", filepath.Join(dir, fmt.Sprintf("pod-%d.btviz", i)), "--table", ledgerTable, "--format", "json")
+			t.Logf("pod %d: %v %v", i, pod.Traffic.Totals, pod.Traffic.Methods)
+		}
 	}
 	if fmt.Sprint(merged.Traffic.Methods) != fmt.Sprint(one.Traffic.Methods) {
 		t.Errorf("merged methods %v, one recorder's %v", merged.Traffic.Methods, one.Traffic.Methods)
