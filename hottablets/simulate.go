@@ -61,7 +61,11 @@ func Simulate(snap *keyspace.Snapshot, now time.Time) *keyspace.HotTablets {
 		return keyspace.NewHotTablets(*out)
 	}
 	first, last, micros := snap.TrafficSpan()
-	out.From = time.UnixMicro(first * micros).UTC().Truncate(time.Minute)
+	began := time.UnixMicro(first * micros).UTC()
+	if started := snap.Traffic.Started; !started.IsZero() && started.After(began) {
+		began = started.UTC() // the recording's own start, within its first bucket
+	}
+	out.From = began.Truncate(time.Minute)
 	out.To = time.UnixMicro(last * micros).UTC()
 	if now.After(out.To) {
 		out.To = now.UTC()
@@ -74,10 +78,16 @@ func Simulate(snap *keyspace.Snapshot, now time.Time) *keyspace.HotTablets {
 	for _, t := range tablets {
 		for minute, units := range t.work {
 			start := time.Unix(minute*60, 0).UTC()
-			seconds := min(60, out.To.Sub(start).Seconds())
-			if seconds <= 0 {
-				continue
+			// The seconds of the minute that were recorded: the first
+			// and the current minute are partial.
+			from, to := start, start.Add(time.Minute)
+			if began.After(from) {
+				from = began
 			}
+			if out.To.Before(to) {
+				to = out.To
+			}
+			seconds := max(to.Sub(from).Seconds(), 1)
 			cpu := min(100*units/(SimulatedNodeUnitsPerSecond*seconds), 100)
 			if cpu < SimulatedMinCPU {
 				continue

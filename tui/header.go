@@ -34,7 +34,7 @@ func hotTabletsHeader(h *keyspace.HotTablets) string {
 			peak = max(peak, t.CPU)
 		}
 	}
-	text := fmt.Sprintf("%s hot-tablet samples · peak %s · cluster %s", units.Thousands(int64(len(h.Tablets))), units.Percent(peak/100), h.Shown())
+	text := fmt.Sprintf("%s · peak %s · cluster %s", units.Plural(int64(len(h.Tablets)), "hot-tablet sample"), units.Percent(peak/100), h.Shown())
 	if h.Simulated() {
 		text = "SIMULATED · " + text
 	}

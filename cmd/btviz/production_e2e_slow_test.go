@@ -482,3 +482,35 @@ func TestE2EThreeSidecarsMergeToOneRecording(t *testing.T) {
 		t.Errorf("the scan joined with the merged recording: %+v", joined)
 	}
 }
+
+// TestE2ETerminalSimulatedHotTablets runs the hot-counter demo traffic
+// in tmux and cycles the live view's metric to cpu: the demo's hot
+// tablets, computed from the recorded operations on the emulator's
+// Cloud-like tablets, are drawn and labelled simulated, the counter's row
+// among them.
+func TestE2ETerminalSimulatedHotTablets(t *testing.T) {
+	btviz, _ := buildBinaries(t)
+	term := tuitest.Start(t, tuitest.Options{Width: 180, Height: 50, Dir: t.TempDir(), Env: []string{
+		"BIGTABLE_EMULATOR_HOST=", "HOME=" + t.TempDir(),
+	}}, btviz, "--emulator", "--traffic", "hot-counter")
+	screen := term.WaitFor(t, time.Minute, tuitest.LiveRecording, tuitest.TrafficHeatmap)
+	title := func(s string) string {
+		for _, line := range strings.Split(s, "\n") {
+			if i := strings.Index(line, "Heatmap · "); i >= 0 {
+				return line[i:]
+			}
+		}
+		return ""
+	}
+	for range 16 {
+		if strings.Contains(screen, tuitest.SimulatedHeatmap) {
+			break
+		}
+		before := title(screen)
+		term.Send("m")
+		screen = term.WaitUntil(t, 10*time.Second, "the next metric", func(s string) bool { return title(s) != before })
+	}
+	term.WaitFor(t, 30*time.Second, tuitest.SimulatedHeatmap, tuitest.SimulatedNote, "SIMULATED · ")
+	term.Send("q")
+	term.WaitExit(t, 15*time.Second)
+}
