@@ -147,6 +147,11 @@ func Build(snap *keyspace.Snapshot, v View) (*Matrix, error) {
 			// time starts, as Key Visualizer's live view does.
 			columns = min(columns, grid.buckets)
 		}
+		if v.Metric.Latency() {
+			// Latencies are kept per cell of a few traffic buckets: a
+			// column holds one or more cells, never a part of one.
+			columns = min(columns, (grid.buckets+keyspace.LatencyCellBuckets-1)/keyspace.LatencyCellBuckets)
+		}
 		m.Time = grid.axis(columns)
 	}
 	m.Buckets = makeBuckets(us, starts, sc, m.Columns())
@@ -331,7 +336,7 @@ func fillValues(m *Matrix, us []unit, starts []int, grid timeGrid, ms measure, t
 }
 
 // fillLatency sets each bucket's median (or maximum) latency per time
-// column: the sketches of the bucket's units in the grid buckets whose
+// column: the sketches of the bucket's units in the latency cells whose
 // middle falls in the column, merged.
 func fillLatency(m *Matrix, us []unit, starts []int, grid timeGrid) {
 	columns := m.Time.Columns
@@ -348,8 +353,11 @@ func fillLatency(m *Matrix, us []unit, starts []int, grid timeGrid) {
 			}
 			h := &t.Latency.Time
 			for j := range h.Cells {
-				if g := int(h.First + int64(j) - grid.first); g >= 0 && g < grid.buckets && !h.Cells[j].Empty() {
-					cells[column(g)].Merge(&h.Cells[j], keyspace.LatencyCellBins)
+				// The cell's middle, on the grid of traffic buckets.
+				g := int(h.Cells[j].Bucket*keyspace.LatencyCellBuckets + keyspace.LatencyCellBuckets/2 - grid.first)
+				g = min(max(g, 0), grid.buckets-1)
+				if !h.Cells[j].Empty() {
+					cells[column(g)].Merge(&h.Cells[j].LatencySketch, keyspace.LatencyCellBins)
 				}
 			}
 		}

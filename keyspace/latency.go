@@ -28,9 +28,9 @@ const (
 	// span 100 µs to 5 ms keeps its median within about 16%.
 	LatencyCellBins = 12
 	// LatencyWholeBins bounds a sketch of a key range's calls over the
-	// whole recording (per call kind): 128 bins, so calls spanning four
-	// decades keep their median within 3.6%.
-	LatencyWholeBins = 128
+	// whole recording (per call kind): 64 bins, so calls spanning three
+	// decades keep their median within 5.4%, two within 3.6%.
+	LatencyWholeBins = 64
 	// maxLatencyLevel bounds a sketch's level: at level 40 one bin spans
 	// more than any latency.
 	maxLatencyLevel = 40
@@ -127,12 +127,19 @@ func (s *LatencySketch) collapse() {
 	if len(s.Counts) == 0 {
 		return
 	}
+	// In place: bin j goes to ⌈(Offset+j)/2⌉ − first, never after j.
 	first, last := atLevel(s.Offset, 1), atLevel(s.last(), 1)
-	counts := make([]float64, last-first+1)
+	prev := -1
 	for j, c := range s.Counts {
-		counts[atLevel(s.Offset+j, 1)-first] += c
+		k := atLevel(s.Offset+j, 1) - first
+		if k != prev {
+			s.Counts[k], prev = c, k
+		} else {
+			s.Counts[k] += c
+		}
 	}
-	s.Offset, s.Counts = first, counts
+	clear(s.Counts[last-first+1:])
+	s.Offset, s.Counts = first, s.Counts[:last-first+1]
 }
 
 // toLevel collapses the sketch up to level.
@@ -275,8 +282,8 @@ func (s *LatencySketch) Max() time.Duration { return time.Duration(min(s.MaxNs, 
 // NodeLatency is what a recording keeps of the latency of the calls that
 // touched a node's key range (named a row of it, or scanned a range it
 // holds), as the recording proxy saw it, from request to trailers: a
-// sketch per call kind over the whole recording, and one per bucket of
-// the traffic time grid over all kinds. A call counts once per node
+// sketch per call kind over the whole recording, and one per cell of
+// [LatencyCellBuckets] buckets of the traffic time grid over all kinds. A call counts once per node
 // whatever the number of its rows there.
 type NodeLatency struct {
 	Kinds []KindLatency `json:"kinds"`
@@ -289,78 +296,127 @@ type KindLatency struct {
 	Sketch LatencySketch `json:"sketch"`
 }
 
-// LatencyHist holds a latency sketch per bucket of the traffic time grid:
-// Cells[j] is bucket First+j.
+// LatencyCellBuckets is how many buckets of the traffic time grid one
+// latency cell covers: a node's latency over time is kept at a quarter of
+// the resolution of its operations (at most 32 cells), which bounds a
+// recording's sketches at a few MB of memory whatever its length.
+const LatencyCellBuckets = 4
+
+// LatencyHist holds a latency sketch per cell of [LatencyCellBuckets]
+// buckets of the traffic time grid that had calls: Cells, sorted by
+// bucket, each non-empty; cell b covers traffic buckets [4b, 4b+4). A
+// node that had calls at few times keeps few cells.
 type LatencyHist struct {
-	First int64           `json:"first"`
-	Cells []LatencySketch `json:"cells"`
+	Cells []LatencyCell `json:"cells"`
 }
 
-// Last returns the absolute index one past the last bucket.
-func (h *LatencyHist) Last() int64 { return h.First + int64(len(h.Cells)) }
+// LatencyCell is the latency sketch of one cell of time: absolute cell
+// Bucket, traffic buckets [4·Bucket, 4·Bucket+4).
+type LatencyCell struct {
+	Bucket int64 `json:"bucket"`
+	LatencySketch
+}
 
-// At returns the sketch of absolute bucket i (nil outside the histogram).
-func (h *LatencyHist) At(i int64) *LatencySketch {
-	j := i - h.First
-	if j < 0 || j >= int64(len(h.Cells)) {
-		return nil
+// Span returns the absolute cells [first, last) the cells cover (in
+// cells of [LatencyCellBuckets] traffic buckets); ok is false without
+// cells.
+func (h *LatencyHist) Span() (first, last int64, ok bool) {
+	if len(h.Cells) == 0 {
+		return 0, 0, false
 	}
-	return &h.Cells[j]
+	return h.Cells[0].Bucket, h.Cells[len(h.Cells)-1].Bucket + 1, true
 }
 
-// cell returns the sketch of absolute bucket i, growing the histogram.
-func (h *LatencyHist) cell(i int64) *LatencySketch {
+// search returns the index of bucket i's cell, or where it would go and
+// false.
+func (h *LatencyHist) search(i int64) (int, bool) {
+	n := len(h.Cells)
 	switch {
-	case len(h.Cells) == 0:
-		h.First = i
-		h.Cells = append(h.Cells, LatencySketch{})
-	case i < h.First:
-		grown := make([]LatencySketch, h.Last()-i)
-		copy(grown[h.First-i:], h.Cells)
-		h.Cells, h.First = grown, i
-	case i >= h.Last():
-		h.Cells = append(h.Cells, make([]LatencySketch, i-h.Last()+1)...)
+	case n == 0:
+		return 0, false
+	case h.Cells[n-1].Bucket == i: // the usual case: the cell of now
+		return n - 1, true
+	case h.Cells[n-1].Bucket < i: // time moved on
+		return n, false
 	}
-	return &h.Cells[i-h.First]
+	j, found := slices.BinarySearchFunc(h.Cells, i, func(c LatencyCell, b int64) int { return cmpInt64(c.Bucket, b) })
+	return j, found
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// At returns the sketch of absolute cell i (nil when it had no call).
+func (h *LatencyHist) At(i int64) *LatencySketch {
+	if j, ok := h.search(i); ok {
+		return &h.Cells[j].LatencySketch
+	}
+	return nil
+}
+
+// cell returns the sketch of absolute cell i, adding it.
+func (h *LatencyHist) cell(i int64) *LatencySketch {
+	j, ok := h.search(i)
+	if !ok {
+		// A new cell starts at its neighbour's level: the node's calls
+		// spread as they did, and it need not collapse its way there.
+		c := LatencyCell{Bucket: i}
+		if j > 0 {
+			c.Level = h.Cells[j-1].Level
+		}
+		h.Cells = slices.Insert(h.Cells, j, c)
+	}
+	return &h.Cells[j].LatencySketch
 }
 
 // merge folds other into h bucket by bucket.
 func (h *LatencyHist) merge(other *LatencyHist) {
 	for j := range other.Cells {
 		if c := &other.Cells[j]; !c.Empty() {
-			h.cell(other.First+int64(j)).Merge(c, LatencyCellBins)
+			h.cell(c.Bucket).Merge(&c.LatencySketch, LatencyCellBins)
 		}
 	}
 }
 
-// subtract takes other's calls away from h's, bucket by bucket.
+// subtract takes other's calls away from h's, bucket by bucket, and
+// drops the cells left empty.
 func (h *LatencyHist) subtract(other *LatencyHist) {
 	for j := range other.Cells {
-		if mine := h.At(other.First + int64(j)); mine != nil {
-			mine.subtract(&other.Cells[j])
+		if mine := h.At(other.Cells[j].Bucket); mine != nil {
+			mine.subtract(&other.Cells[j].LatencySketch)
 		}
 	}
+	h.Cells = slices.DeleteFunc(h.Cells, func(c LatencyCell) bool { return c.Empty() })
 }
 
-// coarsen re-bins h onto a time grid twice as wide.
+// coarsen re-bins h onto a time grid twice as wide (with the traffic
+// grid it follows).
 func (h *LatencyHist) coarsen() {
-	if len(h.Cells) == 0 {
-		return
-	}
-	first, last := floorDiv(h.First, 2), floorDiv(h.Last()-1, 2)
-	cells := make([]LatencySketch, last-first+1)
-	for j := range h.Cells {
-		if c := &h.Cells[j]; !c.Empty() {
-			cells[floorDiv(h.First+int64(j), 2)-first].Merge(c, LatencyCellBins)
+	out := h.Cells[:0]
+	for _, c := range h.Cells {
+		b := floorDiv(c.Bucket, 2)
+		if n := len(out); n > 0 && out[n-1].Bucket == b {
+			out[n-1].Merge(&c.LatencySketch, LatencyCellBins)
+			continue
 		}
+		c.Bucket = b
+		out = append(out, c)
 	}
-	h.First, h.Cells = first, cells
+	clear(h.Cells[len(out):])
+	h.Cells = out
 }
 
 func (h *LatencyHist) clone() LatencyHist {
-	c := LatencyHist{First: h.First, Cells: make([]LatencySketch, len(h.Cells))}
+	c := LatencyHist{Cells: make([]LatencyCell, len(h.Cells))}
 	for j := range h.Cells {
-		c.Cells[j] = h.Cells[j].clone()
+		c.Cells[j] = LatencyCell{Bucket: h.Cells[j].Bucket, LatencySketch: h.Cells[j].clone()}
 	}
 	return c
 }
@@ -369,7 +425,7 @@ func (h *LatencyHist) clone() LatencyHist {
 // time bucket.
 func (l *NodeLatency) add(kind string, index int, ns float64, bucket int64) {
 	l.kindSketch(kind).add(index, 1, ns, LatencyWholeBins)
-	l.Time.cell(bucket).add(index, 1, ns, LatencyCellBins)
+	l.Time.cell(floorDiv(bucket, LatencyCellBuckets)).add(index, 1, ns, LatencyCellBins)
 }
 
 // kindSketch returns the sketch of kind, creating it; the list stays
@@ -436,12 +492,12 @@ func (l *NodeLatency) subtract(other *NodeLatency) {
 
 // scaled returns l with every count times f ([LatencySketch.scaled]).
 func (l *NodeLatency) scaled(f float64) *NodeLatency {
-	c := &NodeLatency{Kinds: make([]KindLatency, len(l.Kinds)), Time: LatencyHist{First: l.Time.First, Cells: make([]LatencySketch, len(l.Time.Cells))}}
+	c := &NodeLatency{Kinds: make([]KindLatency, len(l.Kinds)), Time: LatencyHist{Cells: make([]LatencyCell, len(l.Time.Cells))}}
 	for i, k := range l.Kinds {
 		c.Kinds[i] = KindLatency{Kind: k.Kind, Sketch: k.Sketch.scaled(f)}
 	}
 	for j := range l.Time.Cells {
-		c.Time.Cells[j] = l.Time.Cells[j].scaled(f)
+		c.Time.Cells[j] = LatencyCell{Bucket: l.Time.Cells[j].Bucket, LatencySketch: l.Time.Cells[j].scaled(f)}
 	}
 	return c
 }

@@ -151,6 +151,9 @@ func TestAddOpKeepsLatencyPerNodeOncePerCall(t *testing.T) {
 	cells := 0.0
 	for j := range root.Time.Cells {
 		cells += root.Time.Cells[j].Count()
+		if root.Time.Cells[j].Empty() || j > 0 && root.Time.Cells[j].Bucket <= root.Time.Cells[j-1].Bucket {
+			t.Errorf("cell %d: empty or out of order", j)
+		}
 	}
 	if cells != 201 {
 		t.Errorf("root's time cells count %v calls, want 201", cells)

@@ -165,8 +165,7 @@ func (t *NodeTraffic) hists() [5]*TimeHist {
 }
 
 // span returns the absolute traffic time buckets [first, last) the
-// node's histograms cover, counts and latencies; ok is false when they
-// are all empty.
+// node's histograms of counts cover; ok is false when they are all empty.
 func (t *NodeTraffic) span() (first, last int64, ok bool) {
 	note := func(lo, hi int64) {
 		if !ok {
@@ -179,9 +178,6 @@ func (t *NodeTraffic) span() (first, last int64, ok bool) {
 		if len(h.Counts) > 0 {
 			note(h.First, h.Last())
 		}
-	}
-	if l := t.Latency; l != nil && len(l.Time.Cells) > 0 {
-		note(l.Time.First, l.Time.Last())
 	}
 	return first, last, ok
 }

@@ -126,11 +126,26 @@ func (v *validator) nodeLatency(path string, l *NodeLatency) error {
 		}
 	}
 	h := &l.Time
-	if len(h.Cells) > MaxTimeBuckets || len(h.Cells) > 0 && (h.First < v.trafficFirst || h.Last() > v.trafficLast) {
-		return problem(path+".time", "buckets [%d, %d) lie outside the recording's time [%d, %d)", h.First, h.Last(), v.trafficFirst, v.trafficLast)
+	if len(h.Cells) > MaxTimeBuckets {
+		return problem(path+".time.cells", "%d cells, more than the %d buckets of a time axis", len(h.Cells), MaxTimeBuckets)
+	}
+	// Cells cover LatencyCellBuckets traffic buckets each. A recording
+	// whose calls named no key (SampleRowKeys alone) has latencies but no
+	// counts over time: its cells are bounded by the grid's arithmetic.
+	lo, hi := floorDiv(math.MinInt64/LatencyCellBuckets, v.snap.Traffic.BucketMicros), floorDiv(math.MaxInt64/LatencyCellBuckets, v.snap.Traffic.BucketMicros)
+	if v.trafficLast > v.trafficFirst {
+		lo, hi = floorDiv(v.trafficFirst, LatencyCellBuckets), floorDiv(v.trafficLast-1, LatencyCellBuckets)+1
 	}
 	for j := range h.Cells {
-		if err := latencySketch(path+".time.cells["+strconv.Itoa(j)+"]", &h.Cells[j]); err != nil {
+		c := &h.Cells[j]
+		cellPath := path + ".time.cells[" + strconv.Itoa(j) + "]"
+		switch {
+		case c.Bucket < lo || c.Bucket >= hi:
+			return problem(cellPath+".bucket", "%d lies outside the recording's time, cells [%d, %d)", c.Bucket, lo, hi)
+		case j > 0 && c.Bucket <= h.Cells[j-1].Bucket:
+			return problem(cellPath+".bucket", "%d is not after %d: cells are sorted and appear once", c.Bucket, h.Cells[j-1].Bucket)
+		}
+		if err := latencySketch(cellPath, &c.LatencySketch); err != nil {
 			return err
 		}
 	}
