@@ -19,10 +19,13 @@ import (
 	"time"
 
 	"cloud.google.com/go/bigtable"
+	adminpb "cloud.google.com/go/bigtable/admin/apiv2/adminpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/internal/cbtemulator"
+	"github.com/btviz/btviz/internal/testkit/hotadmin"
 	"github.com/btviz/btviz/record/loadgen"
 	"github.com/btviz/btviz/tui/tuitest"
 )
@@ -83,6 +86,12 @@ func TestE2EEveryHelpExampleRuns(t *testing.T) {
 			}}
 			if strings.Contains(cmd.Example, "btviz emulator") {
 				s.ports["8086"] = fmt.Sprint(freePort(t)) // the example starts its own
+			}
+			if strings.Contains(cmd.Example, "hot-tablets") {
+				// The emulator has no instance admin API: a server in
+				// front of it answers ListClusters and ListHotTablets with
+				// a hot tablet of table events, as Cloud Bigtable would.
+				s.env = append(s.env, connect.EmulatorHostEnv+"="+exampleHotTablets(t, emu.Addr))
 			}
 			defer s.stopAll(t)
 			for _, line := range strings.Split(cmd.Example, "\n") {
@@ -314,11 +323,40 @@ func exampleFixtures(t *testing.T, btviz, host string, env []string) []string {
 	client.Close()
 	stop.ctrlC(t)
 
+	// Three sidecars' recordings of one table, for `btviz open pod-a.btviz …`.
+	data, err := os.ReadFile(recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pod := range []string{"pod-a.btviz", "pod-b.btviz", "pod-c.btviz"} {
+		if err := os.WriteFile(filepath.Join(dir, pod), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	var files []string
-	for _, name := range []string{"events.btviz", "before.btviz", "after.btviz", "celebrity.btviz", "salted.btviz", "traffic.btviz"} {
+	for _, name := range []string{"events.btviz", "before.btviz", "after.btviz", "celebrity.btviz", "salted.btviz", "traffic.btviz", "pod-a.btviz", "pod-b.btviz", "pod-c.btviz"} {
 		files = append(files, filepath.Join(dir, name))
 	}
 	return files
+}
+
+// exampleHotTablets starts a server answering ListClusters and
+// ListHotTablets (a hot tablet of table events on cluster c1, every 15
+// minutes of the last two hours) in front of the emulator at host, and
+// returns its address.
+func exampleHotTablets(t *testing.T, host string) string {
+	t.Helper()
+	now := time.Now().UTC()
+	var tablets []hotadmin.Tablet
+	for i := range 8 {
+		at := now.Add(-time.Duration(15*(i+1)) * time.Minute)
+		tablets = append(tablets, hotadmin.Tablet{Cluster: "c1", HotTablet: &adminpb.HotTablet{
+			TableName: "projects/my-project/instances/prod/tables/events", StartKey: "user#", EndKey: "user#~",
+			StartTime: timestamppb.New(at), EndTime: timestamppb.New(at.Add(time.Minute)), NodeCpuUsagePercent: 64,
+		}})
+	}
+	return hotadmin.Start(t, host, hotadmin.Options{Clusters: []string{"c1"}, Tablets: tablets}).Addr
 }
 
 // writeEvents writes the rows of users [from, to) of table "events" in

@@ -119,7 +119,8 @@ func (a *app) hotTabletsCommand() *cobra.Command {
 			"tablets; `btviz --emulator --traffic WORKLOAD` shows simulated ones.",
 		Example: "  btviz hot-tablets --project my-project --instance prod\n" +
 			"  btviz hot-tablets --project my-project --instance prod --table events --last 14d --format json\n" +
-			"  btviz hot-tablets --project my-project --instance prod --table events --out hot.btviz && btviz open events.btviz hot.btviz",
+			"  btviz hot-tablets --project my-project --instance prod --table events --out hot.btviz\n" +
+			"  btviz open events.btviz hot.btviz   # the hot tablets on a scan's key axis",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			window := hottablets.DefaultWindow
