@@ -10,11 +10,18 @@
 // snapshots of similar size. The package does no I/O other than [Save] and
 // [Load].
 //
-// # Snapshot file format (version 1)
+// # Snapshot file format (versions 1 and 2)
 //
 // A snapshot file is a gzip stream (RFC 1952) holding one JSON object:
 //
 //	{"format": "btviz-snapshot", "version": 1, "snapshot": {...}}
+//
+// Version 2 is the same with the table's hot tablets in
+// "snapshot.hot_tablets" ([HotTablets]: where they came from, the
+// clusters and window asked, and the samples, keys inclusive as the
+// instance admin API gives them); a snapshot without them is written as
+// version 1, which every btviz reads. Their CPU on the tree ([Node.CPU])
+// is placed again when the file is read, not stored.
 //
 // "snapshot" is the [Snapshot] with the JSON field names of its struct
 // tags. Row keys and key-range bounds are strings escaped by [Printable]:
@@ -61,7 +68,10 @@
 // upstream answered NotFound for, and on tables beyond [RecordingTables]:
 // counted, with the most called names, never built), and "tables", each a
 // snapshot whose "traffic" holds the time grid, the calls by method and
-// the hot rows and scans, and whose tree's nodes carry their traffic. The
+// the hot rows and scans ("merged" when it was made of several
+// recordings, [MergeRecordings]), and whose tree's nodes carry their
+// traffic, with the latency of the calls that touched them when the
+// proxy timed them ("latency": [NodeLatency], optional). The
 // tables of an incomplete recording say so in their scan ("complete":
 // false, "incomplete": why) and their traffic ("incomplete").
 package keyspace
