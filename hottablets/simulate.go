@@ -165,28 +165,20 @@ func workByMinute(t *keyspace.NodeTraffic, micros int64) map[int64]float64 {
 	if t == nil || micros <= 0 {
 		return work
 	}
-	const minute = int64(time.Minute / time.Microsecond)
 	for _, h := range []*keyspace.TimeHist{&t.Time.Ops, &t.Time.RowsRead, &t.Time.RowsWritten} {
 		for j, c := range h.Counts {
 			if c == 0 {
 				continue
 			}
-			start := (h.First + int64(j)) * micros
-			first, last := floorDiv(start, minute), floorDiv(start+micros-1, minute)
+			start := time.UnixMicro((h.First + int64(j)) * micros)
+			first := start.Truncate(time.Minute).Unix() / 60
+			last := start.Add(time.Duration(micros-1)*time.Microsecond).Truncate(time.Minute).Unix() / 60
 			for m := first; m <= last; m++ {
 				work[m] += c / float64(last-first+1)
 			}
 		}
 	}
 	return work
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
 }
 
 // splitHotRows cuts each row that takes a quarter of its tablet's work

@@ -1,6 +1,7 @@
 package keyspace
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -149,12 +150,10 @@ func (s *LatencySketch) toLevel(level int) {
 	}
 }
 
-// Merge folds other into s, keeping the span of bins within maxBins.
-func (s *LatencySketch) Merge(other *LatencySketch, maxBins int) {
-	if other.Empty() {
-		s.MaxNs = max(s.MaxNs, other.MaxNs)
-		return
-	}
+// commonLevel brings s and other to the coarser of their levels: s in
+// place, other in a copy when it must collapse. It returns other at that
+// level.
+func (s *LatencySketch) commonLevel(other *LatencySketch) *LatencySketch {
 	o := other
 	if other.Level < s.Level {
 		c := other.clone()
@@ -162,6 +161,16 @@ func (s *LatencySketch) Merge(other *LatencySketch, maxBins int) {
 		o = &c
 	}
 	s.toLevel(o.Level)
+	return o
+}
+
+// Merge folds other into s, keeping the span of bins within maxBins.
+func (s *LatencySketch) Merge(other *LatencySketch, maxBins int) {
+	if other.Empty() {
+		s.MaxNs = max(s.MaxNs, other.MaxNs)
+		return
+	}
+	o := s.commonLevel(other)
 	if s.Empty() {
 		s.Offset, s.Counts = o.Offset, slices.Clone(o.Counts)
 	} else {
@@ -184,13 +193,7 @@ func (s *LatencySketch) subtract(other *LatencySketch) {
 	if other.Empty() || s.Empty() {
 		return
 	}
-	o := other
-	if other.Level < s.Level {
-		c := other.clone()
-		c.toLevel(s.Level)
-		o = &c
-	}
-	s.toLevel(o.Level)
+	o := s.commonLevel(other)
 	for j, c := range o.Counts {
 		if k := o.Offset + j - s.Offset; k >= 0 && k < len(s.Counts) {
 			s.Counts[k] = max(s.Counts[k]-c, 0)
@@ -339,18 +342,7 @@ func (h *LatencyHist) search(i int64) (int, bool) {
 	case h.Cells[n-1].Bucket < i: // time moved on
 		return n, false
 	}
-	j, found := slices.BinarySearchFunc(h.Cells, i, func(c LatencyCell, b int64) int { return cmpInt64(c.Bucket, b) })
-	return j, found
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return slices.BinarySearchFunc(h.Cells, i, func(c LatencyCell, b int64) int { return cmp.Compare(c.Bucket, b) })
 }
 
 // At returns the sketch of absolute cell i (nil when it had no call).

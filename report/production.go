@@ -49,9 +49,18 @@ const HotTabletsListed = 50
 // hotTabletsDoc builds the hot tablets part of the report, nil without
 // hot tablets.
 func hotTabletsDoc(snap *keyspace.Snapshot) *HotTabletsDoc {
-	h := snap.HotTablets
-	if h == nil {
+	if snap.HotTablets == nil {
 		return nil
+	}
+	return HotTablets(snap.HotTablets, HotTabletsListed)
+}
+
+// HotTablets returns the document of h with its first listed samples (all
+// of them when listed is below 0): the report's "hot_tablets", and what
+// `btviz hot-tablets --format json` writes.
+func HotTablets(h *keyspace.HotTablets, listed int) *HotTabletsDoc {
+	if listed < 0 {
+		listed = len(h.Tablets)
 	}
 	doc := &HotTabletsDoc{
 		Source: sanitize(string(h.Source)), Simulated: h.Simulated(), Note: sanitize(h.Note),
@@ -61,7 +70,7 @@ func hotTabletsDoc(snap *keyspace.Snapshot) *HotTabletsDoc {
 	for _, c := range h.Clusters {
 		doc.Clusters = append(doc.Clusters, sanitize(c))
 	}
-	for _, t := range h.Tablets[:min(len(h.Tablets), HotTabletsListed)] {
+	for _, t := range h.Tablets[:min(len(h.Tablets), listed)] {
 		row, _ := t.OneRow()
 		doc.Tablets = append(doc.Tablets, HotTabletDoc{
 			Cluster: sanitize(t.Cluster), Table: sanitize(t.Table), StartKey: t.StartKey, EndKey: t.EndKey, OneRow: row,
@@ -69,7 +78,7 @@ func hotTabletsDoc(snap *keyspace.Snapshot) *HotTabletsDoc {
 		})
 	}
 	if len(h.Tablets) == 0 {
-		doc.None = fmt.Sprintf("no hot tablets of this table from %s to %s on %s: ListHotTablets lists only tablets that used a large share of a node's CPU",
+		doc.None = fmt.Sprintf("no hot tablets from %s to %s on %s: ListHotTablets lists only tablets that used a large share of a node's CPU",
 			doc.From, doc.To, joinNames(doc.Clusters))
 	}
 	return doc

@@ -93,7 +93,7 @@ func TestReportOfHotTabletsAloneAndSimulated(t *testing.T) {
 		t.Errorf("Markdown:\n%s", md)
 	}
 	empty := keyspace.HotTabletsSnapshot(keyspace.NewHotTablets(keyspace.HotTablets{Source: keyspace.HotTabletsBigtable, Clusters: []string{"c1"}, From: hotFrom, To: hotFrom.Add(time.Hour)}), "t", keyspace.SourceBigtable)
-	if text := string(Text(Input{Snapshot: empty})); !strings.Contains(text, "no hot tablets of this table") {
+	if text := string(Text(Input{Snapshot: empty})); !strings.Contains(text, "no hot tablets from") {
 		t.Errorf("no hot tablets is not said:\n%s", text)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/hottablets"
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/report"
 	"github.com/btviz/btviz/units"
 )
 
@@ -186,41 +187,13 @@ func (a *app) resolveTarget(flags connect.Flags) (connect.Target, error) {
 	return t, nil
 }
 
-// hotJSON is `btviz hot-tablets --format json`: the samples with their
-// keys escaped as in every btviz file (\xNN), both keys inclusive.
-type hotJSON struct {
-	Version  int             `json:"version"`
-	Source   string          `json:"source"`
-	Project  string          `json:"project"`
-	Instance string          `json:"instance"`
-	Clusters []string        `json:"clusters"`
-	From     time.Time       `json:"from"`
-	To       time.Time       `json:"to"`
-	Tablets  []hotTabletJSON `json:"tablets"`
-}
-
-type hotTabletJSON struct {
-	Cluster  string       `json:"cluster"`
-	Table    string       `json:"table"`
-	StartKey keyspace.Key `json:"start_key"`
-	EndKey   keyspace.Key `json:"end_key"`
-	OneRow   keyspace.Key `json:"one_row,omitempty"`
-	Start    time.Time    `json:"start_time"`
-	End      time.Time    `json:"end_time"`
-	CPU      float64      `json:"node_cpu_percent"`
-}
-
+// writeHotJSON writes `btviz hot-tablets --format json`: the report's
+// hot_tablets document with every sample, and a version.
 func writeHotJSON(w io.Writer, hot *keyspace.HotTablets) error {
-	doc := hotJSON{Version: 1, Source: string(hot.Source), Project: escape.Text(hot.Project), Instance: escape.Text(hot.Instance),
-		Clusters: []string{}, From: hot.From, To: hot.To, Tablets: []hotTabletJSON{}}
-	for _, c := range hot.Clusters {
-		doc.Clusters = append(doc.Clusters, escape.Text(c))
-	}
-	for _, t := range hot.Tablets {
-		row, _ := t.OneRow()
-		doc.Tablets = append(doc.Tablets, hotTabletJSON{Cluster: escape.Text(t.Cluster), Table: escape.Text(t.Table), StartKey: t.StartKey, EndKey: t.EndKey,
-			OneRow: row, Start: t.Start, End: t.End, CPU: t.CPU})
-	}
+	doc := struct {
+		Version int `json:"version"`
+		*report.HotTabletsDoc
+	}{report.DocumentVersion, report.HotTablets(hot, -1)}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)

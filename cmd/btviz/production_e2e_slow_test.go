@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -152,14 +151,29 @@ func TestE2EHotTabletsThroughTheAdminAPI(t *testing.T) {
 
 	// `btviz hot-tablets`, JSON and text.
 	var listed struct {
+		Version  int      `json:"version"`
+		Count    int      `json:"count"`
 		Clusters []string `json:"clusters"`
 		Tablets  []struct {
-			Cluster, Table, StartKey, EndKey, OneRow string
-			CPU                                      float64 `json:"node_cpu_percent"`
+			Cluster  string  `json:"cluster"`
+			Table    string  `json:"table"`
+			StartKey string  `json:"start_key"`
+			EndKey   string  `json:"end_key"`
+			OneRow   string  `json:"one_row"`
+			CPU      float64 `json:"node_cpu_percent"`
 		} `json:"tablets"`
 	}
 	runJSON(t, admin.Addr, &listed, "hot-tablets", "--format", "json")
-	if len(listed.Tablets) != len(tablets) || len(listed.Clusters) != 2 || listed.Tablets[0].CPU != 95 {
+	oneRows := 0
+	for _, h := range listed.Tablets {
+		if h.OneRow == row {
+			oneRows++
+		}
+	}
+	if oneRows != oneRow {
+		t.Errorf("btviz hot-tablets --format json names the one row in %d samples, want %d", oneRows, oneRow)
+	}
+	if len(listed.Tablets) != len(tablets) || listed.Count != len(tablets) || len(listed.Clusters) != 2 || listed.Tablets[0].CPU != 95 || listed.Version != 1 {
 		t.Errorf("btviz hot-tablets --format json: %d samples of clusters %v, first %+v; want %d", len(listed.Tablets), listed.Clusters, listed.Tablets[0], len(tablets))
 	}
 	text := runJSON(t, admin.Addr, nil, "hot-tablets", "--table", celebrityTable, "--cluster", "c1")
@@ -222,24 +236,7 @@ func TestE2ETerminalCPUView(t *testing.T) {
 		connect.EmulatorHostEnv + "=" + admin.Addr, "HOME=" + t.TempDir(),
 	}}, btviz, "--table", celebrityTable, "--hot-tablets", "24h")
 	screen := term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.HeatmapTitle)
-	// m cycles the metrics: after each press, wait for the heatmap's
-	// title to change before the next, until it is the cpu metric's.
-	title := func(s string) string {
-		for _, line := range strings.Split(s, "\n") {
-			if i := strings.Index(line, "Heatmap · "); i >= 0 {
-				return line[i:]
-			}
-		}
-		return ""
-	}
-	for range 12 {
-		if strings.Contains(screen, tuitest.CPUHeatmap) {
-			break
-		}
-		before := title(screen)
-		term.Send("m")
-		screen = term.WaitUntil(t, 10*time.Second, "the next metric", func(s string) bool { return title(s) != before })
-	}
+	cycleMetricTo(t, term, screen, tuitest.CPUHeatmap)
 	term.WaitFor(t, 10*time.Second, tuitest.CPUHeatmap+"c1)", tuitest.HotTabletsNote, tuitest.CelebrityBucket, tuitest.HotTabletFinding)
 	term.Send("q")
 	term.WaitExit(t, 10*time.Second)
@@ -250,16 +247,10 @@ func TestE2ETerminalCPUView(t *testing.T) {
 // holds every read of one key range for 150 ms: the report of the
 // recording names that range in high-latency, with both medians.
 func TestE2ERecordingNamesTheSlowRange(t *testing.T) {
-	_, binary := buildBinaries(t)
-	emu, err := cbtemulator.Run(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(emu.Stop)
+	emuAddr := ledgerEmulator(t)
 	ctx := context.Background()
-	seedLedger(t, ctx, emu.Addr)
 	const delay = 150 * time.Millisecond
-	slowUpstream := hotadmin.Start(t, emu.Addr, hotadmin.Options{Delay: func(method string, request []byte) time.Duration {
+	slowUpstream := hotadmin.Start(t, emuAddr, hotadmin.Options{Delay: func(method string, request []byte) time.Duration {
 		var req btpb.ReadRowsRequest
 		if !strings.HasSuffix(method, "/ReadRows") || proto.Unmarshal(request, &req) != nil {
 			return 0
@@ -272,7 +263,7 @@ func TestE2ERecordingNamesTheSlowRange(t *testing.T) {
 		return 0
 	}})
 	out := filepath.Join(t.TempDir(), "slow.btviz")
-	rec := startRecorderTo(t, slowUpstream.Addr, out)
+	rec := startRecorder(t, slowUpstream.Addr, out)
 	client, admin, err := emulator.Dial(ctx, rec.addr, connect.EmulatorProject, connect.EmulatorInstance)
 	if err != nil {
 		t.Fatal(err)
@@ -312,7 +303,7 @@ func TestE2ERecordingNamesTheSlowRange(t *testing.T) {
 			} `json:"latency"`
 		} `json:"traffic"`
 	}
-	runJSON(t, emu.Addr, &doc, "report", "--snapshot", out, "--table", ledgerTable, "--format", "json")
+	runJSON(t, emuAddr, &doc, "report", "--snapshot", out, "--table", ledgerTable, "--format", "json")
 	for _, f := range doc.Findings {
 		if f.Kind == "high-latency" && strings.HasPrefix(f.Prefix, "acct#bob#") && strings.Contains(f.Summary, "point reads") && strings.Contains(f.Summary, "ms") {
 			t.Logf("%s: %s", f.Prefix, f.Summary)
@@ -325,23 +316,6 @@ func TestE2ERecordingNamesTheSlowRange(t *testing.T) {
 	t.Errorf("no high-latency finding names acct#bob#: %+v", doc.Findings)
 }
 
-// startRecorderTo runs `btviz record` in front of upstream, recording
-// into out, and waits until it listens.
-func startRecorderTo(t *testing.T, upstream, out string) *recorder {
-	t.Helper()
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	cmd := btvizCommand(t, upstream, "record", "--listen", addr, "--upstream", upstream, "--out", out)
-	r := &recorder{addr: addr, cmd: cmd, stderr: &bytes.Buffer{}}
-	cmd.Stderr = r.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	r.signal = func() error { return cmd.Process.Signal(syscall.SIGINT) }
-	waitListening(t, addr, r.stderr.String)
-	return r
-}
-
 // TestE2EThreeSidecarsMergeToOneRecording runs one workload split over
 // three `btviz record` proxies (a service of three instances, a proxy
 // beside each), whose upstream is a fourth proxy in front of the official
@@ -351,20 +325,14 @@ func startRecorderTo(t *testing.T, upstream, out string) *recorder {
 // top-level prefix's operations; and a scan of the table joins the merged
 // recording.
 func TestE2EThreeSidecarsMergeToOneRecording(t *testing.T) {
-	_, binary := buildBinaries(t)
-	emu, err := cbtemulator.Run(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(emu.Stop)
+	emuAddr := ledgerEmulator(t)
 	ctx := context.Background()
-	seedLedger(t, ctx, emu.Addr)
 	dir := t.TempDir()
-	all := startRecorderTo(t, emu.Addr, filepath.Join(dir, "all.btviz"))
+	all := startRecorder(t, emuAddr, filepath.Join(dir, "all.btviz"))
 	var sidecars []*recorder
 	var tables []*bigtable.Table
 	for i := range 3 {
-		rec := startRecorderTo(t, all.addr, filepath.Join(dir, fmt.Sprintf("pod-%d.btviz", i)))
+		rec := startRecorder(t, all.addr, filepath.Join(dir, fmt.Sprintf("pod-%d.btviz", i)))
 		sidecars = append(sidecars, rec)
 		client, admin, err := emulator.Dial(ctx, rec.addr, connect.EmulatorProject, connect.EmulatorInstance)
 		if err != nil {
@@ -432,17 +400,17 @@ func TestE2EThreeSidecarsMergeToOneRecording(t *testing.T) {
 		} `json:"traffic"`
 	}
 	var one, merged trafficDoc
-	runJSON(t, emu.Addr, &one, "report", "--snapshot", filepath.Join(dir, "all.btviz"), "--table", ledgerTable, "--format", "json")
+	runJSON(t, emuAddr, &one, "report", "--snapshot", filepath.Join(dir, "all.btviz"), "--table", ledgerTable, "--format", "json")
 	args := []string{"report", "--table", ledgerTable, "--format", "json"}
 	for i := range 3 {
 		args = append(args, "--snapshot", filepath.Join(dir, fmt.Sprintf("pod-%d.btviz", i)))
 	}
-	runJSON(t, emu.Addr, &merged, args...)
+	runJSON(t, emuAddr, &merged, args...)
 	if fmt.Sprint(merged.Traffic.Totals) != fmt.Sprint(one.Traffic.Totals) {
 		t.Errorf("merged totals %v, one recorder's %v", merged.Traffic.Totals, one.Traffic.Totals)
 		for i := range 3 {
 			var pod trafficDoc
-			runJSON(t, emu.Addr, &pod, "report", "--snapshot", filepath.Join(dir, fmt.Sprintf("pod-%d.btviz", i)), "--table", ledgerTable, "--format", "json")
+			runJSON(t, emuAddr, &pod, "report", "--snapshot", filepath.Join(dir, fmt.Sprintf("pod-%d.btviz", i)), "--table", ledgerTable, "--format", "json")
 			t.Logf("pod %d: %v %v", i, pod.Traffic.Totals, pod.Traffic.Methods)
 		}
 	}
@@ -468,7 +436,7 @@ func TestE2EThreeSidecarsMergeToOneRecording(t *testing.T) {
 
 	// A scan of the table joins the merged recording.
 	scan := filepath.Join(dir, "ledger-scan.btviz")
-	runJSON(t, emu.Addr, nil, "scan", "--table", ledgerTable, "--out", scan)
+	runJSON(t, emuAddr, nil, "scan", "--table", ledgerTable, "--out", scan)
 	var joined struct {
 		Scan struct {
 			RowsRead int64 `json:"rows_read"`
@@ -477,7 +445,7 @@ func TestE2EThreeSidecarsMergeToOneRecording(t *testing.T) {
 			Totals map[string]int64 `json:"totals"`
 		} `json:"traffic"`
 	}
-	runJSON(t, emu.Addr, &joined, append(args, "--snapshot", scan)...)
+	runJSON(t, emuAddr, &joined, append(args, "--snapshot", scan)...)
 	if joined.Scan.RowsRead == 0 || fmt.Sprint(joined.Traffic.Totals) != fmt.Sprint(one.Traffic.Totals) {
 		t.Errorf("the scan joined with the merged recording: %+v", joined)
 	}
@@ -494,6 +462,17 @@ func TestE2ETerminalSimulatedHotTablets(t *testing.T) {
 		"BIGTABLE_EMULATOR_HOST=", "HOME=" + t.TempDir(),
 	}}, btviz, "--emulator", "--traffic", "hot-counter")
 	screen := term.WaitFor(t, time.Minute, tuitest.LiveRecording, tuitest.TrafficHeatmap)
+	cycleMetricTo(t, term, screen, tuitest.SimulatedHeatmap)
+	term.WaitFor(t, 30*time.Second, tuitest.SimulatedHeatmap, tuitest.SimulatedNote, "SIMULATED · ")
+	term.Send("q")
+	term.WaitExit(t, 15*time.Second)
+}
+
+// cycleMetricTo presses m until the heatmap's title holds want: after
+// each press it waits for the title to change before the next, so that
+// no press is lost or doubled.
+func cycleMetricTo(t *testing.T, term *tuitest.Terminal, screen, want string) {
+	t.Helper()
 	title := func(s string) string {
 		for _, line := range strings.Split(s, "\n") {
 			if i := strings.Index(line, "Heatmap · "); i >= 0 {
@@ -502,15 +481,27 @@ func TestE2ETerminalSimulatedHotTablets(t *testing.T) {
 		}
 		return ""
 	}
-	for range 16 {
-		if strings.Contains(screen, tuitest.SimulatedHeatmap) {
-			break
+	for range 20 {
+		if strings.Contains(title(screen), want) {
+			return
 		}
 		before := title(screen)
 		term.Send("m")
 		screen = term.WaitUntil(t, 10*time.Second, "the next metric", func(s string) bool { return title(s) != before })
 	}
-	term.WaitFor(t, 30*time.Second, tuitest.SimulatedHeatmap, tuitest.SimulatedNote, "SIMULATED · ")
-	term.Send("q")
-	term.WaitExit(t, 15*time.Second)
+	t.Fatalf("no metric's heatmap is %q:\n%s", want, screen)
+}
+
+// ledgerEmulator starts the official emulator with the ledger table of
+// TestE2ERecordingFileCountsWhatWasSent and returns its address.
+func ledgerEmulator(t *testing.T) string {
+	t.Helper()
+	_, binary := buildBinaries(t)
+	emu, err := cbtemulator.Run(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(emu.Stop)
+	seedLedger(t, context.Background(), emu.Addr)
+	return emu.Addr
 }

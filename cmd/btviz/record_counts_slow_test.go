@@ -18,7 +18,6 @@ import (
 
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/internal/cbtemulator"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -40,17 +39,11 @@ const (
 // — and the table's calls and errors by RPC kind with a tally the test
 // keeps of what it sent and what the client got back, exactly.
 func TestE2ERecordingFileCountsWhatWasSent(t *testing.T) {
-	_, binary := buildBinaries(t)
-	emu, err := cbtemulator.Run(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(emu.Stop)
+	host := ledgerEmulator(t)
 	ctx := context.Background()
-	seedLedger(t, ctx, emu.Addr)
 
 	out := filepath.Join(t.TempDir(), "ledger.btviz")
-	rec := startRecorder(t, emu.Addr, out)
+	rec := startRecorder(t, host, out)
 	client, admin, err := emulator.Dial(ctx, rec.addr, connect.EmulatorProject, connect.EmulatorInstance)
 	if err != nil {
 		t.Fatal(err)
