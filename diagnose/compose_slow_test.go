@@ -1,0 +1,88 @@
+//go:build slow
+
+package diagnose
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/btviz/btviz/demo"
+)
+
+// defaultCompositions is how many fresh compositions a run of the slow
+// tier draws when BTVIZ_COMPOSITIONS does not say: CI draws this many on
+// every run, about two minutes on two cores.
+const defaultCompositions = 25
+
+// TestCompositions composes tables of 2 to 5 dataset designs at random
+// relative sizes, with and without prefixes (demo.Compose), builds each
+// as a full scan would (keys in order, delimiters detected, the builder's
+// row sample), diagnoses it and requires every planted problem found at
+// its dataset and no warning or error anywhere else.
+//
+// Seeds are fresh on every run and logged. BTVIZ_SEED replays one
+// composition (its seed as logged); BTVIZ_COMPOSITIONS sets how many are
+// drawn (default 25) from a fresh base seed, or from BTVIZ_BASE_SEED.
+func TestCompositions(t *testing.T) {
+	seeds := compositionSeeds(t)
+	var total compositionScore
+	began := time.Now()
+	for _, seed := range seeds {
+		c := demo.Compose(seed)
+		score := scoreComposition(t, c)
+		total.add(score)
+		if score.missed > 0 || score.falseAlarms > 0 {
+			t.Errorf("%s: %d of %d planted problems missed, %d false alarms (replay with BTVIZ_SEED=%d)",
+				c, score.missed, score.planted, score.falseAlarms, seed)
+			for _, line := range score.log {
+				t.Log("  " + line)
+			}
+		}
+	}
+	t.Logf("%d compositions in %s: recall %d of %d planted problems (%.1f%%), %d expected info findings of %d, %d false alarms, %d datasets",
+		len(seeds), time.Since(began).Round(time.Second), total.planted-total.missed, total.planted,
+		100*float64(total.planted-total.missed)/float64(max(total.planted, 1)), total.infoFound, total.info, total.falseAlarms, total.datasets)
+}
+
+// compositionSeeds returns the seeds of this run, logging how to replay
+// them.
+func compositionSeeds(t *testing.T) []uint64 {
+	if v := os.Getenv("BTVIZ_SEED"); v != "" {
+		seed, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			t.Fatalf("BTVIZ_SEED=%q is not a seed: %v", v, err)
+		}
+		t.Logf("replaying composition seed %d", seed)
+		return []uint64{seed}
+	}
+	n := defaultCompositions
+	if v := os.Getenv("BTVIZ_COMPOSITIONS"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil || n < 1 {
+			t.Fatalf("BTVIZ_COMPOSITIONS=%q is not a positive count", v)
+		}
+	}
+	var base uint64
+	if v := os.Getenv("BTVIZ_BASE_SEED"); v != "" {
+		var err error
+		if base, err = strconv.ParseUint(v, 10, 64); err != nil {
+			t.Fatalf("BTVIZ_BASE_SEED=%q is not a seed: %v", v, err)
+		}
+	} else {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			t.Fatal(err)
+		}
+		base = binary.LittleEndian.Uint64(b[:]) >> 12 // short enough to read and type
+	}
+	t.Logf("%d compositions from base seed %d (BTVIZ_BASE_SEED=%d replays them all; composition i has seed base+i)", n, base, base)
+	seeds := make([]uint64, n)
+	for i := range seeds {
+		seeds[i] = base + uint64(i)
+	}
+	return seeds
+}
