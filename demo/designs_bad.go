@@ -338,7 +338,11 @@ func unpaddedItemsDesign() Design {
 				}
 				seen[order] = true
 				at := randomTime(g.r, g.w.start, g.w.end)
-				for line := 1; line <= 1+g.r.IntN(15) && len(keys) < g.rows; line++ {
+				lines := 1 + g.r.IntN(15)
+				if len(keys) == 0 {
+					lines = 15 // one order of two-digit lines at least
+				}
+				for line := 1; line <= lines && len(keys) < g.rows; line++ {
 					keys = append(keys, timedKey{fmt.Sprintf("%s%06d#item#%d", g.prefix, order, line), at.Add(time.Duration(line) * time.Millisecond)})
 				}
 			}

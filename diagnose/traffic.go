@@ -137,10 +137,36 @@ func (d *diagnosis) trafficHotspots(m trafficMeasure) []Finding {
 	return findings
 }
 
-// trafficCandidate measures child against the table and its siblings.
+// siblingsOf returns the children of parent in child's dataset: all of
+// them, unless the table holds several datasets whose top-level nodes
+// sit side by side under parent.
+func (d *diagnosis) siblingsOf(parent, child *keyspace.Node) []*keyspace.Node {
+	if d.datasets == nil || len(d.datasets.list) <= 1 {
+		return parent.Children
+	}
+	datasetOf := func(n *keyspace.Node) int {
+		first, _, ok := n.KeyBounds()
+		if !ok {
+			first = n.Start
+		}
+		return d.datasets.of(string(first))
+	}
+	mine := datasetOf(child)
+	var siblings []*keyspace.Node
+	for _, c := range parent.Children {
+		if datasetOf(c) == mine {
+			siblings = append(siblings, c)
+		}
+	}
+	return siblings
+}
+
+// trafficCandidate measures child against the table and its siblings in
+// its dataset.
 func (d *diagnosis) trafficCandidate(m trafficMeasure, parent, child *keyspace.Node, total float64) (trafficCandidate, bool) {
 	amount := m.counts(&child.Traffic.OpCounts)
-	c := trafficCandidate{node: child, parent: parent, share: share(amount, total), siblings: len(parent.Children)}
+	siblings := d.siblingsOf(parent, child)
+	c := trafficCandidate{node: child, parent: parent, share: share(amount, total), siblings: len(siblings)}
 	if c.share < hotMinShare || amount < trafficMinRows {
 		return c, false
 	}
@@ -149,7 +175,13 @@ func (d *diagnosis) trafficCandidate(m trafficMeasure, parent, child *keyspace.N
 		minSiblings = hotMinSiblings
 	}
 	if c.siblings >= minSiblings {
-		c.factor = share(amount, m.counts(&parent.Traffic.OpCounts)) * float64(c.siblings)
+		var siblingsAmount float64
+		for _, s := range siblings {
+			if s.Traffic != nil {
+				siblingsAmount += m.counts(&s.Traffic.OpCounts)
+			}
+		}
+		c.factor = share(amount, siblingsAmount) * float64(c.siblings)
 		if c.factor >= hotMinFairFactor {
 			return c, true
 		}
@@ -188,7 +220,6 @@ func (d *diagnosis) oneRowExplains(m trafficMeasure, n *keyspace.Node) bool {
 const singleRowWriteShareOf = 0.5
 
 func (d *diagnosis) trafficHotFinding(m trafficMeasure, c trafficCandidate) Finding {
-	buckets := suggestedSalt(c.share)
 	what := "prefix"
 	if c.node.Kind == keyspace.KindRow {
 		what = "row"
@@ -212,14 +243,15 @@ func (d *diagnosis) trafficHotFinding(m trafficMeasure, c trafficCandidate) Find
 	evidence.set("siblings", float64(c.siblings))
 	evidence.set("min_share", hotMinShare)
 	evidence.set("min_factor", hotMinFairFactor)
-	evidence.set("suggested_salt_buckets", float64(buckets))
-	advice := d.hotAdvice(c.node, buckets, c.share)
+	lead := saltLead
 	if m.kind == KindReadHotspot {
-		advice = "Every read of this range goes to the node serving its tablets. If the same rows are read again and again, " +
+		lead = "Every read of this range goes to the node serving its tablets. If the same rows are read again and again, " +
 			"cache them in the application (a short TTL is often enough) or read them from a replica cluster with an app " +
-			"profile of their own. If the reads are many distinct rows, spread the range: " + advice
+			"profile of their own. If the reads are of many distinct rows, spread them over the key space by salting: "
 	}
-	return nodeFinding(Finding{Kind: m.kind, Severity: SeverityWarning, Summary: summary, Advice: advice, Evidence: evidence}, c.node)
+	f := nodeFinding(Finding{Kind: m.kind, Severity: SeverityWarning, Summary: summary, Evidence: evidence}, c.node)
+	d.planSalt(&f, c.node, c.share, lead)
+	return f
 }
 
 // hotRows raises hot-row for each row whose reads or writes are, at

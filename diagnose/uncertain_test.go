@@ -76,27 +76,34 @@ func marked(t *testing.T, snap *keyspace.Snapshot, kind Kind, metric string) (Fi
 }
 
 // siblingsSample: 20 users under user#, one holding hotShare of 2,000
-// sampled rows that each stand for 10.
+// sampled rows that each stand for 10, its writes spread over the time
+// span as everyone's, so that it takes about hotShare of the recent
+// writes too.
 func siblingsSample(hotShare float64) *keyspace.Snapshot {
 	hot := int(hotShare * 2000)
-	return sampleOf(keysOf(2000, func(i int) string {
+	rows := keysOf(2000, func(i int) string {
 		if i < hot {
 			return fmt.Sprintf("user#mila#%05d", i)
 		}
 		return fmt.Sprintf("user#u%02d#%05d", i%19, i)
-	}), "#", 10)
+	})
+	for i := range rows {
+		rows[i].at = int64(i*7919) % 2000
+	}
+	return sampleOf(rows, "#", 10)
 }
 
-// rangeSample: four datasets a, b, c, d (too few for the sibling rule);
-// b holds 5% of 2,000 sampled rows, each rewritten versions times, the
-// others one version a row.
+// rangeSample: one dataset, k#, whose keys split at their first byte into
+// k#a…, k#b…, k#c… and k#d… (too few for the sibling rule); k#b… holds 5%
+// of 2,000 sampled rows, each rewritten versions times, the others one
+// version a row.
 func rangeSample(versions int) *keyspace.Snapshot {
 	rows := keysOf(2000, func(i int) string {
 		switch {
 		case i < 100:
-			return fmt.Sprintf("b#%05d", i)
+			return fmt.Sprintf("k#b%05d", i)
 		default:
-			return fmt.Sprintf("%c#%05d", "acd"[i%3], i)
+			return fmt.Sprintf("k#%c%05d", "acd"[i%3], i)
 		}
 	})
 	for i := range 100 {
@@ -156,7 +163,7 @@ func scannedSample(t *testing.T, share float64) *keyspace.Snapshot {
 // one clear of it.
 func TestEstimatedTriggersNearTheirThresholdAreUncertain(t *testing.T) {
 	timestamp := func(i int) string {
-		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i)*time.Minute).Format("2006-01-02T15:04:05") + "#" + fmt.Sprint(i)
+		return "user#" + time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i)*time.Minute).Format("2006-01-02T15:04:05") + "#" + fmt.Sprint(i)
 	}
 	for _, tc := range []struct {
 		name        string
@@ -164,17 +171,17 @@ func TestEstimatedTriggersNearTheirThresholdAreUncertain(t *testing.T) {
 		metric      string
 		near, clear *keyspace.Snapshot
 	}{
-		{"hot prefix by rows, bytes and writes", KindHotKeyRange, "row_share", siblingsSample(0.26), siblingsSample(0.4)},
+		{"hot prefix by recent writes", KindHotKeyRange, "recent_write_share", siblingsSample(0.27), siblingsSample(0.45)},
 		{"hot range by writes", KindHotKeyRange, "write_share", rangeSample(7), rangeSample(20)},
 		{"sequential keys", KindSequentialKeys, "rank_correlation", marchSample(150), marchSample(10)},
 		{"sequential numeric ID", KindSequentialNumericID, "rank_correlation", marchSample(150), marchSample(10)},
 		{"timestamp first", KindKeyStartsWithTimestamp, "timestamp_share", mixSample(184, timestamp), mixSample(200, timestamp)},
-		{"binary keys", KindBinaryKey, "binary_key_share", mixSample(3, func(i int) string { return fmt.Sprintf("\x00\x01%c", i) }),
-			mixSample(20, func(i int) string { return fmt.Sprintf("\x00\x01%c", i) })},
+		{"binary keys", KindBinaryKey, "binary_key_share", mixSample(3, func(i int) string { return fmt.Sprintf("user#\x00\x01%c", i) }),
+			mixSample(20, func(i int) string { return fmt.Sprintf("user#\x00\x01%c", i) })},
 		{"PII in keys", KindPIIInKey, "keys_with_pii_share", mixSample(3, func(i int) string { return fmt.Sprintf("user#u%d@example.com", i) }),
 			mixSample(20, func(i int) string { return fmt.Sprintf("user#u%d@example.com", i) })},
-		{"forward domains", KindDomainNotReversed, "forward_host_share", mixSample(46, func(i int) string { return fmt.Sprintf("site#www.shop%d.com#p", i) }),
-			mixSample(120, func(i int) string { return fmt.Sprintf("site#www.shop%d.com#p", i) })},
+		{"forward domains", KindDomainNotReversed, "forward_host_share", mixSample(46, func(i int) string { return fmt.Sprintf("user#www.shop%d.com#p", i) }),
+			mixSample(120, func(i int) string { return fmt.Sprintf("user#www.shop%d.com#p", i) })},
 		{"heavy scan", KindHeavyScan, "table_share_per_scan", scannedSample(t, 0.51), scannedSample(t, 0.8)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
