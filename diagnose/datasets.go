@@ -1,14 +1,10 @@
 package diagnose
 
 import (
-	"cmp"
-	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
 	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/keytime"
 )
 
 // Datasets: a table usually holds several datasets (entity types) side by
@@ -43,7 +39,7 @@ const (
 // its share of the table.
 type Dataset struct {
 	// Name names the dataset: its prefix ("user#", "invoice"), or its key
-	// shape ("<epoch millis>#…", "<host name>#…") when its keys share no
+	// shape ("<epoch millis>#...", "<host name>#...") when its keys share no
 	// prefix. Escaped by [keyspace.Printable].
 	Name string `json:"name"`
 	// Prefix is what all its keys start with ("user#", "invoice"), or
@@ -103,6 +99,8 @@ type datasetIndex struct {
 	merged     map[string]string
 	// binaryTags are the tag words binary keys may start with.
 	binaryTags map[string]bool
+	// sampled holds the dataset of every key datasets were found from.
+	sampled map[string]int
 }
 
 // datasetKey is one key dataset detection reads, with the rows, bytes
@@ -140,23 +138,6 @@ func datasetKeys(snap *keyspace.Snapshot) []datasetKey {
 	})
 	slices.SortFunc(keys, func(a, b datasetKey) int { return strings.Compare(a.key, b.key) })
 	return keys
-}
-
-// keyForm is what dataset detection reads from one key.
-type keyForm struct {
-	// form is the dataset form the first field gives; word is the tag
-	// word when the field is one (form is then "" until words are
-	// grouped).
-	form, word string
-	// rest is the shape of the fields after the first.
-	rest string
-	// delimiter is the byte that ends the first field, 0 for none.
-	delimiter byte
-	// width is the first field's length; class its class; digits is set
-	// when it is all decimal digits.
-	width  int
-	class  segmentClass
-	digits bool
 }
 
 // findDatasets finds snap's datasets.
@@ -208,367 +189,58 @@ func findDatasets(snap *keyspace.Snapshot) *datasetIndex {
 			}
 		}
 	}
+	idx.sampled = make(map[string]int, len(keys))
+	for i, k := range keys {
+		idx.sampled[k.key] = idx.byForm[forms[i].form]
+	}
+	for i := range idx.list {
+		idx.bound(&idx.list[i], keys, forms)
+	}
+	if snap.Root != nil && snap.Root.Rows > 0 {
+		total, totalBytes, totalWrites = idx.treeSizes(snap.Root)
+	}
 	for i := range idx.list {
 		ds := &idx.list[i]
 		ds.RowShare = share(ds.Rows, total)
 		ds.ByteShare = share(ds.Bytes, totalBytes)
 		ds.WriteShare = share(ds.WriteShare, totalWrites)
-		idx.bound(ds, keys, forms)
 	}
 	idx.opShares(snap)
 	return idx
 }
 
-// read returns the form of one key.
-func (idx *datasetIndex) read(key string) keyForm {
-	if isBinary(key) {
-		// Raw bytes hold delimiter bytes by chance: such a key is one
-		// field, and all of them are one form, unless it starts with a
-		// tag word that text keys, or many binary keys, start with
-		// ([datasetIndex.tagBinary]).
-		f := keyForm{form: "<binary>", width: len(key), class: classBinary}
-		if i := strings.IndexAny(key, idx.delimiters); i > 0 && !isBinary(key[:i+1]) {
-			f.word, f.delimiter = key[:i], key[i]
-		}
-		if idx.binaryTags[f.word] {
-			f.form = "tag:" + f.word
-		}
-		return f
-	}
-	end := len(key)
-	var delimiter byte
-	if i := strings.IndexAny(key, idx.delimiters); i >= 0 {
-		end, delimiter = i, key[i]
-	}
-	field := key[:end]
-	f := keyForm{delimiter: delimiter, rest: restShape(key[min(end+1, len(key)):], idx.delimiters), width: len(field)}
-	if keytime.Digits(field) {
-		// A number, a time, a date: their forms go by width
-		// ([datasetIndex.groupDigits]), whatever each value looks like.
-		f.digits = true
-		f.class = classifySegment(field)
-		f.form = "<digits>"
-		return f
-	}
-	f.class = classifySegment(field)
-	switch class := f.class; class {
-	case classText:
-		if word, ok := gluedWord(field); ok {
-			f.form, f.word = word+"<number>", word
-			return f
-		}
-		if hostLike(field) {
-			f.form = "<host name>"
-			return f
-		}
-		f.word = field
-		return f
-	case classDomain:
-		f.form = "<host name>"
-	case classHex, classBase64:
-		f.form = "<" + class.String() + ", " + lengthBucket(len(field)) + ">"
-	default:
-		f.form = "<" + class.String() + ">"
-	}
-	return f
-}
-
-// lengthBucket names a length for a hex or base64 form: IDs of 8 and
-// hashes of 32 characters are different datasets.
-func lengthBucket(n int) string {
-	switch {
-	case n <= 12:
-		return "short"
-	case n <= 24:
-		return "medium"
-	}
-	return "long"
-}
-
-// gluedWord returns the word of a field made of letters followed by
-// digits (invoice123, sensor07, u0042).
-func gluedWord(field string) (string, bool) {
-	i := 0
-	for i < len(field) && (field[i]|0x20 >= 'a' && field[i]|0x20 <= 'z') {
-		i++
-	}
-	if i == 0 || i == len(field) {
-		return "", false
-	}
-	for j := i; j < len(field); j++ {
-		if field[j] < '0' || field[j] > '9' {
-			return "", false
-		}
-	}
-	return field[:i], true
-}
-
-// hostLike reports whether a field is written like a host name (two or
-// more dot-separated labels of letters, digits and inner hyphens, with a
-// letter), whichever end its top-level label is at: go.dev and
-// de.wikipedia.org are host names too.
-func hostLike(field string) bool {
-	labels := strings.Split(field, ".")
-	if len(labels) < 2 {
-		return false
-	}
-	letter := false
-	for _, label := range labels {
-		if !validLabel(label) {
-			return false
-		}
-		letter = letter || strings.IndexFunc(label, func(r rune) bool { return r|0x20 >= 'a' && r|0x20 <= 'z' }) >= 0
-	}
-	return letter
-}
-
-// restShape writes the shape of the fields after a key's first: each
-// field's class, a glued word as word<n>, joined by "/".
-func restShape(rest, delimiters string) string {
-	if rest == "" {
-		return ""
-	}
-	var b strings.Builder
-	for field := range strings.FieldsFuncSeq(rest, func(r rune) bool { return strings.ContainsRune(delimiters, r) }) {
-		if b.Len() > 0 {
-			b.WriteByte('/')
-		}
-		class := classifySegment(field)
-		if word, ok := gluedWord(field); ok && class == classText {
-			b.WriteString(word + "<n>")
-			continue
-		}
-		b.WriteString(class.String())
-	}
-	return b.String()
-}
-
-// minBinaryTagShare is the share of the binary keys a tag word before a
-// delimiter must lead for it to be a tag rather than bytes that happen to
-// be printable (E| in a packed sensor ID), unless text keys have it too.
-const minBinaryTagShare = 0.1
-
-// tagBinary gives binary keys that start with a tag word (user#\x00\x01)
-// the tag's dataset when text keys start with the word too, or at least
-// [minBinaryTagShare] of the binary keys do.
-func (idx *datasetIndex) tagBinary(forms []keyForm) {
-	textWords := map[string]bool{}
-	binaryWords := map[string]int{}
-	binary := 0
-	for _, f := range forms {
-		switch {
-		case f.form == "<binary>":
-			binary++
-			if f.word != "" {
-				binaryWords[f.word]++
-			}
-		case f.form == "" && f.word != "":
-			textWords[f.word] = true
-		}
-	}
-	for word, n := range binaryWords {
-		if textWords[word] || float64(n) >= minBinaryTagShare*float64(binary) {
-			if idx.binaryTags == nil {
-				idx.binaryTags = map[string]bool{}
-			}
-			idx.binaryTags[word] = true
-		}
-	}
-	for i := range forms {
-		f := &forms[i]
-		if f.form == "<binary>" && idx.binaryTags[f.word] {
-			f.form = "" // a tag word, given its form with the others
-			continue
-		}
-		if f.form == "<binary>" {
-			f.word = ""
-		}
-	}
-}
-
-// groupWords gives tag words their forms: each word its own dataset while
-// few words share one shape of key after them, and all the words of a
-// shape one dataset when many do (tenants, handles: an entity first).
-func (idx *datasetIndex) groupWords(forms []keyForm) {
-	// Each word's most common shape after it.
-	shapes := map[string]map[string]int{}
-	for _, f := range forms {
-		if f.form != "" {
-			continue
-		}
-		if shapes[f.word] == nil {
-			shapes[f.word] = map[string]int{}
-		}
-		shapes[f.word][f.rest]++
-	}
-	if len(shapes) == 0 {
-		return
-	}
-	modal := map[string]string{}
-	wordsOf := map[string][]string{}
-	for _, word := range slices.Sorted(maps.Keys(shapes)) {
-		best, count := "", -1
-		for _, shape := range slices.Sorted(maps.Keys(shapes[word])) {
-			if shapes[word][shape] > count {
-				best, count = shape, shapes[word][shape]
+// treeSizes takes the sizes of the datasets with a prefix from the tree,
+// which counts every row a scan read (exact after a full scan), and
+// gives the datasets without one the rest of the table, in proportion to
+// the sample's estimates of them. It returns the table's rows, bytes and
+// cells. (The sizes are left as the sample gave them while summing up.)
+func (idx *datasetIndex) treeSizes(root *keyspace.Node) (rows, bytes, writes float64) {
+	rows, bytes, writes = root.Rows, root.Bytes, root.Cells
+	restRows, restBytes, restWrites := rows, bytes, writes
+	var shapeRows, shapeBytes, shapeWrites float64
+	fromTree := make([]bool, len(idx.list))
+	for i := range idx.list {
+		ds := &idx.list[i]
+		if ds.Prefix != "" {
+			if path := root.Lookup(string(ds.Prefix)); path != nil && path[len(path)-1].Rows > 0 {
+				n := path[len(path)-1]
+				ds.Rows, ds.Bytes, ds.WriteShare = n.Rows, n.Bytes, n.Cells
+				restRows, restBytes, restWrites = restRows-n.Rows, restBytes-n.Bytes, restWrites-n.Cells
+				fromTree[i] = true
+				continue
 			}
 		}
-		modal[word] = best
-		wordsOf[best] = append(wordsOf[best], word)
+		shapeRows, shapeBytes, shapeWrites = shapeRows+ds.Rows, shapeBytes+ds.Bytes, shapeWrites+ds.WriteShare
 	}
-	grouped := map[string]bool{}
-	if len(shapes) > maxTagDatasets {
-		for shape, words := range wordsOf {
-			if len(words) > maxTagDatasets {
-				grouped[shape] = true
-			}
+	for i := range idx.list {
+		if ds := &idx.list[i]; !fromTree[i] {
+			ds.Rows = max(restRows, 0) * share(ds.Rows, shapeRows)
+			ds.Bytes = max(restBytes, 0) * share(ds.Bytes, shapeBytes)
+			ds.WriteShare = max(restWrites, 0) * share(ds.WriteShare, shapeWrites)
 		}
 	}
-	for i := range forms {
-		f := &forms[i]
-		if f.form != "" {
-			continue
-		}
-		if shape := modal[f.word]; grouped[shape] {
-			f.form = "<word>#" + shape
-			f.word = ""
-			continue
-		}
-		f.form = "tag:" + f.word
-	}
-	for shape := range grouped {
-		idx.grouped[shape] = -1 // filled when the dataset is made
-	}
+	return rows, bytes, writes
 }
-
-// groupDigits gives leading numbers their forms by width: widths that
-// follow one another (1 to 5 digits, an unpadded ID) are one form, while
-// a gap parts them (a 1-digit salt and 8-digit IDs), whatever each value
-// looks like (a reversed 8-digit ID may read as a date). Numbers as wide
-// as the hex IDs of a form many times their number are hex IDs that
-// happen to hold no letter (one in 40 of 8 hex digits), and join that
-// form.
-func (idx *datasetIndex) groupDigits(forms []keyForm) {
-	numbers := map[int]int{}
-	hexForms := map[int]map[string]int{}
-	for _, f := range forms {
-		switch {
-		case f.digits:
-			numbers[f.width]++
-		case f.class == classHex:
-			if hexForms[f.width] == nil {
-				hexForms[f.width] = map[string]int{}
-			}
-			hexForms[f.width][f.form]++
-		}
-	}
-	if len(numbers) == 0 {
-		return
-	}
-	asHex := map[int]string{}
-	for width, n := range numbers {
-		for _, form := range slices.Sorted(maps.Keys(hexForms[width])) {
-			if hexForms[width][form] >= decimalHexRatio*n {
-				asHex[width] = form
-			}
-		}
-	}
-	widths := slices.Sorted(maps.Keys(numbers))
-	runOf := map[int]string{}
-	for i := 0; i < len(widths); {
-		if _, ok := asHex[widths[i]]; ok {
-			i++
-			continue
-		}
-		j := i
-		for j+1 < len(widths) && widths[j+1] == widths[j]+1 {
-			if _, ok := asHex[widths[j+1]]; ok {
-				break
-			}
-			j++
-		}
-		name := fmt.Sprintf("<%d-digit number>", widths[i])
-		if j > i {
-			name = fmt.Sprintf("<number of %d to %d digits>", widths[i], widths[j])
-		}
-		for _, w := range widths[i : j+1] {
-			runOf[w] = name
-		}
-		i = j + 1
-	}
-	for i := range forms {
-		f := &forms[i]
-		if !f.digits {
-			continue
-		}
-		if form, ok := asHex[f.width]; ok {
-			f.form = form
-			continue
-		}
-		f.form = runOf[f.width]
-	}
-	idx.digitForms = runOf
-	idx.hexWidths = asHex
-}
-
-// mergeShapes makes one form of value forms whose keys go on alike after
-// the first field (logins keyed by an e-mail address or a phone number,
-// then a time): one dataset whose first field holds values of two kinds.
-// Keys with nothing after the first field say nothing of the kind, and
-// tag words and glued words are never merged.
-func (idx *datasetIndex) mergeShapes(forms []keyForm) {
-	modal := map[string]map[string]int{}
-	for _, f := range forms {
-		if !strings.HasPrefix(f.form, "<") || f.form == "<binary>" || strings.HasPrefix(f.form, "<word>") {
-			continue
-		}
-		if modal[f.form] == nil {
-			modal[f.form] = map[string]int{}
-		}
-		modal[f.form][f.rest]++
-	}
-	byShape := map[string][]string{}
-	for _, form := range slices.Sorted(maps.Keys(modal)) {
-		best, count := "", -1
-		for _, shape := range slices.Sorted(maps.Keys(modal[form])) {
-			if modal[form][shape] > count {
-				best, count = shape, modal[form][shape]
-			}
-		}
-		if best != "" {
-			byShape[best] = append(byShape[best], form)
-		}
-	}
-	into := map[string]string{}
-	for _, group := range byShape {
-		if len(group) < 2 {
-			continue
-		}
-		names := make([]string, len(group))
-		for i, form := range group {
-			names[i] = strings.Trim(form, "<>")
-		}
-		merged := "<" + strings.Join(names, " or ") + ">"
-		for _, form := range group {
-			into[form] = merged
-		}
-	}
-	if len(into) == 0 {
-		return
-	}
-	for i := range forms {
-		if merged, ok := into[forms[i].form]; ok {
-			forms[i].form = merged
-		}
-	}
-	idx.merged = into
-}
-
-// decimalHexRatio is how many times more hex IDs of a width there must be
-// than integers of that width for the integers to be hex IDs without a
-// letter: of n random hex digits, a share (10/16)^n hold none, under a
-// tenth from five digits on.
-const decimalHexRatio = 9
 
 // bound sets a dataset's name and range: its prefix's range, or from the
 // first field of its first key to past the first field of its last.
@@ -594,7 +266,7 @@ func (idx *datasetIndex) bound(ds *Dataset, keys []datasetKey, forms []keyForm) 
 	// Name the delimiter after the first field when the keys have one.
 	for i, k := range keys {
 		if forms[i].form == ds.form && forms[i].delimiter != 0 && strings.HasPrefix(k.key, first[:min(len(first), 1)]) {
-			name += string(forms[i].delimiter) + "…"
+			name += string(forms[i].delimiter) + "..."
 			break
 		}
 	}
@@ -639,6 +311,9 @@ func (idx *datasetIndex) opShares(snap *keyspace.Snapshot) {
 // of returns the index of the dataset key belongs to, or -1 when its form
 // is none of theirs.
 func (idx *datasetIndex) of(key string) int {
+	if at, ok := idx.sampled[key]; ok {
+		return at
+	}
 	f := idx.read(key)
 	if f.form == "" {
 		if at, ok := idx.byForm["tag:"+f.word]; ok {
@@ -663,11 +338,4 @@ func (idx *datasetIndex) of(key string) int {
 		return at
 	}
 	return -1
-}
-
-// sortedByStart returns the datasets in key order of their start.
-func (idx *datasetIndex) sortedByStart() []Dataset {
-	list := slices.Clone(idx.list)
-	slices.SortStableFunc(list, func(a, b Dataset) int { return cmp.Compare(a.Start, b.Start) })
-	return list
 }

@@ -1,9 +1,11 @@
 package diagnose
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 // diagnosis is what the checks share while diagnosing one snapshot, or
@@ -187,12 +189,14 @@ func (d *diagnosis) datasetNode(i int) *keyspace.Node {
 	return node
 }
 
-// inDataset names the dataset of the diagnosis in its findings, and gives
-// a finding about the whole dataset the dataset's prefix.
+// inDataset names the dataset of the diagnosis in its findings (and at
+// the start of their summaries), and gives a finding about the whole
+// dataset the dataset's prefix.
 func (d *diagnosis) inDataset(findings []Finding) []Finding {
 	for i := range findings {
 		f := &findings[i]
 		f.Dataset = d.scope.Name
+		f.Summary = fmt.Sprintf("in dataset %s (%s of rows): %s", d.scope.Name, units.Percent(d.scope.RowShare), f.Summary)
 		if f.Prefix == "" && f.Start == d.scope.Start && f.End == d.scope.End {
 			f.Prefix = d.scope.Prefix
 		}
