@@ -12,15 +12,19 @@ import (
 // table, as the schema guide recommends (a prefix per dataset), of which
 // one is keyed badly.
 const (
-	newcomerUsers         = 2_000
-	newcomerItemsPerUser  = 10
-	newcomerSensors       = 20
-	newcomerReadings      = 4_000
+	// NewcomerUsers users of the newcomer-app table have
+	// NewcomerItemsPerUser items each; NewcomerSensors sensors write its
+	// readings.
+	NewcomerUsers        = 2_000
+	NewcomerItemsPerUser = 10
+	NewcomerSensors      = 20
+	newcomerReadings     = 4_000
 	newcomerItemWindow    = 30 * 24 * time.Hour
 	newcomerReadingWindow = 24 * time.Hour
-	// NewcomerHotUser is the user whose items the app's readers read
-	// most (the traffic workload newcomer-app), and NewcomerConfigRow
-	// the row every reader polls.
+	// NewcomerHotUserID is the user whose items the app's readers read
+	// most (the traffic workload newcomer-app), NewcomerHotUser its
+	// prefix, and NewcomerConfigRow the row every reader polls.
+	NewcomerHotUserID = 613
 	NewcomerHotUser   = "user#u0613#"
 	NewcomerConfigRow = "config#global"
 	// NewcomerSensorDataset names the dataset of the sensor readings,
@@ -66,7 +70,7 @@ func newcomerScenario() Scenario {
 			{Kind: kindSequentialKeys, Dataset: NewcomerSensorDataset},
 		},
 		Families:  []string{"c", "item", "r"},
-		Rows:      newcomerUsers*newcomerItemsPerUser + 1 + newcomerReadings,
+		Rows:      NewcomerUsers*NewcomerItemsPerUser + 1 + newcomerReadings,
 		TimeStart: w.start,
 		TimeEnd:   w.end,
 		generate: func(put Put) error {
@@ -76,16 +80,16 @@ func newcomerScenario() Scenario {
 				at    time.Time
 				cells []keyspace.Cell
 			}
-			rows := make([]row, 0, newcomerUsers*newcomerItemsPerUser+newcomerReadings)
-			for u := range newcomerUsers {
-				for item := range newcomerItemsPerUser {
+			rows := make([]row, 0, NewcomerUsers*NewcomerItemsPerUser+newcomerReadings)
+			for u := range NewcomerUsers {
+				for item := range NewcomerItemsPerUser {
 					at := randomTime(r, w.start, w.end)
 					rows = append(rows, row{NewcomerItemKey(u, item), at, []keyspace.Cell{cellAt("item", "json", at, 80+r.IntN(220))}})
 				}
 			}
 			readings := lastWindow(newcomerReadingWindow)
 			for _, at := range distinctTimes(r, newcomerReadings, readings.start, readings.end) {
-				sensor := r.IntN(newcomerSensors)
+				sensor := r.IntN(NewcomerSensors)
 				rows = append(rows, row{NewcomerSensorKey(at, sensor), at, []keyspace.Cell{cellAt("r", "value", at, 20+r.IntN(20))}})
 			}
 			slices.SortStableFunc(rows, func(a, b row) int { return a.at.Compare(b.at) })

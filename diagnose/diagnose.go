@@ -196,7 +196,7 @@ func (d *diagnosis) inDataset(findings []Finding) []Finding {
 	for i := range findings {
 		f := &findings[i]
 		f.Dataset = d.scope.Name
-		f.Summary = fmt.Sprintf("in dataset %s (%s of rows): %s", d.scope.Name, units.Percent(d.scope.RowShare), f.Summary)
+		f.Summary = d.scope.lead() + f.Summary
 		if f.Prefix == "" && f.Start == d.scope.Start && f.End == d.scope.End {
 			f.Prefix = d.scope.Prefix
 		}
@@ -221,4 +221,13 @@ func (d *diagnosis) attribute(findings []Finding) []Finding {
 		}
 	}
 	return findings
+}
+
+// lead opens the summary of a finding about the dataset: its name and
+// share of the table.
+func (ds *Dataset) lead() string {
+	if ds.RowShare == 0 && ds.OpShare > 0 {
+		return fmt.Sprintf("in dataset %s (%s of operations): ", ds.Name, units.Percent(ds.OpShare))
+	}
+	return fmt.Sprintf("in dataset %s (%s of rows): ", ds.Name, units.Percent(ds.RowShare))
 }

@@ -311,7 +311,41 @@ func (d *diagnosis) sequentialWrites() []Finding {
 		}
 		return true
 	})
-	if len(leaves) < sequentialMinBuckets || d.root.Traffic.RowsWritten < trafficMinRows {
+	if d.datasets == nil || len(d.datasets.list) <= 1 {
+		start, end := d.tableWide()
+		return d.marchingWrites(leaves, start, end, "")
+	}
+	// A table of several datasets: the writes of each march on their own.
+	byDataset := make([][]*keyspace.Node, len(d.datasets.list))
+	for _, n := range leaves {
+		first, _, ok := n.KeyBounds()
+		if !ok {
+			first = n.Start
+		}
+		if i := d.datasets.of(string(first)); i >= 0 {
+			byDataset[i] = append(byDataset[i], n)
+		}
+	}
+	var findings []Finding
+	for i, nodes := range byDataset {
+		ds := &d.datasets.list[i]
+		for _, f := range d.marchingWrites(nodes, ds.Start, ds.End, ds.Name) {
+			f.Dataset, f.Prefix = ds.Name, ds.Prefix
+			f.Summary = ds.lead() + f.Summary
+			findings = append(findings, f)
+		}
+	}
+	return findings
+}
+
+// marchingWrites raises sequential-writes for the writes of leaves (in
+// key order), a finding at [start, end).
+func (d *diagnosis) marchingWrites(leaves []*keyspace.Node, start, end keyspace.Key, dataset string) []Finding {
+	var written float64
+	for _, n := range leaves {
+		written += n.Traffic.RowsWritten
+	}
+	if len(leaves) < sequentialMinBuckets || written < trafficMinRows {
 		return nil
 	}
 	hist := &d.root.Traffic.Time.RowsWritten
@@ -357,11 +391,14 @@ func (d *diagnosis) sequentialWrites() []Finding {
 	evidence.set("moments", float64(moments))
 	evidence.set("concentrated_moments", float64(concentrated))
 	evidence.set("min_rank_correlation", sequentialMinCorrelation)
-	start, end := d.tableWide()
+	where := "the key space"
+	if dataset != "" {
+		where = "the dataset"
+	}
 	return []Finding{{
 		Kind: KindSequentialWrites, Severity: SeverityWarning, Start: start, End: end,
-		Summary: fmt.Sprintf("the recorded writes march through the key space: in %d of %d moments they land in one tenth of it, "+
-			"and where they land follows time (rank correlation %.2f); one tablet takes the writes of each moment", concentrated, moments, rho),
+		Summary: fmt.Sprintf("the recorded writes march through %s: in %d of %d moments they land in one tenth of it, "+
+			"and where they land follows time (rank correlation %.2f); one tablet takes the writes of each moment", where, concentrated, moments, rho),
 		Advice: "Writes keyed by time (a timestamp or an increasing ID first) all go to the end of the table. Lead the key " +
 			"with a field of many values (device, user), reverse an increasing ID, or put the timestamp after the entity; " +
 			"salting the key spreads the writes when nothing else can lead it.",
