@@ -68,7 +68,7 @@ func TestScenarios(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			t.Parallel()
 			e := expectation{good: sc.Good, kinds: sc.Expect, locations: sc.Locations}
-			e.check(t, Diagnose(scenarioSnapshot(t, sc.Name)))
+			e.check(t, scenarioFindings(t, sc.Name))
 		})
 	}
 }
