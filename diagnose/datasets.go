@@ -64,10 +64,10 @@ type Dataset struct {
 	SampledRows int `json:"sampled_rows"`
 
 	form string
-	// times counts its keys whose first field is a time, of sampled
-	// keys; example is one.
-	times   int
-	example string
+	// keys counts the keys it was found from, times those whose first
+	// field is a time; example is one.
+	keys, times int
+	example     string
 }
 
 // Datasets returns the datasets of snap in key order of their first key:
@@ -112,8 +112,8 @@ type datasetKey struct {
 }
 
 // datasetKeys returns the keys to find datasets from: the row sample, or,
-// for a recording alone, the keys the tree's leaves hold (weighted by
-// their operations).
+// for a recording alone, the first and last key each of the tree's leaves
+// touched.
 func datasetKeys(snap *keyspace.Snapshot) []datasetKey {
 	var keys []datasetKey
 	for _, row := range snap.Sample {
@@ -131,9 +131,10 @@ func datasetKeys(snap *keyspace.Snapshot) []datasetKey {
 		if !ok {
 			return true
 		}
-		ops := max(n.Traffic.Ops, 1)
-		keys = append(keys, datasetKey{key: string(first), rows: ops / 2, writes: n.Traffic.RowsWritten / 2})
-		keys = append(keys, datasetKey{key: string(last), rows: ops / 2, writes: n.Traffic.RowsWritten / 2})
+		// A recording stores no rows: its keys stand for operations
+		// only ([datasetIndex.opShares]).
+		keys = append(keys, datasetKey{key: string(first)}, datasetKey{key: string(last)})
+
 		return true
 	})
 	slices.SortFunc(keys, func(a, b datasetKey) int { return strings.Compare(a.key, b.key) })
@@ -172,6 +173,7 @@ func findDatasets(snap *keyspace.Snapshot) *datasetIndex {
 		ds.Rows += k.rows
 		ds.Bytes += k.bytes
 		ds.WriteShare += k.writes
+		ds.keys++
 		if k.sampled {
 			ds.SampledRows++
 		}
@@ -254,7 +256,7 @@ func (idx *datasetIndex) bound(ds *Dataset, keys []datasetKey, forms []keyForm) 
 	ds.Start = keyspace.Key(first[:idx.firstFieldEnd(first)])
 	ds.End = keyspace.Key(keyspace.PrefixEnd(last[:idx.firstFieldEnd(last)]))
 	name := strings.TrimPrefix(ds.form, "tag:")
-	if ds.SampledRows > 0 && float64(ds.times) >= classMajority*float64(ds.SampledRows) {
+	if ds.keys > 0 && float64(ds.times) >= classMajority*float64(ds.keys) {
 		name = "<" + timeKindName(classifySegment(ds.example), ds.example) + ">"
 	}
 	if shape, ok := strings.CutPrefix(ds.form, "<word>#"); ok {
