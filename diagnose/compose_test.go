@@ -110,7 +110,30 @@ func buildComposition(t testing.TB, c demo.Composition) (*keyspace.Snapshot, *co
 // finding raised at least at info, and no other warning or error raised.
 func scoreComposition(t testing.TB, c demo.Composition) compositionScore {
 	snap, truth := buildComposition(t, c)
-	findings := Diagnose(snap)
+	return scoreFindings(c, truth, Diagnose(snap))
+}
+
+// compositionKeys returns the ground truth of c: every key of every
+// dataset, without building a snapshot.
+func compositionKeys(t testing.TB, c demo.Composition) *compositionTruth {
+	t.Helper()
+	truth := &compositionTruth{c: c, keys: make([][]string, len(c.Datasets))}
+	current := 0
+	err := c.Generate(func(i int) { current = i }, func(key string, _ ...keyspace.Cell) error {
+		truth.keys[current] = append(truth.keys[current], key)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range truth.keys {
+		slices.Sort(truth.keys[i])
+	}
+	return truth
+}
+
+// scoreFindings scores the findings of composition c against its truth.
+func scoreFindings(c demo.Composition, truth *compositionTruth, findings []Finding) compositionScore {
 	var score compositionScore
 	score.datasets = len(c.Datasets)
 	explained := make([]bool, len(findings))
