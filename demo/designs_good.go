@@ -152,7 +152,7 @@ func reversedDomainDesign() Design {
 		KeyFormat:   "P<reversed host, com.google.maps>#<page, 6 digits>",
 		Good:        true,
 		Tag:         "pages",
-		BareForm:    "reversed hosts",
+		BareForm:    "hosts", // forward or reversed, host names read alike
 		MinRows:     100,
 		Families:    []string{"page"},
 		generate: func(g designRun) error {

@@ -162,12 +162,17 @@ func scoreFindings(c demo.Composition, truth *compositionTruth, findings []Findi
 		}
 		for _, loc := range d.Expected() {
 			score.info++
+			found := false
 			for k, f := range findings {
 				if matches(f, i, loc) {
-					score.infoFound++
-					explained[k] = true
+					found, explained[k] = true, true
 					break
 				}
+			}
+			if found {
+				score.infoFound++
+			} else {
+				score.log = append(score.log, fmt.Sprintf("missed the expected info %s at %s (%s)", loc.Kind, d.Name(), keyspace.Printable(loc.Key)))
 			}
 		}
 	}

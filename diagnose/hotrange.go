@@ -39,9 +39,9 @@ const (
 	// a band, and the band, must take of the writes: twice is clearly
 	// more than the rows account for.
 	bandMinFactor = 2.0
-	// bandMaxRowShare is the largest share of the split's rows a band may
-	// hold: beyond half, the band is most of the range and the rest is
-	// merely quiet.
+	// bandMaxRowShare is the largest share of its dataset's rows a band
+	// may hold: beyond half, the band is most of the dataset and the
+	// rest is merely quiet.
 	bandMaxRowShare = 0.5
 )
 
@@ -216,7 +216,8 @@ func (d *diagnosis) hotRanges() []hotRange {
 // bandOf returns the run of adjacent groups [from, to) that forms a band:
 // each group takes at least [bandMinFactor] times its share of the rows
 // of the writes and is not one row's, the run takes at least
-// [hotMinShare] of the writes and at most [bandMaxRowShare] of the rows.
+// [hotMinShare] of the writes and at most [bandMaxRowShare] of the
+// dataset's rows.
 // Of several, the one taking the most writes.
 func bandOf(groups []rangeGroup) (band [2]int, ok bool) {
 	best := 0.0
@@ -232,11 +233,7 @@ func bandOf(groups []rangeGroup) (band [2]int, ok bool) {
 			writeShare += groups[j].writeShare
 			j++
 		}
-		total := 0.0
-		for _, g := range groups {
-			total += g.rowShare
-		}
-		if writeShare >= hotMinShare && rowShare <= bandMaxRowShare*total && writeShare > best {
+		if writeShare >= hotMinShare && rowShare <= bandMaxRowShare && writeShare > best {
 			band, best, ok = [2]int{i, j}, writeShare, true
 		}
 		i = j
