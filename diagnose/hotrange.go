@@ -119,10 +119,12 @@ func (d *diagnosis) hotRanges() []hotRange {
 		return nil
 	}
 	var found []hotRange
-	var walk func(lo, hi int, minFactor float64) bool
+	var walk func(lo, hi int, minFactor float64, inHot bool) bool
 	// walk looks at rows[lo:hi] for ranges that concentrate writes at
-	// least minFactor times and reports whether it found one.
-	walk = func(lo, hi int, minFactor float64) bool {
+	// least minFactor times and reports whether it found one; inHot is
+	// set inside a range hot itself, where only a narrower hot range
+	// counts (a band inside it is the hot range, spread out).
+	walk = func(lo, hi int, minFactor float64, inHot bool) bool {
 		first, last := string(rows[lo].Key), string(rows[hi-1].Key)
 		cut := len(keyspace.CommonPrefix(first, last))
 		var groups []rangeGroup
@@ -177,7 +179,7 @@ func (d *diagnosis) hotRanges() []hotRange {
 			if hot {
 				narrower = hotRangeNarrowing * g.factor()
 			}
-			if g.hi-g.lo >= minHotRangeRows && walk(g.lo, g.hi, narrower) {
+			if g.hi-g.lo >= minHotRangeRows && walk(g.lo, g.hi, narrower, inHot || hot) {
 				flush()
 				inside = true
 				continue
@@ -194,7 +196,7 @@ func (d *diagnosis) hotRanges() []hotRange {
 			inside = true
 		}
 		flush()
-		if !inside {
+		if !inside && !inHot {
 			if band, ok := bandOf(groups); ok {
 				r := range_(groups[band[0]])
 				for _, g := range groups[band[0]+1 : band[1]] {
@@ -208,7 +210,7 @@ func (d *diagnosis) hotRanges() []hotRange {
 		return inside
 	}
 	if len(rows) >= minHotRangeRows {
-		walk(0, len(rows), hotMinFairFactor)
+		walk(0, len(rows), hotMinFairFactor, false)
 	}
 	return found
 }
@@ -233,7 +235,9 @@ func bandOf(groups []rangeGroup) (band [2]int, ok bool) {
 			writeShare += groups[j].writeShare
 			j++
 		}
-		if writeShare >= hotMinShare && rowShare <= bandMaxRowShare && writeShare > best {
+		// A run of every group is the range they split, not a band in it.
+		whole := i == 0 && j == len(groups)
+		if !whole && writeShare >= hotMinShare && rowShare <= bandMaxRowShare && writeShare > best {
 			band, best, ok = [2]int{i, j}, writeShare, true
 		}
 		i = j
@@ -268,9 +272,9 @@ func (d *diagnosis) rangeFinding(r hotRange) Finding {
 	}
 	node := &keyspace.Node{Kind: keyspace.KindRange, Prefix: keyspace.Key(r.prefix), Start: keyspace.Key(r.start),
 		End: keyspace.Key(r.end), Depth: depth}
-	of := "writes"
+	of, whose := "the table's writes", "the table's"
 	if d.scope != nil {
-		of = "its dataset's writes"
+		of, whose = "its dataset's writes", "its dataset's"
 	}
 	evidence := Evidence{}
 	evidence.set("write_share", r.writeShare)
@@ -279,15 +283,15 @@ func (d *diagnosis) rangeFinding(r hotRange) Finding {
 	evidence.set("ranges", float64(r.siblings))
 	evidence.set("min_share", hotMinShare)
 	evidence.set("min_write_to_row_factor", hotMinFairFactor)
-	summary := fmt.Sprintf("range %s... takes %s of %s (cell versions per column) but holds %s of its rows: "+
+	summary := fmt.Sprintf("range %s... takes %s of %s (cell versions per column) but holds %s of %s rows: "+
 		"%.1f times its share of the key space, one of %d ranges that split %s",
-		printable(r.prefix), units.Percent(r.writeShare), of, units.Percent(r.rowShare), math.Round(factor*10)/10,
+		printable(r.prefix), units.Percent(r.writeShare), of, units.Percent(r.rowShare), whose, math.Round(factor*10)/10,
 		r.siblings, quoteKey(r.parent))
 	if r.adjacent > 1 {
 		evidence.set("adjacent_ranges", float64(r.adjacent))
-		summary = fmt.Sprintf("keys %s to %s (excluded) take %s of %s (cell versions per column) but hold %s of its rows: "+
+		summary = fmt.Sprintf("keys %s to %s (excluded) take %s of %s (cell versions per column) but hold %s of %s rows: "+
 			"%.1f times their share of the key space, %d adjacent ranges, each hot, of the %d that split %s",
-			printable(r.start), printable(r.end), units.Percent(r.writeShare), of, units.Percent(r.rowShare), math.Round(factor*10)/10,
+			printable(r.start), printable(r.end), units.Percent(r.writeShare), of, units.Percent(r.rowShare), whose, math.Round(factor*10)/10,
 			r.adjacent, r.siblings, quoteKey(r.parent))
 	}
 	f := Finding{
@@ -301,10 +305,13 @@ func (d *diagnosis) rangeFinding(r hotRange) Finding {
 	if r.band {
 		evidence.set("band_min_factor", bandMinFactor)
 		f.Severity = SeverityInfo
-		f.Summary = fmt.Sprintf("keys %s to %s (excluded) take %s of %s (cell versions per column) but hold %s of its rows: "+
-			"%.1f times their share of the key space, a band of %s of the %d that split %s, none hot alone",
-			printable(r.start), printable(r.end), units.Percent(r.writeShare), of, units.Percent(r.rowShare), math.Round(factor*10)/10,
-			plural(r.adjacent, "range", "adjacent ranges"), r.siblings, quoteKey(r.parent))
+		band := fmt.Sprintf("a band of %d adjacent ranges of the %d that split %s, none hot alone", r.adjacent, r.siblings, quoteKey(r.parent))
+		if r.adjacent == 1 {
+			band = fmt.Sprintf("one of the %d ranges that split %s, short of hot", r.siblings, quoteKey(r.parent))
+		}
+		f.Summary = fmt.Sprintf("keys %s to %s (excluded) take %s of %s (cell versions per column) but hold %s of %s rows: "+
+			"%.1f times their share of the key space, %s",
+			printable(r.start), printable(r.end), units.Percent(r.writeShare), of, units.Percent(r.rowShare), whose, math.Round(factor*10)/10, band)
 		f.Advice = bandAdvice
 		return f
 	}

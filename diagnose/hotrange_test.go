@@ -132,3 +132,30 @@ func TestAdjacentHotRangesAreOne(t *testing.T) {
 		t.Errorf("one hot tenth has adjacent_ranges in its evidence: %v", one.Evidence)
 	}
 }
+
+// TestBandIsOneInfoFinding: YCSB's hotspot distribution over
+// user%08d — the first fifth of the records taking four fifths of the
+// updates — is a band of adjacent ranges none of which is hot alone: one
+// info finding over the band, and no warning.
+func TestBandIsOneInfoFinding(t *testing.T) {
+	var bands []Finding
+	for _, f := range Diagnose(bandSnapshot(t)) {
+		if f.Severity > SeverityInfo {
+			t.Errorf("the band raised %s %s: %s", f.Severity, f.Kind, f.Summary)
+		}
+		if f.Kind == KindHotKeyRange {
+			bands = append(bands, f)
+		}
+	}
+	if len(bands) != 1 {
+		t.Fatalf("%d hot-key-range findings, want one info finding over the band: %v", len(bands), bands)
+	}
+	b := bands[0]
+	// The hot fifth is user00000000 to user00000999 of 5,000 records.
+	if b.Start > "user00000000" || b.End < "user00000999" || b.End > "user00002" || b.Evidence["band_min_factor"] != bandMinFactor {
+		t.Errorf("band [%s, %s) with %v, want it to cover the first thousand records and no more than the next", b.Start, b.End, b.Evidence)
+	}
+	if !(strings.Contains(b.Summary, "none hot alone") || strings.Contains(b.Summary, "short of hot")) || !strings.Contains(b.Advice, "needs no salt") {
+		t.Errorf("the band's summary or advice does not say what it is:\n%s\n%s", b.Summary, b.Advice)
+	}
+}
