@@ -25,9 +25,10 @@ import (
 
 // Thresholds of dataset detection.
 const (
-	// maxTagDatasets is the most distinct tag words with the same shape of
-	// key after them that are each a dataset; more are values of one
-	// field (tenants, handles), one dataset.
+	// maxTagDatasets is the most distinct tag words a table's keys may
+	// start with for each to be a dataset; past it, the words followed by
+	// one shape of key, when more than this many are, are the values of
+	// one field (tenants, handles): one dataset.
 	maxTagDatasets = 12
 	// topDelimiters are the bytes that end a key's first field for
 	// dataset detection, besides the snapshot's delimiters: the strong
@@ -64,10 +65,14 @@ type Dataset struct {
 	SampledRows int `json:"sampled_rows"`
 
 	form string
+	// writes sums the writes of its keys, until WriteShare is set.
+	writes float64
 	// keys counts the keys it was found from, times those whose first
-	// field is a time; example is one.
+	// field is a time; example is one, and delimiter the byte that ends
+	// the first field of its keys (0 for none).
 	keys, times int
 	example     string
+	delimiter   byte
 }
 
 // Datasets returns the datasets of snap in key order of their first key:
@@ -84,7 +89,7 @@ func Datasets(snap *keyspace.Snapshot) []Dataset {
 // key belongs to.
 type datasetIndex struct {
 	list []Dataset
-	// byForm maps a key's form ([datasetIndex.formOf]) to its dataset.
+	// byForm maps a key's form ([datasetIndex.read]) to its dataset.
 	byForm map[string]int
 	// grouped maps the shape of a key after its first field to the
 	// dataset of tag words grouped as one (handles, tenants), for words
@@ -134,7 +139,6 @@ func datasetKeys(snap *keyspace.Snapshot) []datasetKey {
 		// A recording stores no rows: its keys stand for operations
 		// only ([datasetIndex.opShares]).
 		keys = append(keys, datasetKey{key: string(first)}, datasetKey{key: string(last)})
-
 		return true
 	})
 	slices.SortFunc(keys, func(a, b datasetKey) int { return strings.Compare(a.key, b.key) })
@@ -172,8 +176,11 @@ func findDatasets(snap *keyspace.Snapshot) *datasetIndex {
 		ds := &idx.list[at]
 		ds.Rows += k.rows
 		ds.Bytes += k.bytes
-		ds.WriteShare += k.writes
+		ds.writes += k.writes
 		ds.keys++
+		if ds.delimiter == 0 {
+			ds.delimiter = f.delimiter
+		}
 		if k.sampled {
 			ds.SampledRows++
 		}
@@ -196,7 +203,7 @@ func findDatasets(snap *keyspace.Snapshot) *datasetIndex {
 		idx.sampled[k.key] = idx.byForm[forms[i].form]
 	}
 	for i := range idx.list {
-		idx.bound(&idx.list[i], keys, forms)
+		idx.bound(&idx.list[i])
 	}
 	if snap.Root != nil && snap.Root.Rows > 0 {
 		total, totalBytes, totalWrites = idx.treeSizes(snap.Root)
@@ -205,7 +212,7 @@ func findDatasets(snap *keyspace.Snapshot) *datasetIndex {
 		ds := &idx.list[i]
 		ds.RowShare = share(ds.Rows, total)
 		ds.ByteShare = share(ds.Bytes, totalBytes)
-		ds.WriteShare = share(ds.WriteShare, totalWrites)
+		ds.WriteShare = share(ds.writes, totalWrites)
 	}
 	idx.opShares(snap)
 	return idx
@@ -215,7 +222,7 @@ func findDatasets(snap *keyspace.Snapshot) *datasetIndex {
 // which counts every row a scan read (exact after a full scan), and
 // gives the datasets without one the rest of the table, in proportion to
 // the sample's estimates of them. It returns the table's rows, bytes and
-// cells. (The sizes are left as the sample gave them while summing up.)
+// cells.
 func (idx *datasetIndex) treeSizes(root *keyspace.Node) (rows, bytes, writes float64) {
 	rows, bytes, writes = root.Rows, root.Bytes, root.Cells
 	restRows, restBytes, restWrites := rows, bytes, writes
@@ -226,19 +233,19 @@ func (idx *datasetIndex) treeSizes(root *keyspace.Node) (rows, bytes, writes flo
 		if ds.Prefix != "" {
 			if path := root.Lookup(string(ds.Prefix)); path != nil && path[len(path)-1].Rows > 0 {
 				n := path[len(path)-1]
-				ds.Rows, ds.Bytes, ds.WriteShare = n.Rows, n.Bytes, n.Cells
+				ds.Rows, ds.Bytes, ds.writes = n.Rows, n.Bytes, n.Cells
 				restRows, restBytes, restWrites = restRows-n.Rows, restBytes-n.Bytes, restWrites-n.Cells
 				fromTree[i] = true
 				continue
 			}
 		}
-		shapeRows, shapeBytes, shapeWrites = shapeRows+ds.Rows, shapeBytes+ds.Bytes, shapeWrites+ds.WriteShare
+		shapeRows, shapeBytes, shapeWrites = shapeRows+ds.Rows, shapeBytes+ds.Bytes, shapeWrites+ds.writes
 	}
 	for i := range idx.list {
 		if ds := &idx.list[i]; !fromTree[i] {
 			ds.Rows = max(restRows, 0) * share(ds.Rows, shapeRows)
 			ds.Bytes = max(restBytes, 0) * share(ds.Bytes, shapeBytes)
-			ds.WriteShare = max(restWrites, 0) * share(ds.WriteShare, shapeWrites)
+			ds.writes = max(restWrites, 0) * share(ds.writes, shapeWrites)
 		}
 	}
 	return rows, bytes, writes
@@ -246,7 +253,7 @@ func (idx *datasetIndex) treeSizes(root *keyspace.Node) (rows, bytes, writes flo
 
 // bound sets a dataset's name and range: its prefix's range, or from the
 // first field of its first key to past the first field of its last.
-func (idx *datasetIndex) bound(ds *Dataset, keys []datasetKey, forms []keyForm) {
+func (idx *datasetIndex) bound(ds *Dataset) {
 	if ds.Prefix != "" {
 		ds.Start, ds.End = prefixRange(string(ds.Prefix))
 		ds.Name = keyspace.Printable(string(ds.Prefix))
@@ -266,11 +273,8 @@ func (idx *datasetIndex) bound(ds *Dataset, keys []datasetKey, forms []keyForm) 
 		}
 	}
 	// Name the delimiter after the first field when the keys have one.
-	for i, k := range keys {
-		if forms[i].form == ds.form && forms[i].delimiter != 0 && strings.HasPrefix(k.key, first[:min(len(first), 1)]) {
-			name += string(forms[i].delimiter) + "..."
-			break
-		}
+	if ds.delimiter != 0 {
+		name += string(ds.delimiter) + "..."
 	}
 	ds.Name = name
 }
