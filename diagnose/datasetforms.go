@@ -201,34 +201,16 @@ func (idx *datasetIndex) tagBinary(forms []keyForm) {
 // few words share one shape of key after them, and all the words of a
 // shape one dataset when many do (tenants, handles: an entity first).
 func (idx *datasetIndex) groupWords(forms []keyForm) {
-	// Each word's most common shape after it.
-	shapes := map[string]map[string]int{}
-	for _, f := range forms {
-		if f.form != "" {
-			continue
-		}
-		if shapes[f.word] == nil {
-			shapes[f.word] = map[string]int{}
-		}
-		shapes[f.word][f.rest]++
-	}
-	if len(shapes) == 0 {
+	modal := modalShapes(forms, func(f keyForm) (string, bool) { return f.word, f.form == "" })
+	if len(modal) == 0 {
 		return
 	}
-	modal := map[string]string{}
 	wordsOf := map[string][]string{}
-	for _, word := range slices.Sorted(maps.Keys(shapes)) {
-		best, count := "", -1
-		for _, shape := range slices.Sorted(maps.Keys(shapes[word])) {
-			if shapes[word][shape] > count {
-				best, count = shape, shapes[word][shape]
-			}
-		}
-		modal[word] = best
-		wordsOf[best] = append(wordsOf[best], word)
+	for _, word := range slices.Sorted(maps.Keys(modal)) {
+		wordsOf[modal[word]] = append(wordsOf[modal[word]], word)
 	}
 	grouped := map[string]bool{}
-	if len(shapes) > maxTagDatasets {
+	if len(modal) > maxTagDatasets {
 		for shape, words := range wordsOf {
 			if len(words) > maxTagDatasets {
 				grouped[shape] = true
@@ -328,26 +310,13 @@ func (idx *datasetIndex) groupDigits(forms []keyForm) {
 // Keys with nothing after the first field say nothing of the kind, and
 // tag words and glued words are never merged.
 func (idx *datasetIndex) mergeShapes(forms []keyForm) {
-	modal := map[string]map[string]int{}
-	for _, f := range forms {
-		if !strings.HasPrefix(f.form, "<") || f.form == "<binary>" || strings.HasPrefix(f.form, "<word>") {
-			continue
-		}
-		if modal[f.form] == nil {
-			modal[f.form] = map[string]int{}
-		}
-		modal[f.form][f.rest]++
-	}
+	modal := modalShapes(forms, func(f keyForm) (string, bool) {
+		return f.form, strings.HasPrefix(f.form, "<") && f.form != "<binary>" && !strings.HasPrefix(f.form, "<word>")
+	})
 	byShape := map[string][]string{}
 	for _, form := range slices.Sorted(maps.Keys(modal)) {
-		best, count := "", -1
-		for _, shape := range slices.Sorted(maps.Keys(modal[form])) {
-			if modal[form][shape] > count {
-				best, count = shape, modal[form][shape]
-			}
-		}
-		if best != "" {
-			byShape[best] = append(byShape[best], form)
+		if shape := modal[form]; shape != "" {
+			byShape[shape] = append(byShape[shape], form)
 		}
 	}
 	into := map[string]string{}
@@ -380,3 +349,32 @@ func (idx *datasetIndex) mergeShapes(forms []keyForm) {
 // letter: of n random hex digits, a share (10/16)^n hold none, under a
 // tenth from five digits on.
 const decimalHexRatio = 9
+
+// modalShapes returns, for each group of keys (group names a key's group
+// and whether it has one), the most common shape of key after the first
+// field among the group's keys ([keyForm.rest]; of equally common ones,
+// the first in byte order).
+func modalShapes(forms []keyForm, group func(keyForm) (string, bool)) map[string]string {
+	counts := map[string]map[string]int{}
+	for _, f := range forms {
+		name, ok := group(f)
+		if !ok {
+			continue
+		}
+		if counts[name] == nil {
+			counts[name] = map[string]int{}
+		}
+		counts[name][f.rest]++
+	}
+	modal := make(map[string]string, len(counts))
+	for name, shapes := range counts {
+		best, count := "", -1
+		for _, shape := range slices.Sorted(maps.Keys(shapes)) {
+			if shapes[shape] > count {
+				best, count = shape, shapes[shape]
+			}
+		}
+		modal[name] = best
+	}
+	return modal
+}

@@ -29,7 +29,7 @@ func (datasetsPane) showsBuckets() bool { return false }
 func (datasetsPane) open() key.Binding {
 	return key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "datasets"))
 }
-func (datasetsPane) help(s *shared) help.KeyMap { return datasetsHelp{s.keys} }
+func (datasetsPane) help(s *shared) help.KeyMap { return listHelp{s.keys} }
 
 // shareColumnWidth is the width of a share column of the datasets pane.
 const shareColumnWidth = 8
@@ -170,21 +170,4 @@ func (datasetsPane) click(m *Model, r rect, _, y int) tea.Cmd {
 func (datasetsPane) wheel(m *Model, delta int) {
 	cur := m.current()
 	cur.state.SetLine(PaneDatasets, clampIndex(cur.state.Line(PaneDatasets)+delta, len(m.frame().datasets())))
-}
-
-// datasetsHelp is the key help of the datasets pane.
-type datasetsHelp struct{ k KeyMap }
-
-// ShortHelp lists the datasets pane's keys.
-func (h datasetsHelp) ShortHelp() []key.Binding {
-	return []key.Binding{h.k.Up, h.k.Down, relabel(h.k.Drill, "show it"), h.k.Back, findingsPane{}.open(), h.k.Screenshot, h.k.Help, h.k.Quit}
-}
-
-// FullHelp lists the datasets pane's keys by theme.
-func (h datasetsHelp) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom},
-		{relabel(h.k.Drill, "show it"), h.k.Back, h.k.Focus},
-		{findingsPane{}.open(), h.k.Tables, h.k.Screenshot, h.k.Help, h.k.Quit},
-	}
 }
