@@ -192,7 +192,7 @@ func (idx *datasetIndex) tagBinary(forms []keyForm) {
 			continue
 		}
 		if f.form == "<binary>" {
-			f.word = ""
+			f.word, f.delimiter = "", 0 // a delimiter byte by chance
 		}
 	}
 }
