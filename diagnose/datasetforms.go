@@ -198,8 +198,10 @@ func (idx *datasetIndex) tagBinary(forms []keyForm) {
 }
 
 // groupWords gives tag words their forms: each word its own dataset while
-// few words share one shape of key after them, and all the words of a
-// shape one dataset when many do (tenants, handles: an entity first).
+// few words share one shape of key after them (user# and config#, or
+// crawl# and pages# both before a host and a page), and all the words of
+// a shape one dataset when more than [maxTagDatasets] do (tenants, bus
+// companies, handles: an entity first).
 func (idx *datasetIndex) groupWords(forms []keyForm) {
 	modal := modalShapes(forms, func(f keyForm) (string, bool) { return f.word, f.form == "" })
 	if len(modal) == 0 {
@@ -210,11 +212,9 @@ func (idx *datasetIndex) groupWords(forms []keyForm) {
 		wordsOf[modal[word]] = append(wordsOf[modal[word]], word)
 	}
 	grouped := map[string]bool{}
-	if len(modal) > maxTagDatasets {
-		for shape, words := range wordsOf {
-			if len(words) > maxTagDatasets {
-				grouped[shape] = true
-			}
+	for shape, words := range wordsOf {
+		if len(words) > maxTagDatasets {
+			grouped[shape] = true
 		}
 	}
 	for i := range forms {

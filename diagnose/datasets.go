@@ -25,11 +25,11 @@ import (
 
 // Thresholds of dataset detection.
 const (
-	// maxTagDatasets is the most distinct tag words a table's keys may
-	// start with for each to be a dataset; past it, the words followed by
-	// one shape of key, when more than this many are, are the values of
-	// one field (tenants, handles): one dataset.
-	maxTagDatasets = 12
+	// maxTagDatasets is the most tag words followed by one shape of key
+	// that are each a dataset: more are the values of one field (tenants,
+	// bus companies, handles), one dataset, as more than [maxWriteFronts]
+	// values of a field are where keys fan out.
+	maxTagDatasets = maxWriteFronts
 	// topDelimiters are the bytes that end a key's first field for
 	// dataset detection, besides the snapshot's delimiters: the strong
 	// delimiters, which never occur inside a value.

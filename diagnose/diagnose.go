@@ -24,9 +24,12 @@ type diagnosis struct {
 	// field position, asked by several checks.
 	locations map[*segmentPosition]Finding
 	// datasets are the table's; scope is the one this diagnosis judges,
-	// nil for the whole table.
+	// nil for the whole table. gathered is set when root gathers the
+	// scope's top-level nodes, the tree having no node of its own for
+	// it.
 	datasets *datasetIndex
 	scope    *Dataset
+	gathered bool
 	// salts collects the salting advice of hot ranges, made one per range
 	// once every check has run ([diagnosis.adviseSalting]).
 	salts *[]saltPlan
@@ -157,17 +160,18 @@ func (d *diagnosis) forDataset(i int) *diagnosis {
 	delimiters := keyspace.DetectDelimiters(keys)
 	sub := &diagnosis{snap: d.snap, recentFrom: d.recentFrom, datasets: d.datasets, scope: ds, salts: d.salts,
 		profile: newKeyProfileOf(rows, delimiters)}
-	sub.root = d.datasetNode(i)
+	sub.root, sub.gathered = d.datasetNode(i)
 	return sub
 }
 
 // datasetNode returns the tree node of dataset i: its prefix's node, or
-// one that gathers the table's top-level nodes that belong to it.
-func (d *diagnosis) datasetNode(i int) *keyspace.Node {
+// one that gathers the table's top-level nodes that belong to it
+// (gathered).
+func (d *diagnosis) datasetNode(i int) (n *keyspace.Node, gathered bool) {
 	ds := &d.datasets.list[i]
 	if ds.Prefix != "" {
 		if path := d.root.Lookup(string(ds.Prefix)); path != nil && path[len(path)-1].Rows > 0 {
-			return path[len(path)-1]
+			return path[len(path)-1], false
 		}
 	}
 	node := &keyspace.Node{Kind: keyspace.KindPrefix, Prefix: ds.Prefix, Start: ds.Start, End: ds.End}
@@ -186,7 +190,7 @@ func (d *diagnosis) datasetNode(i int) *keyspace.Node {
 			node.Stats.Merge(&child.Stats)
 		}
 	}
-	return node
+	return node, true
 }
 
 // inDataset names the dataset of the diagnosis in its findings (and at

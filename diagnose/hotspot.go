@@ -88,11 +88,16 @@ func checkHotRanges(d *diagnosis) []Finding {
 		walk(root)
 	}
 	// The tree splits keys at the table's delimiters, those of the rows
-	// a scan read first: when they are not this dataset's, the sample
+	// a scan read first, and bounds each node's fan-out by merging small
+	// siblings, whatever dataset they are of: when the delimiters are
+	// not this dataset's, or the dataset has no node of its own (its
+	// top-level entities sit among other datasets' keys), the sample
 	// finds its entities.
-	for _, c := range d.sampleCandidates() {
-		if !slices.ContainsFunc(candidates, func(other hotCandidate) bool { return other.node.Prefix == c.node.Prefix }) {
-			candidates = append(candidates, c)
+	if d.profile.splitter.Delimiters() != d.snap.Delimiters || d.gathered {
+		for _, c := range d.sampleCandidates() {
+			if !slices.ContainsFunc(candidates, func(other hotCandidate) bool { return other.node.Prefix == c.node.Prefix }) {
+				candidates = append(candidates, c)
+			}
 		}
 	}
 	var findings []Finding
