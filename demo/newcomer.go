@@ -15,10 +15,10 @@ const (
 	// NewcomerUsers users of the newcomer-app table have
 	// NewcomerItemsPerUser items each; NewcomerSensors sensors write its
 	// readings.
-	NewcomerUsers        = 2_000
-	NewcomerItemsPerUser = 10
-	NewcomerSensors      = 20
-	newcomerReadings     = 4_000
+	NewcomerUsers         = 2_000
+	NewcomerItemsPerUser  = 10
+	NewcomerSensors       = 20
+	newcomerReadings      = 4_000
 	newcomerItemWindow    = 30 * 24 * time.Hour
 	newcomerReadingWindow = 24 * time.Hour
 	// NewcomerHotUserID is the user whose items the app's readers read
