@@ -32,7 +32,7 @@ func (datasetsPane) open() key.Binding {
 func (datasetsPane) help(s *shared) help.KeyMap { return listHelp{s.keys} }
 
 // shareColumnWidth is the width of a share column of the datasets pane.
-const shareColumnWidth = 8
+const shareColumnWidth = 11
 
 // datasets returns the datasets of the frame's snapshot, found once per
 // snapshot.
@@ -68,11 +68,17 @@ func (datasetsPane) lines(f *frame, r rect, _ bool) []string {
 		head += padLeft(c, shareColumnWidth)
 	}
 	lines = append(lines, st.Muted.Render(fitLine(head, r.w)))
+	names := 0
+	for _, ds := range list {
+		names = max(names, len(escape.Text(ds.Name)))
+	}
+	names = min(names, nameWidth/2)
 	selected := clampIndex(f.state.Line(PaneDatasets), len(list))
 	first := scrollStart(selected, len(list), listLines(r))
 	for i := first; i < len(list) && i < first+listLines(r); i++ {
 		ds := list[i]
-		text := padRight(cut(escape.Text(ds.Name)+"  "+rangeText(ds.Start, ds.End), nameWidth-1), nameWidth) +
+		name := padRight(cut(escape.Text(ds.Name), names), names)
+		text := padRight(cut(name+"  "+rangeText(ds.Start, ds.End), nameWidth-1), nameWidth) +
 			padLeft(units.Count(ds.Rows), numberColumn) + padLeft(units.Percent(ds.RowShare), shareColumnWidth) +
 			padLeft(units.Percent(ds.ByteShare), shareColumnWidth) + padLeft(units.Percent(ds.WriteShare), shareColumnWidth)
 		if traffic {
