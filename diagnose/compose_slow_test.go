@@ -15,8 +15,8 @@ import (
 
 // defaultCompositions is how many fresh compositions a run of the slow
 // tier draws when BTVIZ_COMPOSITIONS does not say: CI draws this many on
-// every run, under a minute on two cores.
-const defaultCompositions = 40
+// every run, under a minute on two idle cores (about 40 s on two busy ones).
+const defaultCompositions = 100
 
 // TestCompositions composes tables of 2 to 5 dataset designs at random
 // relative sizes, with and without prefixes (demo.Compose), builds each
@@ -26,7 +26,7 @@ const defaultCompositions = 40
 //
 // Seeds are fresh on every run and logged. BTVIZ_SEED replays one
 // composition (its seed as logged); BTVIZ_COMPOSITIONS sets how many are
-// drawn (default 40) from a fresh base seed, or from BTVIZ_BASE_SEED.
+// drawn (default 100) from a fresh base seed, or from BTVIZ_BASE_SEED.
 func TestCompositions(t *testing.T) {
 	seeds := compositionSeeds(t)
 	var total compositionScore
