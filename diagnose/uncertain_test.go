@@ -213,34 +213,31 @@ func TestFullScansAreNeverUncertain(t *testing.T) {
 	}
 }
 
-// A sampled hot-key-range whose share of rows has a 95% interval that
-// holds the threshold says so in its evidence; it is uncertain only when
-// nothing else raises it. The celebrity also holds 38% of the bytes and
-// 67% of the recent writes, clear of the threshold, so it stands; a full
+// A sampled hot-key-range gives its share of the recent writes, what
+// raises it, a 95% interval; its shares of rows and bytes raise nothing
+// (a hotspot is traffic, not size) and get none. The celebrity's 67% of
+// the recent writes is clear of the 25% threshold, so it stands; a full
 // scan has no intervals at all.
 func TestHotRangeNearTheThresholdSaysSoWhenSampled(t *testing.T) {
 	snap := scenarioSnapshot(t, "social-celebrity")
 	full := findingOf(t, Diagnose(snap), KindHotKeyRange)
-	if strings.Contains(full.Summary, "95%") || full.Evidence["row_share_low"] != 0 || full.Uncertain {
+	if strings.Contains(full.Summary, "95%") || full.Evidence["recent_write_share_low"] != 0 || full.Uncertain {
 		t.Fatalf("full scan: %s %v", full.Summary, full.Evidence)
 	}
 	rows := int64(snap.Root.Rows)
-	for _, tc := range []struct {
-		name   string
-		high   int64
-		inside bool
-	}{
-		{"wide", rows * 13 / 10, true},
-		{"narrow", rows + 1, false},
-	} {
-		sampled := *snap
-		sampled.Scan.Mode, sampled.Scan.Fraction = keyspace.ModeSample, 0.5
-		sampled.Scan.RowsRead, sampled.Scan.RowsEstimated = rows/2, rows
-		sampled.Scan.RowsEstimatedLow, sampled.Scan.RowsEstimatedHigh = 2*rows-tc.high, tc.high
-		f := findingOf(t, Diagnose(&sampled), KindHotKeyRange)
-		low := f.Evidence["row_share_low"]
-		if f.Uncertain || strings.Contains(f.Summary, "uncertain") || low <= 0 || (low < hotMinShare) != tc.inside {
-			t.Errorf("%s interval: %s (evidence %v)", tc.name, f.Summary, f.Evidence)
-		}
+	sampled := snap.Clone()
+	sampled.Scan.Mode, sampled.Scan.Fraction = keyspace.ModeSample, 0.5
+	sampled.Scan.RowsRead, sampled.Scan.RowsEstimated = rows/2, rows
+	sampled.Scan.RowsEstimatedLow, sampled.Scan.RowsEstimatedHigh = rows*9/10, rows*11/10
+	for i := range sampled.Sample {
+		sampled.Sample[i].Weight = 2 // each row read stands for two
+	}
+	f := findingOf(t, Diagnose(sampled), KindHotKeyRange)
+	share, low, high := f.Evidence["recent_write_share"], f.Evidence["recent_write_share_low"], f.Evidence["recent_write_share_high"]
+	if f.Uncertain || !(hotMinShare < low && low < share && share < high) {
+		t.Errorf("sampled: %s (evidence %v), want the recent write share's interval, clear of %v", f.Summary, f.Evidence, hotMinShare)
+	}
+	if _, ok := f.Evidence["row_share_low"]; ok {
+		t.Errorf("sampled: the share of rows, which raises nothing, has an interval: %v", f.Evidence)
 	}
 }
