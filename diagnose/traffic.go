@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
@@ -84,7 +85,7 @@ func checkTraffic(d *diagnosis) []Finding {
 	for _, m := range []trafficMeasure{readMeasure, writeMeasure} {
 		findings = append(findings, d.trafficHotspots(m)...)
 	}
-	findings = append(findings, d.hotRows()...)
+	findings = append(findings, foldHotRows(findings, d.hotRows())...)
 	findings = append(findings, d.sequentialWrites()...)
 	findings = append(findings, d.heavyScans()...)
 	return findings
@@ -199,6 +200,19 @@ func (d *diagnosis) trafficCandidate(m trafficMeasure, parent, child *keyspace.N
 	return c, c.factor >= hotMinFairFactor
 }
 
+// countedText says what a hotspot's count is: rows written; rows read; or,
+// where more point reads were made than rows came back (reads of rows
+// that do not exist return none), point reads, with the rows returned.
+func countedText(m trafficMeasure, c *keyspace.OpCounts) string {
+	switch {
+	case m.kind == KindWriteHotspot:
+		return units.Count(c.RowsWritten) + " rows written"
+	case c.PointReads > c.RowsRead:
+		return fmt.Sprintf("%s point reads, which returned %s rows", units.Count(c.PointReads), units.Count(c.RowsRead))
+	}
+	return units.Count(c.RowsRead) + " rows read"
+}
+
 // oneRowExplains reports whether a single hot row takes most of the
 // node's reads or writes: hot-row says that better.
 func (d *diagnosis) oneRowExplains(m trafficMeasure, n *keyspace.Node) bool {
@@ -232,11 +246,15 @@ func (d *diagnosis) trafficHotFinding(m trafficMeasure, c trafficCandidate) Find
 			against += fmt.Sprintf(", so it takes %.0f times its share of the key space", c.factor)
 		}
 	}
-	summary := fmt.Sprintf("%s %s takes %s of the recorded %s (%s rows): %s",
-		what, printable(string(c.node.Prefix)), units.Percent(c.share), m.verb, units.Count(m.counts(&c.node.Traffic.OpCounts)), against)
+	summary := fmt.Sprintf("%s %s takes %s of the recorded %s (%s): %s",
+		what, printable(string(c.node.Prefix)), units.Percent(c.share), m.verb, countedText(m, &c.node.Traffic.OpCounts), against)
 	evidence := Evidence{}
 	evidence.set(m.verb[:len(m.verb)-1]+"_share", c.share)
 	evidence.set(m.verb, m.counts(&c.node.Traffic.OpCounts))
+	if m.kind == KindReadHotspot {
+		evidence.set("point_reads", c.node.Traffic.PointReads)
+		evidence.set("rows_read", c.node.Traffic.RowsRead)
+	}
 	if !math.IsInf(c.factor, 1) {
 		evidence.set("factor", c.factor)
 	}
@@ -276,6 +294,56 @@ func (d *diagnosis) hotRows() []Finding {
 	}
 	return findings
 }
+
+// foldHotRows returns the hot rows that no read-hotspot (write-hotspot)
+// of the same verb already covers, and names the covered ones in the
+// hotspot that covers them: the reads of a celebrity's posts are one
+// finding, the user's range, with its hottest rows in its summary and
+// evidence, not five more for five adjacent posts. (A range that one row
+// explains raises no hotspot: that row stays a hot-row of its own.)
+func foldHotRows(hotspots, rows []Finding) []Finding {
+	var kept []Finding
+	covered := map[int][]Finding{}
+	for _, row := range rows {
+		kind := KindReadHotspot
+		if _, ok := row.Evidence["writes"]; ok {
+			kind = KindWriteHotspot
+		}
+		i := slices.IndexFunc(hotspots, func(h Finding) bool {
+			return h.Kind == kind && string(row.Prefix) >= string(h.Start) && (h.End == "" || string(row.Prefix) < string(h.End))
+		})
+		if i < 0 {
+			kept = append(kept, row)
+			continue
+		}
+		covered[i] = append(covered[i], row)
+	}
+	for i, rows := range covered {
+		h := &hotspots[i]
+		verb := "reads"
+		if h.Kind == KindWriteHotspot {
+			verb = "writes"
+		}
+		var names []string
+		for _, row := range rows[:min(len(rows), foldedRowsNamed)] {
+			names = append(names, fmt.Sprintf("%s (%s)", printable(string(row.Prefix)), units.Percent(row.Evidence[verb[:len(verb)-1]+"_share"])))
+		}
+		if len(rows) > foldedRowsNamed {
+			names = append(names, fmt.Sprintf("and %d more", len(rows)-foldedRowsNamed))
+		}
+		h.Summary += fmt.Sprintf("; in it, %s each take at least %s of all %s: %s",
+			units.Plural(int64(len(rows)), "row"), units.Percent(hotRowMinShare), verb, strings.Join(names, ", "))
+		if len(rows) == 1 {
+			h.Summary = strings.Replace(h.Summary, "1 row each take", "1 row takes", 1)
+		}
+		h.Evidence.set("hot_rows", float64(len(rows)))
+	}
+	return kept
+}
+
+// foldedRowsNamed is how many of the hot rows a hotspot covers its
+// summary names.
+const foldedRowsNamed = 3
 
 func hotRowFinding(r keyspace.HotRow, rowShare float64, verb string) Finding {
 	advice := "A row read this often is served by one node however large the cluster: cache it in the application " +

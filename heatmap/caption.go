@@ -63,14 +63,19 @@ func rangeText(start, end keyspace.Key) string {
 	return "keys [" + s + ", " + e + ")"
 }
 
-// scanText says how the snapshot was read.
+// scanText says how the snapshot was read, or, for a traffic recording
+// alone, what it recorded.
 func scanText(snap *keyspace.Snapshot) string {
-	s := snap.Scan
-	text := fmt.Sprintf("%s, %s rows read", s.ModeText(), units.Short(float64(s.RowsRead)))
-	if snap.Source != "" {
-		text += " on " + string(snap.Source)
+	var text string
+	if snap.TrafficOnly() && snap.Traffic != nil {
+		text = fmt.Sprintf("recording of %s, %s operations", units.Duration(snap.Traffic.Duration), units.Short(snap.TrafficTotals().Ops))
+	} else {
+		text = fmt.Sprintf("%s, %s rows read", snap.Scan.ModeText(), units.Short(float64(snap.Scan.RowsRead)))
+		if snap.Source != "" {
+			text += " on " + string(snap.Source)
+		}
 	}
-	if !s.Complete {
+	if complete, _ := snap.Completeness(); !complete {
 		text += ", incomplete"
 	}
 	return text

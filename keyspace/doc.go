@@ -25,6 +25,15 @@
 // refuse a file whose version is newer than theirs; fields added within a
 // version are optional.
 //
+// What btviz writes, btviz reads: the writers keep every file inside the
+// limits of limits.go, which the reader's own bounds lie above. A key
+// longer than [KeptKeyBytes] (only an emulator takes one) is cut, and
+// "long_keys" notes its full length and SHA-256; the tree, the sample,
+// the tablet map and a recording's hot lists keep fewer entries when
+// their keys are long, so that their keys stay within budgets of bytes as
+// written; free text (names, reasons) is cut past [MaxTextBytes] with its
+// length noted, when written and when read.
+//
 // A reader trusts nothing in a file: it refuses one that decompresses to
 // more than a limit ([DefaultMaxFileBytes] unless a [Reader] says
 // otherwise) after a pass that keeps none of it, and checks every value
@@ -35,5 +44,24 @@
 // 64 KiB, children sorted, disjoint, inside their parent and adding up to
 // no more than it. A file that breaks a rule is refused with [ErrDamaged] and a
 // [FieldError] naming the value by its JSON path
-// ("snapshot.root.children[3].writes.first").
+// ("snapshot.root.children[3].writes.first"). A recording is checked table
+// by table: a damaged table is left out and named ([File.Damaged]), and
+// the file is refused only when no table is left.
+//
+// # Recording file format (version 1)
+//
+// A recording file is a snapshot file whose object is
+//
+//	{"format": "btviz-recording", "version": 1, "recording": {...}}
+//
+// "recording" is the [Recording]: "started", "duration_ns", "upstream",
+// "complete" (false for a file written while the proxy still ran: the
+// last periodic write of a recording that was cut off), "undecoded",
+// "too_large", "not_found" and "over_limit" (calls on tables the
+// upstream answered NotFound for, and on tables beyond [RecordingTables]:
+// counted, with the most called names, never built), and "tables", each a
+// snapshot whose "traffic" holds the time grid, the calls by method and
+// the hot rows and scans, and whose tree's nodes carry their traffic. The
+// tables of an incomplete recording say so in their scan ("complete":
+// false, "incomplete": why) and their traffic ("incomplete").
 package keyspace

@@ -312,20 +312,29 @@ func envelope(body []byte) (format string, err error) {
 // A null item of a list is refused too: encoding/json would store it as
 // a zero value (an empty row, a count of 0), drawn as if the file said so.
 func unmarshal(body []byte, v any) error {
-	t := reflect.TypeOf(v).Elem()
-	var located *FieldError
-	if err := json.Unmarshal(body, v); err != nil {
-		if located = locateDecodeError(body, t, "file"); located == nil {
-			return fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
-		}
-	} else if hasNullItem(body) {
-		located = locateNullItem(body, t, "file")
-	}
+	located, err := decodeAt(body, v, "file")
 	if located != nil {
 		located.Path = strings.TrimPrefix(located.Path, "file.")
 		return damaged(located)
 	}
-	return nil
+	return err
+}
+
+// decodeAt decodes body, the value at path of a file, into v, as
+// [unmarshal] does: a value that cannot be decoded is named by a
+// [*FieldError], anything else that is not JSON of v's type is err.
+func decodeAt(body []byte, v any, path string) (located *FieldError, err error) {
+	t := reflect.TypeOf(v).Elem()
+	if err := json.Unmarshal(body, v); err != nil {
+		if located = locateDecodeError(body, t, path); located == nil {
+			return nil, fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
+		}
+		return located, nil
+	}
+	if hasNullItem(body) {
+		return locateNullItem(body, t, path), nil
+	}
+	return nil, nil
 }
 
 // damaged wraps the error naming a wrong value of a file.

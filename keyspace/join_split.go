@@ -48,15 +48,15 @@ func splitAtRecording(out *Snapshot, rec *Node) {
 		if i < 0 {
 			continue
 		}
-		pieces := cutRange(d, inside, out.Sample)
+		pieces := cutLeafAt(d, inside, out.Sample)
 		parent.Children = slices.Replace(parent.Children, i, i+1, pieces...)
 	}
 }
 
-// cutRange returns the pieces of range leaf d cut at the recorded nodes
+// cutLeafAt returns the pieces of range leaf d cut at the recorded nodes
 // inside it (sorted, disjoint): a node of each recorded prefix or row, at
 // d's depth, and range nodes for the gaps between them.
-func cutRange(d *Node, inside []*Node, sample []SampledRow) []*Node {
+func cutLeafAt(d *Node, inside []*Node, sample []SampledRow) []*Node {
 	slices.SortFunc(inside, func(a, b *Node) int { return strings.Compare(string(a.Start), string(b.Start)) })
 	var pieces []*Node
 	gap := func(start, end Key) {

@@ -47,6 +47,19 @@ func (s *sampler) keep(w weightedRow) {
 	}
 }
 
+// resize changes the sample's size; a smaller one keeps the rows with
+// the largest keys, which is the sample a sampler of that size would have
+// kept.
+func (s *sampler) resize(size int) {
+	s.size = size
+	for len(s.kept) > size {
+		last := len(s.kept) - 1
+		s.kept[0] = s.kept[last]
+		s.kept = s.kept[:last]
+		s.kept.down(0)
+	}
+}
+
 // absorb merges other's sample into s, as if s had been offered other's
 // rows too: the rows with the largest keys of both stay.
 func (s *sampler) absorb(other *sampler) {

@@ -1,6 +1,7 @@
 package keyspace
 
 import (
+	"slices"
 	"time"
 
 	"github.com/btviz/btviz/units"
@@ -153,6 +154,10 @@ type Snapshot struct {
 	MostVersioned []RowStat `json:"most_versioned"`
 	// Sample is a uniform reservoir sample of the rows read.
 	Sample []SampledRow `json:"sample"`
+	// LongKeys notes the longest keys over [KeptKeyBytes], which every
+	// list of the snapshot holds cut to their first KeptKeyBytes bytes:
+	// their full length and SHA-256.
+	LongKeys []LongKey `json:"long_keys,omitempty"`
 	// Traffic is set when the snapshot holds a traffic recording: what
 	// an application's calls did to the table, beside (or instead of)
 	// what a scan found stored.
@@ -229,6 +234,7 @@ func (s *Snapshot) Clone() *Snapshot {
 	c.Largest = append([]RowStat(nil), s.Largest...)
 	c.MostVersioned = append([]RowStat(nil), s.MostVersioned...)
 	c.Sample = append([]SampledRow(nil), s.Sample...)
+	c.LongKeys = slices.Clone(s.LongKeys)
 	c.Traffic = s.Traffic.clone()
 	return &c
 }

@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -19,6 +20,10 @@ type Traffic struct {
 	BucketMicros int64 `json:"bucket_micros"`
 	// Upstream says where the recording proxy forwarded the calls to.
 	Upstream string `json:"upstream,omitempty"`
+	// Incomplete says why the recording is incomplete (it was cut off:
+	// [IncompleteRecording]); empty for a recording that ended as it
+	// should, or one in progress.
+	Incomplete string `json:"incomplete,omitempty"`
 	// Methods counts the table's calls by data-API method, with the
 	// calls that failed.
 	Methods []MethodCount `json:"methods"`
@@ -269,6 +274,30 @@ func (n *Node) HasTrafficIn(start, end string) bool {
 		return t.LastKey != "" && string(t.LastKey) >= start && (end == "" || string(t.FirstKey) < end)
 	}
 	return slices.ContainsFunc(n.Children, func(c *Node) bool { return c.HasTrafficIn(start, end) })
+}
+
+// Completeness says whether what the snapshot holds is complete: its scan
+// finished and its recording, if any, was not cut off. why says what is
+// incomplete and why, for every view to show ("" when complete).
+func (s *Snapshot) Completeness() (complete bool, why string) {
+	var reasons []string
+	if !s.Scan.Complete && !s.TrafficOnly() {
+		reasons = append(reasons, firstNonEmpty(s.Scan.Incomplete, "the scan stopped early"))
+	}
+	if s.Traffic != nil && (s.Traffic.Incomplete != "" || s.TrafficOnly() && !s.Scan.Complete) {
+		reasons = append(reasons, firstNonEmpty(s.Traffic.Incomplete, s.Scan.Incomplete, IncompleteRecording))
+	}
+	return len(reasons) == 0, strings.Join(reasons, "; ")
+}
+
+// firstNonEmpty returns the first of texts that is not empty.
+func firstNonEmpty(texts ...string) string {
+	for _, t := range texts {
+		if t != "" {
+			return t
+		}
+	}
+	return ""
 }
 
 // HasTraffic reports whether the snapshot holds a traffic recording.

@@ -55,8 +55,13 @@ type trafficState struct {
 func (b *Builder) AddOp(op *Op) {
 	if b.snap.Traffic == nil {
 		b.snap.Traffic = &Traffic{BucketMicros: initialTrafficBucketMicros}
+		// The root holds the table's totals from the first call on, also
+		// when the calls name no key (SampleRowKeys).
+		nodeTraffic(b.snap.Root)
 		b.traffic.reads, b.traffic.writes, b.traffic.scans = newHotCounter(hotCounters), newHotCounter(hotCounters), newHotCounter(hotCounters)
 	}
+	op = b.cutOp(op)
+	b.noteOpKeys(op)
 	if !op.Part {
 		errors := 0.0
 		if op.Code != 0 {
@@ -294,16 +299,17 @@ func (b *Builder) coarsenTraffic() {
 // hotLists fills the snapshot's hot-row and hot-scan lists from the
 // counters.
 func (b *Builder) hotLists(t *Traffic) {
+	reported := b.keys.listRows(HotRowsReported)
 	rows := func(c *hotCounter) []HotRow {
 		var out []HotRow
-		for _, e := range c.top(HotRowsReported) {
+		for _, e := range c.top(reported) {
 			out = append(out, HotRow{Key: Key(e.key), Count: e.count, Error: e.error, Bytes: e.extra})
 		}
 		return out
 	}
 	t.TopReads, t.TopWrites = rows(&b.traffic.reads), rows(&b.traffic.writes)
 	t.TopScans = nil
-	for _, e := range b.traffic.scans.top(HotRowsReported) {
+	for _, e := range b.traffic.scans.top(reported) {
 		start, end := splitScanKey(e.key)
 		t.TopScans = append(t.TopScans, HotScan{Start: start, End: end, Count: e.count, Error: e.error, Rows: e.extra})
 	}
@@ -330,4 +336,31 @@ func (b *Builder) wholeSegments(s string) string {
 		}
 	}
 	return ""
+}
+
+// splitFairFactor is how many times an even share of its parent's
+// operations, rows read or rows written a range node may take before the next key that falls in it splits it:
+// far below what a hotspot takes (a quarter of the table's traffic), so
+// that a merged run of keys never reads as one, and far enough above an
+// even share that a compaction's merged pair does not split at once.
+const splitFairFactor = 4
+
+// splitsAt reports whether range node n, a child of parent that holds
+// key, is split at key: in a recording, a range (a run of keys merged to
+// bound the tree) that takes more than [splitFairFactor] times an even
+// share of its parent's traffic stops at the next key that falls in it,
+// which gets a node of its own. So the tree re-splits where the traffic
+// moves: keys written or read after the population shifted (new users,
+// a new key prefix) spread over new nodes, instead of filling the range
+// that lay next to them when they began, which would then read as a
+// hotspot of half the traffic. What the range counted stays with it.
+func (b *Builder) splitsAt(parent, n *Node, key string) bool {
+	if n.Kind != KindRange || key <= string(n.Start) || parent.Rows > 0 || len(parent.Children) < 2 || n.Traffic == nil || parent.Traffic == nil {
+		return false
+	}
+	// Its share of any of the three, against splitFairFactor over the
+	// children: multiplied out, as this runs on every descent into a range.
+	t, p, children := &n.Traffic.OpCounts, &parent.Traffic.OpCounts, float64(len(parent.Children))
+	return t.Ops*children > splitFairFactor*p.Ops || t.RowsRead*children > splitFairFactor*p.RowsRead ||
+		t.RowsWritten*children > splitFairFactor*p.RowsWritten
 }

@@ -33,6 +33,7 @@ const relayBufferBytes = 64 << 10
 type relay struct {
 	proxy            *Proxy
 	client, upstream net.Conn
+	number           uint64 // for the proxy's tap
 
 	mu      sync.Mutex
 	streams map[uint32]*relayStream
@@ -59,7 +60,7 @@ type relaySide struct {
 }
 
 func newRelay(p *Proxy, client, upstream net.Conn) *relay {
-	r := &relay{proxy: p, client: client, upstream: upstream, streams: map[uint32]*relayStream{}}
+	r := &relay{proxy: p, client: client, upstream: upstream, streams: map[uint32]*relayStream{}, number: p.conns.Add(1)}
 	r.requests = relaySide{relay: r, fromUser: true}
 	r.responses = relaySide{relay: r}
 	r.requests.parser = newFrameParser(&r.requests, true)
@@ -95,6 +96,9 @@ func (r *relay) pump(dst, src net.Conn, side *relaySide) {
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
+			if tap := r.proxy.tap; tap != nil {
+				tap(r.number, side.fromUser, buf[:n])
+			}
 			if side.fromUser {
 				side.read(buf[:n])
 			}
@@ -209,17 +213,21 @@ func (s *relaySide) data(id uint32, p []byte) {
 		messages = &stream.requests
 	}
 	for {
-		msg, compressed, ok := messages.next(&p)
+		msg, ok := messages.next(&p)
 		if !ok {
 			return
 		}
 		switch {
-		case compressed:
+		case msg.compressed:
 			s.relay.proxy.recorder.undecodable.Add(1)
+		case msg.oversized && s.fromUser:
+			stream.call.requestHead(msg.bytes, msg.size)
+		case msg.oversized:
+			stream.call.responseSkipped()
 		case s.fromUser:
-			stream.call.request(msg)
+			stream.call.request(msg.bytes)
 		default:
-			stream.call.response(msg, s.relay.proxy.recorder.now())
+			stream.call.response(msg.bytes, s.relay.proxy.recorder.now())
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/btviz/btviz/demo/demotest"
@@ -220,6 +221,49 @@ func TestDiffHostileKeys(t *testing.T) {
 					break
 				}
 			}
+		}
+	}
+}
+
+// TestDiffTextColumnsAlignByDisplayWidth: the side-by-side table lines up
+// on screen when a name holds letters of more than one byte ("ç", "ü")
+// or wide ones ("表", two cells): the after column starts at one screen
+// column on every row.
+func TestDiffTextColumnsAlignByDisplayWidth(t *testing.T) {
+	in := sameTableInput()
+	in.A.Project, in.A.Instance = "produção", "métricas-表格"
+	out, err := Diff(FormatText, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var header, source string
+	for _, line := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(strings.TrimSpace(line), "before") && strings.Contains(line, "after") && header == "":
+			header = line
+		case strings.HasPrefix(strings.TrimSpace(line), "source"):
+			source = line
+		}
+	}
+	if header == "" || source == "" {
+		t.Fatalf("no header or source row in:\n%s", out)
+	}
+	afterCell := in.B.Source
+	start := strings.LastIndex(source, string(afterCell))
+	if start < 0 {
+		t.Fatalf("source row %q lacks the after side's source %q", source, afterCell)
+	}
+	want := ansi.StringWidth(header[:strings.Index(header, "after")])
+	if got := ansi.StringWidth(source[:start]); got != want {
+		t.Errorf("the after column starts at screen column %d on the source row and %d on the header:\n%s\n%s", got, want, header, source)
+	}
+}
+
+func TestPadColumnsPadsToDisplayWidth(t *testing.T) {
+	rows := padColumns([][]string{{"表格", "x"}, {"abcd", "y"}, {"é", "z"}})
+	for _, r := range rows {
+		if w := ansi.StringWidth(r[0]); w != 4 {
+			t.Errorf("cell %q is %d cells wide, want 4", r[0], w)
 		}
 	}
 }

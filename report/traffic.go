@@ -18,16 +18,21 @@ import (
 // [count_low, count]; the row lists hold only rows read or written more
 // than once for certain (count_low ≥ 2).
 type TrafficDoc struct {
-	Started        string             `json:"started"`
-	DurationMillis int64              `json:"duration_ms"`
-	BucketSeconds  float64            `json:"bucket_seconds"`
-	Upstream       string             `json:"upstream,omitempty"`
-	Totals         TrafficCountsDoc   `json:"totals"`
-	Methods        []MethodDoc        `json:"methods"`
-	Prefixes       []TrafficPrefixDoc `json:"prefixes"`
-	TopReads       []HotRowDoc        `json:"top_reads"`
-	TopWrites      []HotRowDoc        `json:"top_writes"`
-	TopScans       []HotScanDoc       `json:"top_scans"`
+	Started        string  `json:"started"`
+	DurationMillis int64   `json:"duration_ms"`
+	BucketSeconds  float64 `json:"bucket_seconds"`
+	Upstream       string  `json:"upstream,omitempty"`
+	// Complete is false for a recording that was cut off (btviz record
+	// killed or crashed): Incomplete says so, and the counts stop at its
+	// last periodic write.
+	Complete   bool               `json:"complete"`
+	Incomplete string             `json:"incomplete,omitempty"`
+	Totals     TrafficCountsDoc   `json:"totals"`
+	Methods    []MethodDoc        `json:"methods"`
+	Prefixes   []TrafficPrefixDoc `json:"prefixes"`
+	TopReads   []HotRowDoc        `json:"top_reads"`
+	TopWrites  []HotRowDoc        `json:"top_writes"`
+	TopScans   []HotScanDoc       `json:"top_scans"`
 }
 
 // TrafficCountsDoc are traffic totals: operations (one per row named by a
@@ -85,6 +90,7 @@ func trafficDoc(snap *keyspace.Snapshot) *TrafficDoc {
 	doc := &TrafficDoc{
 		Started: timestamp(t.Started), DurationMillis: t.Duration.Milliseconds(),
 		BucketSeconds: float64(t.BucketMicros) / 1e6, Upstream: sanitize(t.Upstream),
+		Complete: t.Incomplete == "", Incomplete: sanitize(t.Incomplete),
 		Totals: countsDoc(snap.TrafficTotals()), Methods: []MethodDoc{}, Prefixes: trafficPrefixes(snap),
 		TopReads: hotRowDocs(t.TopReads), TopWrites: hotRowDocs(t.TopWrites), TopScans: []HotScanDoc{},
 	}
@@ -138,6 +144,16 @@ func trafficPrefixes(snap *keyspace.Snapshot) []TrafficPrefixDoc {
 
 // trafficSummary says in one line what the recording saw.
 func trafficSummary(t *TrafficDoc) string {
+	summary := trafficCounts(t)
+	if !t.Complete {
+		summary += "; incomplete: " + firstNonEmpty(t.Incomplete, "the recording was cut off")
+	}
+	return summary
+}
+
+// trafficCounts says when and how long the recording ran and what it
+// counted.
+func trafficCounts(t *TrafficDoc) string {
 	return fmt.Sprintf("%s recorded from %s: %s (%s, %s), %s read (%s), %s written (%s)",
 		units.Duration(time.Duration(t.DurationMillis)*time.Millisecond), t.Started,
 		units.Plural(t.Totals.Ops, "op"), units.Plural(t.Totals.PointReads, "point read"), units.Plural(t.Totals.Scans, "scan"),
@@ -210,4 +226,14 @@ func (md *markdown) traffic(doc *TrafficDoc) {
 	if len(hot) > 0 {
 		md.table([]string{"Hot row", "Key", "Count", "Bytes"}, hot)
 	}
+}
+
+// firstNonEmpty returns the first of texts that is not empty.
+func firstNonEmpty(texts ...string) string {
+	for _, t := range texts {
+		if t != "" {
+			return t
+		}
+	}
+	return ""
 }

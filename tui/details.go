@@ -51,8 +51,9 @@ func (f *frame) bucketDetails(r rect) []string {
 	}
 	lines := []string{paneTitle(st, fmt.Sprintf("Bucket %d of %d", i+1, len(f.matrix.Buckets)), kind, r.w, false)}
 	valueWidth := r.w - detailLabelColumn - 2
-	lines = append(lines, f.boundFields("start", b.Start, "(table start)", valueWidth)...)
-	lines = append(lines, f.boundFields("end excl", b.End, "(table end)", valueWidth)...)
+	startText, endText := f.matrix.BoundTexts(i)
+	lines = append(lines, f.boundFields("start", b.Start, startText, "(table start)", valueWidth)...)
+	lines = append(lines, f.boundFields("end excl", b.End, endText, "(table end)", valueWidth)...)
 	if f.snap.HasTraffic() {
 		lines = append(lines, f.trafficFields(b)...)
 	}
@@ -127,11 +128,13 @@ func (f *frame) drillHint(b *heatmap.Bucket) string {
 	return "enter: re-read this range in full for more detail"
 }
 
-// boundFields writes a range bound whole under label, and on the next
-// line the time its first time segment holds, when it holds one.
-func (f *frame) boundFields(label string, k keyspace.Key, tableEnd string, width int) []string {
+// boundFields writes a range bound whole under label, escaped as text
+// says (as the bucket's labels escape it: [heatmap.Matrix.BoundTexts]),
+// and on the next line the time its first time segment holds, when it
+// holds one.
+func (f *frame) boundFields(label string, k keyspace.Key, text, tableEnd string, width int) []string {
 	var lines []string
-	for i, line := range keyLines(k, width, tableEnd) {
+	for i, line := range keyLines(text, width, tableEnd) {
 		if i > 0 {
 			label = ""
 		}

@@ -106,11 +106,8 @@ func scanSummary(s *keyspace.Snapshot) string {
 		mode += " of a key range"
 	}
 	state := "complete"
-	if !s.Scan.Complete {
-		state = "incomplete"
-		if s.Scan.Incomplete != "" {
-			state += " (" + s.Scan.Incomplete + ")"
-		}
+	if complete, why := s.Completeness(); !complete {
+		state = "incomplete (" + why + ")"
 	}
 	source := string(s.Source)
 	if s.Project != "" || s.Instance != "" {

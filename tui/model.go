@@ -99,7 +99,7 @@ func New(ctx context.Context, cfg Config) *Model {
 	if profile == colorprofile.Unknown {
 		profile = colorprofile.TrueColor
 	}
-	m := &Model{ctx: ctx, cfg: cfg, backend: cfg.Backend, picker: &picker{listing: cfg.Backend != nil}}
+	m := &Model{ctx: ctx, cfg: cfg, backend: cfg.Backend, picker: &picker{listing: cfg.Backend != nil, stored: sizesAreStored(cfg.Backend)}}
 	m.fullHelp = cfg.View.FullHelp
 	m.sh = newShared(panes(), cfg.Theme != ThemeLight, profile, 0, 0, m.fullHelp)
 	m.search = newSearchInput(&m.sh.styles)
@@ -272,4 +272,18 @@ func (m *Model) diagnose() tea.Cmd {
 // setMessage shows text in the status line until the next key.
 func (m *Model) setMessage(text string, isErr bool) {
 	m.message = statusMessage{text: text, isErr: isErr}
+}
+
+// sizesAreStored reports whether b's table sizes are what SampleRowKeys
+// reports of a live table, rather than what a saved scan counted.
+func sizesAreStored(b Backend) bool {
+	switch b := b.(type) {
+	case nil:
+		return false
+	case *SnapshotBackend:
+		return false
+	case *RecordingBackend:
+		return sizesAreStored(b.storage)
+	}
+	return b.Live()
 }

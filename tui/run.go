@@ -72,8 +72,8 @@ type Config struct {
 	// ScreenshotDir is where the screenshot key writes (default: the
 	// current directory).
 	ScreenshotDir string
-	// Environ is the environment for profile detection (default
-	// os.Environ()).
+	// Environ is the environment for profile detection and for what the
+	// copy key can promise (tmux, GNU screen; default os.Environ()).
 	Environ []string
 	// Now is the clock for screenshot names (default time.Now).
 	Now func() time.Time

@@ -27,6 +27,13 @@ func (a *app) readSnapshots(paths []string) ([]*keyspace.Snapshot, error) {
 		if err != nil {
 			return nil, usageError(err)
 		}
+		for _, d := range file.Damaged {
+			name := "table " + quote(d.Table)
+			if d.Table == "" {
+				name = fmt.Sprintf("table %d", d.Index+1)
+			}
+			fmt.Fprintf(a.stderr, "btviz: warning: %s\n", safeMessage(fmt.Sprintf("%s: %s is left out, the rest of the recording is read: %v", path, name, d.Err)))
+		}
 		if rec := file.Recording; rec != nil && len(rec.Tables) == 0 {
 			return nil, emptyRecordingError(path, rec)
 		}
@@ -58,11 +65,30 @@ func (a *app) readSnapshots(paths []string) ([]*keyspace.Snapshot, error) {
 			if err != nil {
 				return nil, usageError(err)
 			}
+			if overlap := keyspace.Overlap(p.stored, p.traffic); overlap.Share() < keyspace.JoinMinOverlap {
+				fmt.Fprintf(a.stderr, "btviz: warning: %s\n", safeMessage(fewSharedKeys(p.stored.Table, overlap)))
+			}
 			snaps = append(snaps, joined)
 		}
 	}
 	slices.SortFunc(snaps, func(a, b *keyspace.Snapshot) int { return strings.Compare(a.Table, b.Table) })
 	return snaps, nil
+}
+
+// fewSharedKeys says that a recording and a scan joined as one table
+// share few keys, with the numbers, and what that may mean.
+func fewSharedKeys(table string, o keyspace.KeyOverlap) string {
+	span := func(first, last keyspace.Key) string {
+		if first == "" && last == "" {
+			return "none"
+		}
+		return first.String() + " … " + last.String()
+	}
+	return fmt.Sprintf("the recording and the scan of table %s share few keys: %s of the %s recorded operations (%s) fall on keys the scan found "+
+		"(the traffic touched %s; the scan found %s). If they are of different tables (another instance, a table recreated with other keys), "+
+		"give a scan and a recording of the same one; traffic on rows written after the scan falls outside it as expected",
+		quote(table), units.Percent(o.Share()), units.Thousands(int64(o.Ops+0.5)), units.Thousands(int64(o.OnStored+0.5)),
+		span(o.TouchedFirst, o.TouchedLast), span(o.StoredFirst, o.StoredLast))
 }
 
 // emptyRecordingError says that the recording at path holds no call on
@@ -74,6 +100,11 @@ func emptyRecordingError(path string, rec *keyspace.Recording) error {
 	}
 	if rec.Undecoded > 0 {
 		ran += fmt.Sprintf(" (%s calls were forwarded but could not be decoded)", units.Thousands(rec.Undecoded))
+	}
+	if rec.NotFound != nil {
+		return usageErrorf("%s holds no calls on any table that exists: %s, and its %s calls were on tables the upstream answered NotFound for (%s). "+
+			"Create the tables, or point the application at the instance that holds them, then record again",
+			escape.Text(path), ran, units.Thousands(rec.NotFound.Calls), leftOutNames(rec.NotFound))
 	}
 	return usageErrorf("%s holds no calls on any table: %s and no client called a table through it. "+
 		"Set the application's BIGTABLE_EMULATOR_HOST to the address btviz record listens on (it prints the line to use), then record again",

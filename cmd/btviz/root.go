@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -29,9 +30,9 @@ func (a *app) rootCommand() *cobra.Command {
 			"prefixes, and names the row-key design problems it finds: hotspots, timestamp-leading\n" +
 			"and sequential keys, oversized rows and more. No Key Visualizer, no hour of traffic needed.\n\n" +
 			"Without --table it starts on a list of the instance's tables. Press ? inside for the keys.",
-		Example: "  btviz --emulator                       # embedded emulator with demo tables\n" +
-			"  btviz --emulator --traffic read-hotspot # live demo traffic: a read hotspot appears\n" +
-			"  btviz --project p --instance i --table events\n" +
+		Example: "  btviz --emulator                         # an embedded emulator with the demo tables\n" +
+			"  btviz --emulator --traffic read-hotspot  # live demo traffic: a read hotspot appears\n" +
+			"  btviz --project my-project --instance prod --table events\n" +
 			"  btviz open events.btviz",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -44,7 +45,7 @@ func (a *app) rootCommand() *cobra.Command {
 			}
 			cfg := tui.Config{Table: target.Table, Scan: req}
 			if cfg.Theme, err = tui.ParseTheme(theme); err != nil {
-				return usageError(err)
+				return usageErrorf("--theme: %w", err)
 			}
 			if cfg.ScreenshotDir, err = screenshotDir(screenshots); err != nil {
 				return err
@@ -74,7 +75,7 @@ func (a *app) rootCommand() *cobra.Command {
 			return a.runTUI(cmd.Context(), cfg)
 		},
 	}
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return commandLineError(err) })
 	target.register(cmd.Flags())
 	scan.register(cmd.Flags())
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(tui.Themes())+"; auto follows the terminal's background")
@@ -82,6 +83,7 @@ func (a *app) rootCommand() *cobra.Command {
 	cmd.Flags().StringVar(&traffic, "traffic", "", "with --emulator: run a demo workload through a recording proxy and show its traffic live (--list-traffic lists them)")
 	cmd.Flags().BoolVar(&listTraffic, "list-traffic", false, "list the demo traffic workloads and exit")
 	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand(), a.recordCommand())
+	a.registerCompletions(cmd)
 	return cmd
 }
 
@@ -105,7 +107,7 @@ func (a *app) openCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			parsed, err := tui.ParseTheme(theme)
 			if err != nil {
-				return usageError(err)
+				return usageErrorf("--theme: %w", err)
 			}
 			dir, err := screenshotDir(screenshots)
 			if err != nil {
@@ -142,8 +144,11 @@ func screenshotDir(dir string) (string, error) {
 		return "", nil
 	}
 	info, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", usageErrorf("--screenshot-dir %s does not exist; name an existing directory", escape.Text(dir))
+	}
 	if err != nil {
-		return "", usageErrorf("--screenshot-dir %s: %w; name an existing directory", escape.Text(dir), err)
+		return "", usageErrorf("--screenshot-dir %s: %w; name an existing directory", escape.Text(dir), pathCause(err))
 	}
 	if !info.IsDir() {
 		return "", usageErrorf("--screenshot-dir %s is a file; name a directory", escape.Text(dir))
