@@ -35,8 +35,8 @@ const (
 // scan` would (delimiters detected from the table's first rows in key
 // order, the default scan mode), and scores them as TestCompositions
 // does: every planted problem found at its dataset, no other warning.
-// Seeds are fresh and logged; BTVIZ_SEED replays one composition,
-// BTVIZ_E2E_COMPOSITIONS sets how many (default 3).
+// Seeds are fresh and logged, drawn as TestCompositions draws them;
+// BTVIZ_E2E_COMPOSITIONS sets how many are taken (default 3).
 func TestCompositionsEndToEnd(t *testing.T) {
 	n := defaultE2ECompositions
 	if v := os.Getenv("BTVIZ_E2E_COMPOSITIONS"); v != "" {
@@ -48,9 +48,9 @@ func TestCompositionsEndToEnd(t *testing.T) {
 	var picked []demo.Composition
 	for _, seed := range compositionSeeds(t) {
 		c := demo.Compose(seed)
-		if os.Getenv("BTVIZ_SEED") == "" && (c.Rows() > e2eMaxRows || slices.ContainsFunc(c.Datasets, func(d demo.ComposedDataset) bool {
+		if c.Rows() > e2eMaxRows || slices.ContainsFunc(c.Datasets, func(d demo.ComposedDataset) bool {
 			return d.Design.Name == "oversized-row"
-		})) {
+		}) {
 			continue
 		}
 		if picked = append(picked, c); len(picked) == n {
@@ -85,7 +85,7 @@ func TestCompositionsEndToEnd(t *testing.T) {
 		total.add(score)
 		t.Logf("%s: %s, delimiters %q", c, snap.Scan.ModeText(), snap.Delimiters)
 		if score.missed > 0 || score.falseAlarms > 0 {
-			t.Errorf("%s: %d of %d planted problems missed, %d false alarms (replay with BTVIZ_SEED=%d)",
+			t.Errorf("%s: %d of %d planted problems missed, %d false alarms (replay with BTVIZ_SEED=%d BTVIZ_COMPOSITIONS=1)",
 				c, score.missed, score.planted, score.falseAlarms, c.Seed)
 			for _, line := range score.log {
 				t.Log("  " + line)

@@ -3,14 +3,13 @@
 package diagnose
 
 import (
-	"crypto/rand"
-	"encoding/binary"
 	"os"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/btviz/btviz/demo"
+	"github.com/btviz/btviz/internal/testkit/seeds"
 )
 
 // defaultCompositions is how many fresh compositions a run of the slow
@@ -24,9 +23,9 @@ const defaultCompositions = 100
 // row sample), diagnoses it and requires every planted problem found at
 // its dataset and no warning or error anywhere else.
 //
-// Seeds are fresh on every run and logged. BTVIZ_SEED replays one
-// composition (its seed as logged); BTVIZ_COMPOSITIONS sets how many are
-// drawn (default 100) from a fresh base seed, or from BTVIZ_BASE_SEED.
+// Seeds are fresh on every run and logged; BTVIZ_COMPOSITIONS sets how
+// many are drawn (default 100), and BTVIZ_SEED the first (with
+// BTVIZ_COMPOSITIONS=1, one failed composition replays alone).
 func TestCompositions(t *testing.T) {
 	seeds := compositionSeeds(t)
 	var total compositionScore
@@ -36,7 +35,7 @@ func TestCompositions(t *testing.T) {
 		score := scoreComposition(t, c)
 		total.add(score)
 		if score.missed > 0 || score.falseAlarms > 0 || score.infoFound < score.info {
-			t.Errorf("%s: %d of %d planted problems missed, %d of %d expected info findings missed, %d false alarms (replay with BTVIZ_SEED=%d)",
+			t.Errorf("%s: %d of %d planted problems missed, %d of %d expected info findings missed, %d false alarms (replay with BTVIZ_SEED=%d BTVIZ_COMPOSITIONS=1)",
 				c, score.missed, score.planted, score.info-score.infoFound, score.info, score.falseAlarms, seed)
 			for _, line := range score.log {
 				t.Log("  " + line)
@@ -48,17 +47,10 @@ func TestCompositions(t *testing.T) {
 		100*float64(total.planted-total.missed)/float64(max(total.planted, 1)), total.infoFound, total.info, total.falseAlarms, total.datasets)
 }
 
-// compositionSeeds returns the seeds of this run, logging how to replay
-// them.
+// compositionSeeds returns the seeds of this run: BTVIZ_COMPOSITIONS of
+// them (default [defaultCompositions]), fresh or from BTVIZ_SEED on
+// ([seeds.Fresh]).
 func compositionSeeds(t *testing.T) []uint64 {
-	if v := os.Getenv("BTVIZ_SEED"); v != "" {
-		seed, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			t.Fatalf("BTVIZ_SEED=%q is not a seed: %v", v, err)
-		}
-		t.Logf("replaying composition seed %d", seed)
-		return []uint64{seed}
-	}
 	n := defaultCompositions
 	if v := os.Getenv("BTVIZ_COMPOSITIONS"); v != "" {
 		var err error
@@ -66,23 +58,5 @@ func compositionSeeds(t *testing.T) []uint64 {
 			t.Fatalf("BTVIZ_COMPOSITIONS=%q is not a positive count", v)
 		}
 	}
-	var base uint64
-	if v := os.Getenv("BTVIZ_BASE_SEED"); v != "" {
-		var err error
-		if base, err = strconv.ParseUint(v, 10, 64); err != nil {
-			t.Fatalf("BTVIZ_BASE_SEED=%q is not a seed: %v", v, err)
-		}
-	} else {
-		var b [8]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			t.Fatal(err)
-		}
-		base = binary.LittleEndian.Uint64(b[:]) >> 12 // short enough to read and type
-	}
-	t.Logf("%d compositions from base seed %d (BTVIZ_BASE_SEED=%d replays them all; composition i has seed base+i)", n, base, base)
-	seeds := make([]uint64, n)
-	for i := range seeds {
-		seeds[i] = base + uint64(i)
-	}
-	return seeds
+	return seeds.Fresh(t, n)
 }

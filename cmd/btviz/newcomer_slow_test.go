@@ -5,12 +5,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,6 +15,7 @@ import (
 	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
 	"github.com/btviz/btviz/internal/cbtemulator"
+	"github.com/btviz/btviz/internal/testkit/seeds"
 	"github.com/btviz/btviz/record/loadgen"
 )
 
@@ -39,16 +37,11 @@ type newcomerFinding struct {
 // user rows of its own.
 //
 // The workload's seed is fresh every run and logged; BTVIZ_SEED replays
-// one.
+// it.
 func TestE2ENewcomerTable(t *testing.T) {
-	_, emulatorBinary := buildBinaries(t)
-	seed := newcomerSeed(t)
-	proc, err := cbtemulator.Run(emulatorBinary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer proc.Stop()
-	host := proc.Addr
+	buildBinaries(t)
+	seed := seeds.Fresh(t, 1)[0]
+	host := cbtemulator.Start(t)
 	if out, err := btvizCommand(t, host, "seed", "--scenario", "newcomer-app").CombinedOutput(); err != nil {
 		t.Fatalf("btviz seed --scenario newcomer-app: %v\n%s", err, out)
 	}
@@ -97,26 +90,6 @@ func TestE2ENewcomerTable(t *testing.T) {
 			t.Logf("%s heatmap:\n%s", c.what, screen)
 		}
 	}
-}
-
-// newcomerSeed returns the workload's seed: BTVIZ_SEED, or a fresh one,
-// logged.
-func newcomerSeed(t *testing.T) uint64 {
-	if v := os.Getenv("BTVIZ_SEED"); v != "" {
-		seed, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			t.Fatalf("BTVIZ_SEED=%q is not a seed: %v", v, err)
-		}
-		t.Logf("replaying workload seed %d", seed)
-		return seed
-	}
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		t.Fatal(err)
-	}
-	seed := binary.LittleEndian.Uint64(b[:]) >> 16
-	t.Logf("workload seed %d (BTVIZ_SEED=%d replays it)", seed, seed)
-	return seed
 }
 
 // newcomerReport runs `btviz report --format json` on the snapshot files
