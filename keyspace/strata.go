@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Strata of the row sample. A table usually holds several datasets side
@@ -23,8 +24,14 @@ const (
 	stratumRows = 600
 	// maxStrata is how many strata keep a reservoir at once; past it,
 	// the stratum offered the most rows gives its reservoir up (the
-	// uniform reservoir holds it best), for good.
-	maxStrata = 64
+	// uniform reservoir holds it best), for good, when it was offered at
+	// least largeStratum rows; else the new stratum keeps none.
+	maxStrata = 128
+	// largeStratum is how many rows a stratum must have been offered to
+	// give up its reservoir for a new one: ten reservoirs' worth, as many
+	// as a uniform sample of 20,000 holds of a stratum of a third of
+	// 600,000 rows.
+	largeStratum = 10 * stratumRows
 	// maxStratumWord is the longest leading word that names a stratum;
 	// a longer word is cut.
 	maxStratumWord = 16
@@ -38,9 +45,13 @@ const (
 
 // stratumOf returns the coarse key form of key that the sample
 // stratifies by: the leading run of letters ("user" of user#42 and of
-// user42), the length of a leading run of decimal digits ("d13" for epoch
-// millis), of a leading hex run of at least [minStratumHex] characters
-// ("x8"), or the first byte.
+// user42), or, when a dot, dash, underscore or at sign joins it to more
+// of one value (maps.google.com, alice_smith, alice.smith@example.com),
+// that joining byte alone, so that host names, handles and e-mail
+// addresses are one stratum each and not one per first word; the length
+// of a leading run of decimal digits ("d13" for epoch millis), of a
+// leading hex run of at least [minStratumHex] characters ("x8"), or the
+// first byte.
 func stratumOf(key string) string {
 	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
 	isLetter := func(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
@@ -63,10 +74,13 @@ func stratumOf(key string) string {
 		return "d" + strconv.Itoa(min(digits, 20))
 	case isLetter(key[0]):
 		n := 1
-		for n < len(key) && n < maxStratumWord && isLetter(key[n]) {
+		for n < len(key) && isLetter(key[n]) {
 			n++
 		}
-		return key[:n]
+		if n < len(key) && strings.IndexByte(".-_@", key[n]) >= 0 {
+			return "w" + key[n:n+1]
+		}
+		return key[:min(n, maxStratumWord)]
 	}
 	return key[:1]
 }
@@ -99,8 +113,9 @@ func (s *strata) offer(name string, w weightedRow) {
 		if s.byName == nil {
 			s.byName, s.dropped = map[string]*stratum{}, map[string]bool{}
 		}
-		if len(s.byName) >= maxStrata {
-			s.dropLargest()
+		if len(s.byName) >= maxStrata && !s.dropLargest() {
+			s.dropped[name] = true // no room: the uniform reservoir holds it
+			return
 		}
 		st = &stratum{}
 		s.byName[name] = st
@@ -124,8 +139,9 @@ func (st *stratum) keep(w weightedRow) {
 }
 
 // dropLargest gives up the reservoir of the stratum offered the most
-// rows.
-func (s *strata) dropLargest() {
+// rows, if it was offered at least [largeStratum], and reports whether it
+// did.
+func (s *strata) dropLargest() bool {
 	names := slices.Sorted(maps.Keys(s.byName))
 	largest := names[0]
 	for _, name := range names {
@@ -133,8 +149,12 @@ func (s *strata) dropLargest() {
 			largest = name
 		}
 	}
+	if s.byName[largest].offers < largeStratum {
+		return false
+	}
 	delete(s.byName, largest)
 	s.dropped[largest] = true
+	return true
 }
 
 // absorb merges other's strata into s, as if s had been offered other's
@@ -167,6 +187,17 @@ func (s *strata) absorb(other *strata) {
 		}
 	}
 	for len(s.byName) > maxStrata {
-		s.dropLargest()
+		if !s.dropLargest() {
+			// Keep the largest strata: the smallest go without.
+			names := slices.Sorted(maps.Keys(s.byName))
+			smallest := names[0]
+			for _, name := range names {
+				if s.byName[name].offers < s.byName[smallest].offers {
+					smallest = name
+				}
+			}
+			delete(s.byName, smallest)
+			s.dropped[smallest] = true
+		}
 	}
 }

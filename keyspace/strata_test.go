@@ -16,10 +16,12 @@ func TestStratumOf(t *testing.T) {
 		"3#user#mila":                 "d1",
 		"4c410523#memusage":           "x8",
 		"cafe1234#9223370":            "x8",
+		"maps.google.com#000001":      "w.",
+		"alice_smith12#p01":           "w_",
+		"alice.smith@example.com":     "w.",
 		"config#global":               "config",
 		"deadbeef":                    "x8",
 		"defaults#x":                  "defaults",
-		"maps.google.com#000001":      "maps",
 		"\x00\x01":                    "\x00",
 		"":                            "",
 		"averyveryverylongwordindeed": "averyveryverylon",
@@ -75,23 +77,37 @@ func TestSmallDatasetKeepsItsRows(t *testing.T) {
 }
 
 // TestStrataGiveUpTheLargest: past maxStrata strata, the one offered the
-// most rows gives its reservoir up, and a small stratum that comes last
-// still keeps one.
+// most rows gives its reservoir up when it is large (the uniform sample
+// holds it well) to the small stratum that comes next; when none is
+// large, a newcomer keeps none instead.
 func TestStrataGiveUpTheLargest(t *testing.T) {
-	b := newTestBuilder(Options{Delimiters: "#", SampleSize: 500, Seed: 1})
-	for s := range maxStrata + 10 {
-		rows := 50
-		if s == 0 {
-			rows = 5_000
+	for _, largest := range []int{largeStratum + 1000, largeStratum - 1000} {
+		b := newTestBuilder(Options{Delimiters: "#", SampleSize: 500, Seed: 1})
+		name := func(s int) string {
+			return "w" + strings.Repeat("a", s%7) + string(rune('a'+s%26)) + string(rune('a'+s/26))
 		}
-		for i := range rows {
-			b.Add(row(fmt.Sprintf("w%s#%05d", strings.Repeat("a", s%7)+string(rune('a'+s%26))+string(rune('a'+s/26)), i), 1, cell("f", "q", base, 10)))
+		for s := range maxStrata + 10 {
+			rows := 50
+			if s == 0 {
+				rows = largest
+			}
+			for i := range rows {
+				b.Add(row(fmt.Sprintf("%s#%05d", name(s), i), 1, cell("f", "q", base, 10)))
+			}
 		}
-	}
-	if n := len(b.sample.strata.byName); n > maxStrata {
-		t.Fatalf("%d strata keep reservoirs, want at most %d", n, maxStrata)
-	}
-	if b.sample.strata.byName["waa"] != nil {
-		t.Error("the largest stratum kept its reservoir past the limit")
+		strata := b.sample.strata.byName
+		if n := len(strata); n > maxStrata {
+			t.Fatalf("%d strata keep reservoirs, want at most %d", n, maxStrata)
+		}
+		large := largest >= largeStratum
+		if (strata[name(0)] == nil) != large {
+			t.Errorf("the largest stratum, offered %d rows, kept its reservoir: %v", largest, strata[name(0)] != nil)
+		}
+		// The first stratum past the limit takes the large one's place;
+		// the next find no room.
+		if (strata[name(maxStrata)] != nil) != large || strata[name(maxStrata+9)] != nil {
+			t.Errorf("with the largest offered %d rows, the strata past the limit kept reservoirs: %v, %v",
+				largest, strata[name(maxStrata)] != nil, strata[name(maxStrata+9)] != nil)
+		}
 	}
 }
