@@ -81,7 +81,7 @@ func TestHotRangeEvidence(t *testing.T) {
 	if celebrity != 7600 {
 		t.Errorf("the scenario's celebrity has %d rows, want 38%% of 20,000", celebrity)
 	}
-	if !strings.Contains(f.Summary, "38% of rows") || !strings.Contains(f.Summary, prefix) {
+	if !strings.Contains(f.Summary, "38% of the table's rows") || !strings.Contains(f.Summary, prefix) {
 		t.Errorf("summary %q does not name the prefix and its share", f.Summary)
 	}
 	if f.Start != keyspace.Key(prefix) || f.End != keyspace.Key(keyspace.PrefixEnd(prefix)) {

@@ -121,6 +121,7 @@ func TestUnpaddedExampleSharesThePrefix(t *testing.T) {
 	for id := 10; id <= 1000; id++ {
 		words = append(words, fmt.Sprintf("order%d", id))
 	}
+	orders := slices.Clone(words)
 	for id := 1; id <= 500; id++ {
 		words = append(words, fmt.Sprintf("user%d", id))
 	}
@@ -130,7 +131,7 @@ func TestUnpaddedExampleSharesThePrefix(t *testing.T) {
 		want             string
 	}{
 		{"tenants", "#", tenants, "t00#user100 sorts before t00#user9"},
-		{"words", "", words, "order1000 sorts before order99"},
+		{"words", "", orders, "order1000 sorts before order99"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,6 +140,18 @@ func TestUnpaddedExampleSharesThePrefix(t *testing.T) {
 				t.Errorf("summary %q, want it to end with the example %q", f.Summary, tc.want)
 			}
 		})
+	}
+	// order<n> and user<n> are two datasets: each has its own finding,
+	// its example from its own keys.
+	var examples []string
+	for _, f := range Diagnose(keysSnapshot(words, "")) {
+		if f.Kind == KindUnpaddedNumber {
+			examples = append(examples, f.Summary[strings.LastIndex(f.Summary, ": ")+2:])
+		}
+	}
+	slices.Sort(examples)
+	if want := []string{"order1000 sorts before order99", "user100 sorts before user9"}; !slices.Equal(examples, want) {
+		t.Errorf("examples of the two datasets %q, want %q", examples, want)
 	}
 }
 
