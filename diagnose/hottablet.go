@@ -195,7 +195,7 @@ func (d *diagnosis) tabletHolds(start, end string, oneRow bool, row keyspace.Key
 	if names := coveredPrefixes(d.root, start, end); len(names) > 0 {
 		text += " under " + strings.Join(names, ", ")
 	}
-	if sets := datasetsIn(d.root, start, end); len(sets) > 0 {
+	if sets := d.datasetsIn(start, end); len(sets) > 0 {
 		word := "dataset"
 		if len(sets) > 1 {
 			word = "datasets"
@@ -248,14 +248,16 @@ func coveredPrefixes(root *keyspace.Node, start, end string) []string {
 	return names
 }
 
-// datasetsIn names the datasets a key range meets: the table's top-level
-// prefixes (a dataset under its own prefix, as the schema guide
-// recommends) that hold rows in it.
-func datasetsIn(root *keyspace.Node, start, end string) []string {
+// datasetsIn names the table's datasets ([Datasets]) whose keys a key
+// range meets.
+func (d *diagnosis) datasetsIn(start, end string) []string {
+	if d.datasets == nil {
+		return nil
+	}
 	var names []string
-	for _, c := range root.Children {
-		if c.Kind == keyspace.KindPrefix && c.Rows > 0 && (end == "" || string(c.Start) < end) && (c.End == "" || start < string(c.End)) {
-			names = append(names, printable(string(c.Prefix)))
+	for _, ds := range d.datasets.list {
+		if (end == "" || string(ds.Start) < end) && (ds.End == "" || start < string(ds.End)) {
+			names = append(names, ds.Name)
 		}
 	}
 	return names

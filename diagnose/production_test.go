@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/units"
 )
 
 var hotFrom = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
@@ -113,7 +114,7 @@ func TestHighLatencyNamesTheSlowRange(t *testing.T) {
 	if !strings.HasPrefix(string(f.Prefix), "user#u07#") || !strings.Contains(f.Summary, "point reads") || f.Evidence["ratio"] < 8 || f.Evidence["calls"] != 100 {
 		t.Errorf("high-latency: %s %v", f.Summary, f.Evidence)
 	}
-	if !strings.Contains(f.Summary, "9.9") || !strings.Contains(f.Summary, "µs") {
+	if !strings.Contains(f.Summary, units.Latency(time.Duration(f.Evidence["median_ns"]))) || !strings.Contains(f.Summary, units.Latency(time.Duration(f.Evidence["rest_median_ns"]))) {
 		t.Errorf("the summary names both latencies: %s", f.Summary)
 	}
 }

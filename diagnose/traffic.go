@@ -138,10 +138,36 @@ func (d *diagnosis) trafficHotspots(m trafficMeasure) []Finding {
 	return findings
 }
 
-// trafficCandidate measures child against the table and its siblings.
+// siblingsOf returns the children of parent in child's dataset: all of
+// them, unless the table holds several datasets whose top-level nodes
+// sit side by side under parent.
+func (d *diagnosis) siblingsOf(parent, child *keyspace.Node) []*keyspace.Node {
+	if d.datasets == nil || len(d.datasets.list) <= 1 {
+		return parent.Children
+	}
+	datasetOf := func(n *keyspace.Node) int {
+		first, _, ok := n.KeyBounds()
+		if !ok {
+			first = n.Start
+		}
+		return d.datasets.of(string(first))
+	}
+	mine := datasetOf(child)
+	var siblings []*keyspace.Node
+	for _, c := range parent.Children {
+		if datasetOf(c) == mine {
+			siblings = append(siblings, c)
+		}
+	}
+	return siblings
+}
+
+// trafficCandidate measures child against the table and its siblings in
+// its dataset.
 func (d *diagnosis) trafficCandidate(m trafficMeasure, parent, child *keyspace.Node, total float64) (trafficCandidate, bool) {
 	amount := m.counts(&child.Traffic.OpCounts)
-	c := trafficCandidate{node: child, parent: parent, share: share(amount, total), siblings: len(parent.Children)}
+	siblings := d.siblingsOf(parent, child)
+	c := trafficCandidate{node: child, parent: parent, share: share(amount, total), siblings: len(siblings)}
 	if c.share < hotMinShare || amount < trafficMinRows {
 		return c, false
 	}
@@ -150,7 +176,13 @@ func (d *diagnosis) trafficCandidate(m trafficMeasure, parent, child *keyspace.N
 		minSiblings = hotMinSiblings
 	}
 	if c.siblings >= minSiblings {
-		c.factor = share(amount, m.counts(&parent.Traffic.OpCounts)) * float64(c.siblings)
+		var siblingsAmount float64
+		for _, s := range siblings {
+			if s.Traffic != nil {
+				siblingsAmount += m.counts(&s.Traffic.OpCounts)
+			}
+		}
+		c.factor = share(amount, siblingsAmount) * float64(c.siblings)
 		if c.factor >= hotMinFairFactor {
 			return c, true
 		}
@@ -202,7 +234,6 @@ func (d *diagnosis) oneRowExplains(m trafficMeasure, n *keyspace.Node) bool {
 const singleRowWriteShareOf = 0.5
 
 func (d *diagnosis) trafficHotFinding(m trafficMeasure, c trafficCandidate) Finding {
-	buckets := suggestedSalt(c.share)
 	what := "prefix"
 	if c.node.Kind == keyspace.KindRow {
 		what = "row"
@@ -230,14 +261,15 @@ func (d *diagnosis) trafficHotFinding(m trafficMeasure, c trafficCandidate) Find
 	evidence.set("siblings", float64(c.siblings))
 	evidence.set("min_share", hotMinShare)
 	evidence.set("min_factor", hotMinFairFactor)
-	evidence.set("suggested_salt_buckets", float64(buckets))
-	advice := d.hotAdvice(c.node, buckets, c.share)
+	lead := saltLead
 	if m.kind == KindReadHotspot {
-		advice = "Every read of this range goes to the node serving its tablets. If the same rows are read again and again, " +
+		lead = "Every read of this range goes to the node serving its tablets. If the same rows are read again and again, " +
 			"cache them in the application (a short TTL is often enough) or read them from a replica cluster with an app " +
-			"profile of their own. If the reads are many distinct rows, spread the range: " + advice
+			"profile of their own. If the reads are of many distinct rows, spread them over the key space by salting: "
 	}
-	return nodeFinding(Finding{Kind: m.kind, Severity: SeverityWarning, Summary: summary, Advice: advice, Evidence: evidence}, c.node)
+	f := nodeFinding(Finding{Kind: m.kind, Severity: SeverityWarning, Summary: summary, Evidence: evidence}, c.node)
+	d.planSalt(&f, c.node, c.share, lead)
+	return f
 }
 
 // hotRows raises hot-row for each row whose reads or writes are, at
@@ -347,7 +379,41 @@ func (d *diagnosis) sequentialWrites() []Finding {
 		}
 		return true
 	})
-	if len(leaves) < sequentialMinBuckets || d.root.Traffic.RowsWritten < trafficMinRows {
+	if d.datasets == nil || len(d.datasets.list) <= 1 {
+		start, end := d.tableWide()
+		return d.marchingWrites(leaves, start, end, "")
+	}
+	// A table of several datasets: the writes of each march on their own.
+	byDataset := make([][]*keyspace.Node, len(d.datasets.list))
+	for _, n := range leaves {
+		first, _, ok := n.KeyBounds()
+		if !ok {
+			first = n.Start
+		}
+		if i := d.datasets.of(string(first)); i >= 0 {
+			byDataset[i] = append(byDataset[i], n)
+		}
+	}
+	var findings []Finding
+	for i, nodes := range byDataset {
+		ds := &d.datasets.list[i]
+		for _, f := range d.marchingWrites(nodes, ds.Start, ds.End, ds.Name) {
+			f.Dataset, f.Prefix = ds.Name, ds.Prefix
+			f.Summary = ds.lead() + f.Summary
+			findings = append(findings, f)
+		}
+	}
+	return findings
+}
+
+// marchingWrites raises sequential-writes for the writes of leaves (in
+// key order), a finding at [start, end).
+func (d *diagnosis) marchingWrites(leaves []*keyspace.Node, start, end keyspace.Key, dataset string) []Finding {
+	var written float64
+	for _, n := range leaves {
+		written += n.Traffic.RowsWritten
+	}
+	if len(leaves) < sequentialMinBuckets || written < trafficMinRows {
 		return nil
 	}
 	hist := &d.root.Traffic.Time.RowsWritten
@@ -393,11 +459,14 @@ func (d *diagnosis) sequentialWrites() []Finding {
 	evidence.set("moments", float64(moments))
 	evidence.set("concentrated_moments", float64(concentrated))
 	evidence.set("min_rank_correlation", sequentialMinCorrelation)
-	start, end := d.tableWide()
+	where := "the key space"
+	if dataset != "" {
+		where = "the dataset"
+	}
 	return []Finding{{
 		Kind: KindSequentialWrites, Severity: SeverityWarning, Start: start, End: end,
-		Summary: fmt.Sprintf("the recorded writes march through the key space: in %d of %d moments they land in one tenth of it, "+
-			"and where they land follows time (rank correlation %.2f); one tablet takes the writes of each moment", concentrated, moments, rho),
+		Summary: fmt.Sprintf("the recorded writes march through %s: in %d of %d moments they land in one tenth of it, "+
+			"and where they land follows time (rank correlation %.2f); one tablet takes the writes of each moment", where, concentrated, moments, rho),
 		Advice: "Writes keyed by time (a timestamp or an increasing ID first) all go to the end of the table. Lead the key " +
 			"with a field of many values (device, user), reverse an increasing ID, or put the timestamp after the entity; " +
 			"salting the key spreads the writes when nothing else can lead it.",

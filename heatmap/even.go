@@ -14,19 +14,20 @@ import (
 // that the cuts land on the boundaries nearest to equal row counts the
 // tree knows: on the exact band of rows a full scan counted, not on a
 // boundary a coarse unit happened to have (a whole band away, which
-// splits one band and merges the next two).
-func evenUnits(sc scope, wanted int) []unit {
+// splits one band and merges the next two). With byOps the units are
+// weighed by their recorded operations ([evenWeight]).
+func evenUnits(sc scope, wanted int, byOps bool) []unit {
 	var total float64
 	for _, u := range collectUnits(sc, func(*unit, int) bool { return false }) {
-		total += evenWeight(&u)
+		total += evenWeight(&u, byOps)
 	}
 	target := total / float64(wanted)
 	refine := map[*keyspace.Node]bool{}
-	split := func(u *unit, _ int) bool { return evenWeight(u) > target || refine[u.node] }
+	split := func(u *unit, _ int) bool { return evenWeight(u, byOps) > target || refine[u.node] }
 	units := collectUnits(sc, split)
 	for range maxRefineLevels {
 		grew := false
-		for _, u := range straddling(units, total, wanted) {
+		for _, u := range straddling(units, total, wanted, byOps) {
 			if u.kind == unitNode && !u.node.IsLeaf() && !refine[u.node] {
 				refine[u.node], grew = true, true
 			}
@@ -47,11 +48,11 @@ const maxRefineLevels = 64
 // cut (0 < k < wanted) lies at k/wanted of total, and a unit holds it when
 // the rows before the unit are below it and the rows up to its end are
 // above it by more than half a row.
-func straddling(units []unit, total float64, wanted int) []*unit {
+func straddling(units []unit, total float64, wanted int, byOps bool) []*unit {
 	var out []*unit
 	before, k := 0.0, 1
 	for i := range units {
-		after := before + evenWeight(&units[i])
+		after := before + evenWeight(&units[i], byOps)
 		for ; k < wanted && total*float64(k)/float64(wanted) <= before+0.5; k++ {
 		}
 		if k < wanted {
@@ -66,22 +67,28 @@ func straddling(units []unit, total float64, wanted int) []*unit {
 }
 
 // evenWeight is what even bucketing shares out equally: a unit's rows,
-// or its operations when it holds no stored rows (a traffic recording).
-func evenWeight(u *unit) float64 {
+// or its recorded operations when byOps (a view of a traffic metric,
+// whether the recording is alone or joined with a scan: a hotspot then
+// gets rows of its own, however few rows it stores) or when it holds no
+// stored rows; hot tablets' CPU when it holds neither (hot tablets
+// alone).
+func evenWeight(u *unit, byOps bool) float64 {
 	switch {
-	case u.stats.Rows > 0:
-		return u.stats.Rows
-	case u.traffic != nil:
+	case byOps && u.traffic == nil:
+		return 0
+	case byOps || (u.stats.Rows == 0 && u.traffic != nil):
 		return u.traffic.Ops
+	case u.stats.Rows == 0:
+		return u.cpuTotal()
 	}
-	return u.cpuTotal() // hot tablets alone
+	return u.stats.Rows
 }
 
 // evenStarts cuts units into at most wanted groups of about equal rows:
 // the k-th cut falls at the unit boundary whose cumulative row count is
 // closest to k/wanted of the total. A unit larger than a bucket stays a
 // bucket of its own. It returns the index of each group's first unit.
-func evenStarts(units []unit, wanted int) []int {
+func evenStarts(units []unit, wanted int, byOps bool) []int {
 	n := len(units)
 	if n <= wanted {
 		return identityStarts(n)
@@ -89,7 +96,7 @@ func evenStarts(units []unit, wanted int) []int {
 	cumulative := make([]float64, n)
 	var total float64
 	for i := range units {
-		total += evenWeight(&units[i])
+		total += evenWeight(&units[i], byOps)
 		cumulative[i] = total
 	}
 	if total <= 0 {

@@ -118,8 +118,8 @@ func Build(snap *keyspace.Snapshot, v View) (*Matrix, error) {
 		us = prefixUnits(sc, v.Depth, v.Rows)
 		starts = mergeSmallest(unitValues(us, ms, table), v.Metric.additive(), v.Rows)
 	case BucketEven:
-		us = evenUnits(sc, v.Rows)
-		starts = evenStarts(us, v.Rows)
+		us = evenUnits(sc, v.Rows, ms.traffic)
+		starts = evenStarts(us, v.Rows, ms.traffic)
 	case BucketHeat:
 		us = prefixUnits(sc, v.Depth, v.Rows)
 		starts = heatStarts(unitValues(us, ms, table), v.Metric.additive(), v.Rows)

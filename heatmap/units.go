@@ -79,13 +79,21 @@ func remainderUnit(n *keyspace.Node) unit {
 }
 
 // childUnits returns the units n splits into: the remainder (if any) and
-// the children, in key order.
+// the children, in key order. A remainder that is only the traffic of
+// scans wider than one child is drawn over the children whose rows the
+// scans returned ([keyspace.Node.ChildTraffic]), not as a range of its
+// own before the first child.
 func childUnits(n *keyspace.Node, out []unit) []unit {
-	if n.HasRemainder() {
+	spread, ok := n.ChildTraffic()
+	if n.HasRemainder() && !ok {
 		out = append(out, remainderUnit(n))
 	}
-	for _, c := range n.Children {
-		out = append(out, nodeUnit(c))
+	for i, c := range n.Children {
+		u := nodeUnit(c)
+		if ok {
+			u.traffic = spread[i]
+		}
+		out = append(out, u)
 	}
 	return out
 }

@@ -192,9 +192,9 @@ var damagedFiles = []struct {
 // damaged file (not a crash, not a picture of nonsense), and the error
 // names the field by its JSON path.
 func TestDamagedFilesNameTheField(t *testing.T) {
-	snap := testSnapshot(t)
+	good := fileJSON(t, testSnapshot(t))
 	for _, tc := range damagedFiles {
-		file := fileJSON(t, snap)
+		file := snapshotjson.Clone(good).(map[string]any)
 		tc.damage(file)
 		_, err := Decode(bytes.NewReader(gzipJSON(t, file)))
 		if !errors.Is(err, ErrDamaged) {

@@ -33,6 +33,7 @@ func Join(storage, recording *Snapshot) (*Snapshot, error) {
 	}
 	out := storage.Clone()
 	out.Traffic = recording.Traffic.clone()
+	splitAtRecording(out, recording.Root)
 	from := recording.Root
 	if from.Traffic != nil {
 		addTraffic(out.Root, from.Traffic)

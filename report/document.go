@@ -52,9 +52,12 @@ type Document struct {
 	FindingCounts    CountsDoc    `json:"finding_counts"`
 	Tablets          []TabletDoc  `json:"tablets"`
 	Prefixes         []PrefixDoc  `json:"prefixes"`
-	LargestRows      []RowDoc     `json:"largest_rows"`
-	Findings         []FindingDoc `json:"findings"`
-	WhatIf           []WhatIfDoc  `json:"what_if,omitempty"`
+	// Datasets are the table's datasets, each diagnosed on its own when
+	// there are several.
+	Datasets    []DatasetDoc `json:"datasets"`
+	LargestRows []RowDoc     `json:"largest_rows"`
+	Findings    []FindingDoc `json:"findings"`
+	WhatIf      []WhatIfDoc  `json:"what_if,omitempty"`
 	// Traffic is what a traffic recording saw, when the report is of one.
 	Traffic *TrafficDoc `json:"traffic,omitempty"`
 	// HotTablets are the table's hot tablets, when the report has them.
@@ -179,11 +182,14 @@ type RowDoc struct {
 
 // FindingDoc is one finding.
 type FindingDoc struct {
-	Kind     string             `json:"kind"`
-	Severity string             `json:"severity"`
-	Start    keyspace.Key       `json:"start"`
-	End      keyspace.Key       `json:"end"`
-	Prefix   keyspace.Key       `json:"prefix"`
+	Kind     string       `json:"kind"`
+	Severity string       `json:"severity"`
+	Start    keyspace.Key `json:"start"`
+	End      keyspace.Key `json:"end"`
+	Prefix   keyspace.Key `json:"prefix"`
+	// Dataset names the dataset the finding is about when the table
+	// holds several; absent otherwise.
+	Dataset  string             `json:"dataset,omitempty"`
 	Summary  string             `json:"summary"`
 	Advice   string             `json:"advice"`
 	Evidence map[string]float64 `json:"evidence"`
@@ -212,6 +218,7 @@ func Build(in Input) Document {
 		Scan:             scanDoc(snap.Scan, totals),
 		Tablets:          []TabletDoc{},
 		Prefixes:         topPrefixes(snap),
+		Datasets:         datasetDocs(snap),
 		LargestRows:      []RowDoc{},
 		Findings:         findingDocs(in.Findings),
 		Traffic:          trafficDoc(snap),
@@ -322,7 +329,7 @@ func findingDoc(f diagnose.Finding) FindingDoc {
 		evidence[name] = value
 	}
 	return FindingDoc{
-		Kind: string(f.Kind), Severity: f.Severity.String(), Start: f.Start, End: f.End, Prefix: f.Prefix,
+		Kind: string(f.Kind), Severity: f.Severity.String(), Start: f.Start, End: f.End, Prefix: f.Prefix, Dataset: sanitize(f.Dataset),
 		Summary: sanitize(f.Summary), Advice: sanitize(f.Advice), Evidence: evidence, Uncertain: f.Uncertain,
 	}
 }

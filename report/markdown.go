@@ -23,6 +23,7 @@ func Markdown(in Input) []byte {
 	md.line("")
 	md.section(SectionSummary)
 	md.summary(doc)
+	md.datasets(doc)
 	md.heading("## Findings", SectionFindings)
 	md.findings(doc.Findings)
 	if doc.stored() {

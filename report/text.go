@@ -30,6 +30,7 @@ func Text(in Input) []byte {
 			units.Thousands(int64(len(doc.Tablets))), ranges)
 	}
 	t.line("findings: %d error, %d warning, %d info", doc.FindingCounts.Error, doc.FindingCounts.Warning, doc.FindingCounts.Info)
+	t.datasets(doc)
 	for _, f := range doc.Findings {
 		t.line("")
 		t.finding(f, "")

@@ -195,10 +195,11 @@ func nodeList(n *keyspace.Node, versions bool) []keyspace.RowStat {
 }
 
 // findingsIn returns the findings that name a key range overlapping
-// [start, end), and how many table-wide findings (no prefix) there are.
+// [start, end), and how many table-wide findings (no prefix, and no
+// dataset of a table of several) there are.
 func findingsIn(findings []diagnose.Finding, start, end keyspace.Key) (here []diagnose.Finding, tableWide int) {
 	for _, fi := range findings {
-		if fi.Prefix == "" {
+		if fi.Prefix == "" && fi.Dataset == "" {
 			tableWide++
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/internal/testkit/tier"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -18,8 +19,9 @@ import (
 // follows drill-downs.
 const maxLabelDrill = 6
 
-// TestLabelsIncreaseAtEveryDrillLevel checks, for every demo table at
-// both golden sizes and in every bucketing, the first screen and every
+// TestLabelsIncreaseAtEveryDrillLevel checks, for every demo table (in the
+// slow tier; a sample of them in the fast one) at both golden sizes and in
+// every bucketing, the first screen and every
 // level reached from it by drilling (every bucket of the first screen,
 // then the first, last and fullest bucket of each deeper level): labels
 // read top to bottom in key order, and each is a prefix of its bucket's
@@ -27,7 +29,8 @@ const maxLabelDrill = 6
 // order is the order of the bytes a label stands for: escaped text
 // cannot keep it for binary keys (\x1f sorts after a space).
 func TestLabelsIncreaseAtEveryDrillLevel(t *testing.T) {
-	for _, sc := range demo.Scenarios() {
+	// Every demo table in the slow tier; six of them in the fast one.
+	for _, sc := range tier.Sample(demo.Scenarios(), 6) {
 		snap := scenarioSnapshot(t, sc.Name)
 		for _, size := range labelSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", sc.Name, size.width, size.height), func(t *testing.T) {

@@ -47,6 +47,10 @@ type shared struct {
 	// with, so that a new pane's key changes no golden
 	// (TestFullHelpListsEveryPaneKey checks the full help lists it).
 	panes []pane
+	// datasetList is the datasets of snapshot datasetsOf, found once
+	// ([frame.datasets]).
+	datasetsOf  *keyspace.Snapshot
+	datasetList []diagnose.Dataset
 }
 
 // newShared builds the shared value for the panes whose keys the full
