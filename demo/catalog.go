@@ -33,6 +33,7 @@ func Scenarios() []Scenario {
 		usersHashedScenario(),
 		accountsHotTenthScenario(),
 		twoDatasetsScenario(),
+		newcomerScenario(),
 	}
 }
 

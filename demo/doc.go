@@ -8,8 +8,8 @@
 // at the same data.
 //
 // [Scenarios] are the demo tables `btviz seed` loads, with seeded random
-// numbers and cell timestamps before the fixed [DemoNow]. All twenty-two
-// hold 420,003 rows and take about 600 MB of emulator heap once loaded,
+// numbers and cell timestamps before the fixed [DemoNow]. All twenty-three
+// hold 444,004 rows and take about 600 MB of emulator heap once loaded,
 // 160 MB of it the oversized row and cell:
 //
 //	name                        rows    good  expected findings
@@ -35,6 +35,7 @@
 //	users-hashed-no-delimiter   20,000  no    hashed-key
 //	accounts-hot-tenth          20,000  no    hot-key-range at acct#3
 //	two-datasets                20,000  yes
+//	newcomer-app                24,001  no    key-starts-with-timestamp, sequential-keys at its <epoch millis>#sensor keys
 //
 // [TestTables] are tables only tests build (a 100,000-column row, keys
 // past 4 KB, a skewed tablet map, the demo's data under : and |

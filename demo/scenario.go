@@ -62,6 +62,10 @@ type Location struct {
 	Key string
 	// Row is true when Key is one exact row key.
 	Row bool
+	// Dataset, when set, is the name of the dataset the finding must be
+	// about (diagnose's Dataset.Name), for a table of several datasets
+	// whose dataset has no prefix to name.
+	Dataset string
 }
 
 // Put receives one row of a scenario: its key and every cell it holds,

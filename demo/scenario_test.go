@@ -17,7 +17,7 @@ import (
 // expects it.
 func findingKinds() []string {
 	needsTraffic := []diagnose.Kind{diagnose.KindReadHotspot, diagnose.KindWriteHotspot, diagnose.KindHotRow,
-		diagnose.KindSequentialWrites, diagnose.KindHeavyScan, diagnose.KindScanNote}
+		diagnose.KindSequentialWrites, diagnose.KindHeavyScan, diagnose.KindHotTablet, diagnose.KindHighLatency, diagnose.KindScanNote}
 	var kinds []string
 	for _, k := range diagnose.Kinds() {
 		if !slices.Contains(needsTraffic, k) {
@@ -62,8 +62,8 @@ func TestScenariosDescribeThemselves(t *testing.T) {
 				}
 			}
 			for _, loc := range sc.Locations {
-				if !slices.Contains(sc.Expect, loc.Kind) || loc.Key == "" {
-					t.Errorf("location %+v must name an expected kind and a key", loc)
+				if !slices.Contains(sc.Expect, loc.Kind) || (loc.Key == "" && loc.Dataset == "") {
+					t.Errorf("location %+v must name an expected kind and a key or a dataset", loc)
 				}
 			}
 			if len(sc.Families) == 0 || !slices.IsSorted(sc.Families) || len(slices.Compact(slices.Clone(sc.Families))) != len(sc.Families) {

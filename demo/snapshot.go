@@ -43,6 +43,13 @@ func (sc Scenario) Snapshot() (*keyspace.Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot of scenario %q: %w", sc.Name, err)
 	}
+	return sc.SnapshotOf(rows), nil
+}
+
+// SnapshotOf builds the snapshot of a complete full scan that read rows,
+// in key order, from the scenario's table ([Scenario.Snapshot] of rows
+// the caller already has).
+func (sc Scenario) SnapshotOf(rows []keyspace.Row) *keyspace.Snapshot {
 	source := keyspace.SourceEmulator
 	if len(sc.Tablets) > 0 {
 		source = keyspace.SourceBigtable
@@ -70,5 +77,5 @@ func (sc Scenario) Snapshot() (*keyspace.Snapshot, error) {
 	snap := b.Snapshot()
 	snap.Scan.RowsEstimated = snap.Scan.RowsRead
 	snap.Scan.BytesEstimated = int64(snap.Totals().Bytes)
-	return snap, nil
+	return snap
 }

@@ -18,13 +18,22 @@
 // distribution and findings before and after a migration, and what it
 // costs readers ([WhatIf]).
 //
-// Key analysis works on the snapshot's delimiters ([keyspace.Splitter])
-// and looks at every field position of the sampled keys, so that
-// tenant|user|ts and a:b:c keys are read as well as user#id keys. A field
-// is a segment between delimiters, or a part of one where the sample's
-// values consistently glue a word to a number (user123, greeting42,
-// sensor7reading: parts.go). hot-key-range has two rules: prefixes among
-// many siblings (hotspot.go) and key ranges at any fan-out whose writes far
-// exceed their share of the rows (hotrange.go). Keys in summaries are
-// always escaped by [keyspace.Printable].
+// A table usually holds several datasets side by side; [Datasets] finds
+// them by their keys' top-level form (datasets.go, datasetforms.go), and
+// a table of several is diagnosed dataset by dataset: the key-form and
+// hotspot checks ([datasetChecks]) run on each dataset's sampled rows,
+// with its own delimiters, and name its range and [Finding.Dataset]; the
+// checks of rows, the schema, tablets and traffic ([tableChecks]) run
+// once. Key analysis looks at every field position of a dataset's sampled
+// keys ([keyspace.Splitter]), so that tenant|user|ts and a:b:c keys are
+// read as well as user#id keys. A field is a segment between delimiters,
+// or a part of one where the sample's values consistently glue a word to
+// a number (user123, greeting42, sensor7reading: parts.go). A hotspot is
+// traffic, never size: hot-key-range has two rules on recent writes —
+// prefixes among many siblings of one dataset (hotspot.go) and key ranges
+// at any fan-out whose writes far exceed their share of the dataset's
+// rows, with bands of ranges hot only together at info (hotrange.go) —
+// and every finding that advises salting one range advises the same
+// number of buckets (saltadvice.go). Keys in summaries are always escaped
+// by [keyspace.Printable].
 package diagnose

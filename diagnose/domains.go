@@ -174,11 +174,12 @@ func checkDomains(d *diagnosis) []Finding {
 	evidence.set("keys_with_reversed_host", float64(reversed))
 	evidence.set("sampled_keys", float64(len(rows)))
 	evidence.set("min_share", domainMinShare)
+	start, end := d.tableWide()
 	return []Finding{{
 		Kind:     KindDomainNotReversed,
 		Severity: SeverityWarning,
-		Start:    d.snap.Scan.Start,
-		End:      d.snap.Scan.End,
+		Start:    start,
+		End:      end,
 		Summary: units.Percent(share) + " of sampled keys hold a host name written forward, e.g. " +
 			keyspace.Printable(example) + " (reversed: " + keyspace.Printable(reverseField(example)) +
 			"), so one site's hosts scatter over the key space",

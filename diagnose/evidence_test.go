@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/btviz/btviz/demo"
+	"github.com/btviz/btviz/internal/testkit/tier"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -81,7 +82,7 @@ func TestHotRangeEvidence(t *testing.T) {
 	if celebrity != 7600 {
 		t.Errorf("the scenario's celebrity has %d rows, want 38%% of 20,000", celebrity)
 	}
-	if !strings.Contains(f.Summary, "38% of rows") || !strings.Contains(f.Summary, prefix) {
+	if !strings.Contains(f.Summary, "38% of the table's rows") || !strings.Contains(f.Summary, prefix) {
 		t.Errorf("summary %q does not name the prefix and its share", f.Summary)
 	}
 	if f.Start != keyspace.Key(prefix) || f.End != keyspace.Key(keyspace.PrefixEnd(prefix)) {
@@ -180,7 +181,9 @@ func TestKeyPatternEvidence(t *testing.T) {
 // TestSummariesArePrintable: hostile keys (ESC, CSI, NUL) never reach a
 // summary raw.
 func TestSummariesArePrintable(t *testing.T) {
-	for _, sc := range slices.Concat(demo.Scenarios(), demo.TestTables()) {
+	// Every demo table in the slow tier, six in the fast one (TestScenarios
+	// diagnoses every one in both).
+	for _, sc := range tier.Sample(slices.Concat(demo.Scenarios(), demo.TestTables()), 6) {
 		for _, f := range Diagnose(scenarioSnapshot(t, sc.Name)) {
 			for _, text := range []string{f.Summary, f.Advice} {
 				for i := 0; i < len(text); i++ {

@@ -50,6 +50,9 @@ type Finding struct {
 	// Prefix is the key prefix or row key the finding names; empty for
 	// table-wide findings.
 	Prefix keyspace.Key `json:"prefix"`
+	// Dataset names the dataset the finding is about ([Dataset.Name])
+	// when the table holds several; empty when it is one.
+	Dataset string `json:"dataset,omitempty"`
 	// Summary is one line with the numbers; keys in it are escaped by
 	// [keyspace.Printable].
 	Summary string `json:"summary"`

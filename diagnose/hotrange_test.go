@@ -10,9 +10,11 @@ import (
 	"github.com/btviz/btviz/keyspace"
 )
 
-// twoPrefixSnapshot builds a table of two prefixes: a# with 80% of the
-// rows, b# with 20%, each row of b# rewritten versionsB times.
-func twoPrefixSnapshot(versionsB int) *keyspace.Snapshot {
+// twoPrefixSnapshot builds a table of one dataset, k#, split in two at
+// its first byte: k#a… with 80% of the rows and k#b… with 20%, each row of
+// k#b… rewritten versionsB times. With prefix "", a# and b# are two
+// datasets of their own instead.
+func twoPrefixSnapshot(versionsB int, prefix string) *keyspace.Snapshot {
 	b := keyspace.NewBuilder(&keyspace.Snapshot{Source: keyspace.SourceBigtable, Table: "t", Families: []string{"f"},
 		Scan: keyspace.ScanInfo{Mode: keyspace.ModeFull, Fraction: 1, ValuesRead: true, Complete: true}},
 		keyspace.Options{Delimiters: "#", Seed: 1})
@@ -25,29 +27,52 @@ func twoPrefixSnapshot(versionsB int) *keyspace.Snapshot {
 		}
 		b.Add(&keyspace.Row{Key: key, Weight: 1, Cells: cells})
 	}
+	dataset := func(name string) string {
+		if prefix == "" {
+			return name + "#"
+		}
+		return prefix + name
+	}
 	for i := range 8000 {
-		add(fmt.Sprintf("a#%05d", i*7), 1, i)
+		add(fmt.Sprintf("%s%05d", dataset("a"), i*7), 1, i)
 	}
 	for i := range 2000 {
-		add(fmt.Sprintf("b#%05d", i*7), versionsB, i)
+		add(fmt.Sprintf("%s%05d", dataset("b"), i*7), versionsB, i)
 	}
 	return b.Snapshot()
 }
 
-// TestHotRangeAtAnyFanOut: with two top-level prefixes (far below the
-// sibling rule's 16), the prefix that takes writes far above its share of
-// the rows is hot, and the large one written in proportion is not.
+// TestHotRangeAtAnyFanOut: a range of a dataset split in two at its first
+// byte (far below the sibling rule's 16) that takes writes far above its
+// share of the rows is hot, and the large one written in proportion is
+// not.
 func TestHotRangeAtAnyFanOut(t *testing.T) {
-	hot := findingOf(t, Diagnose(twoPrefixSnapshot(20)), KindHotKeyRange)
-	if hot.Prefix != "b#" || hot.Start != "b" || hot.End != "c" || hot.Evidence["ranges"] != 2 {
-		t.Errorf("hot range %q [%s, %s) with %v, want prefix b# among 2 ranges", hot.Prefix, hot.Start, hot.End, hot.Evidence)
+	hot := findingOf(t, Diagnose(twoPrefixSnapshot(20, "k#")), KindHotKeyRange)
+	if hot.Prefix != "k#b" || hot.Start != "k#b" || hot.End != "k#c" || hot.Evidence["ranges"] != 2 {
+		t.Errorf("hot range %q [%s, %s) with %v, want prefix k#b among 2 ranges", hot.Prefix, hot.Start, hot.End, hot.Evidence)
 	}
 	if share := hot.Evidence["write_share"]; !near(share, 400.0/480, 1e-3) || !near(hot.Evidence["row_share"], 0.2, 1e-3) {
 		t.Errorf("write share %v and row share %v, want 0.833 and 0.2", share, hot.Evidence["row_share"])
 	}
-	for _, f := range Diagnose(twoPrefixSnapshot(1)) {
+	for _, f := range Diagnose(twoPrefixSnapshot(1, "k#")) {
 		if f.Kind == KindHotKeyRange {
 			t.Errorf("writes in proportion to rows raised %s at %q: %s", f.Kind, f.Prefix, f.Summary)
+		}
+	}
+}
+
+// TestDatasetsAreNotSiblings: the same rows as two datasets, a# and b#,
+// raise nothing: that one dataset takes more writes than its size says
+// nothing about load (Bigtable splits a busy dataset's range as it does
+// any other), and each is written evenly.
+func TestDatasetsAreNotSiblings(t *testing.T) {
+	snap := twoPrefixSnapshot(20, "")
+	if got := len(Datasets(snap)); got != 2 {
+		t.Fatalf("%d datasets, want a# and b#: %v", got, Datasets(snap))
+	}
+	for _, f := range Diagnose(snap) {
+		if f.Severity > SeverityInfo {
+			t.Errorf("two datasets raised %s %s at %q: %s", f.Severity, f.Kind, f.Prefix, f.Summary)
 		}
 	}
 }
@@ -105,5 +130,32 @@ func TestAdjacentHotRangesAreOne(t *testing.T) {
 	}
 	if _, ok := one.Evidence["adjacent_ranges"]; ok {
 		t.Errorf("one hot tenth has adjacent_ranges in its evidence: %v", one.Evidence)
+	}
+}
+
+// TestBandIsOneInfoFinding: YCSB's hotspot distribution over
+// user%08d — the first fifth of the records taking four fifths of the
+// updates — is a band of adjacent ranges none of which is hot alone: one
+// info finding over the band, and no warning.
+func TestBandIsOneInfoFinding(t *testing.T) {
+	var bands []Finding
+	for _, f := range Diagnose(bandSnapshot(t)) {
+		if f.Severity > SeverityInfo {
+			t.Errorf("the band raised %s %s: %s", f.Severity, f.Kind, f.Summary)
+		}
+		if f.Kind == KindHotKeyRange {
+			bands = append(bands, f)
+		}
+	}
+	if len(bands) != 1 {
+		t.Fatalf("%d hot-key-range findings, want one info finding over the band: %v", len(bands), bands)
+	}
+	b := bands[0]
+	// The hot fifth is user00000000 to user00000999 of 5,000 records.
+	if b.Start > "user00000000" || b.End < "user00000999" || b.End > "user00002" || b.Evidence["band_min_factor"] != bandMinFactor {
+		t.Errorf("band [%s, %s) with %v, want it to cover the first thousand records and no more than the next", b.Start, b.End, b.Evidence)
+	}
+	if !(strings.Contains(b.Summary, "none hot alone") || strings.Contains(b.Summary, "short of hot")) || !strings.Contains(b.Advice, "needs no salt") {
+		t.Errorf("the band's summary or advice does not say what it is:\n%s\n%s", b.Summary, b.Advice)
 	}
 }

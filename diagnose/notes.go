@@ -21,11 +21,20 @@ func checkScanNotes(d *diagnosis) []Finding {
 	if t := d.snap.Traffic; t != nil {
 		evidence := Evidence{}
 		evidence.set("duration_seconds", t.Duration.Seconds())
-		evidence.set("ops", d.root.Traffic.Ops)
+		// A table whose calls named no key (only SampleRowKeys) has no
+		// traffic in its tree in files of older btviz.
+		evidence.set("ops", d.snap.TrafficTotals().Ops)
 		notes = append(notes, note(
 			fmt.Sprintf("traffic recorded for %s through btviz record: only calls made through the proxy are counted, and a read counts the rows the server returned (rows a filter dropped are not seen)",
 				units.Duration(t.Duration)),
 			"Point every client of the table at the proxy (BIGTABLE_EMULATOR_HOST) for the whole picture, and record long enough to see the steady load.", evidence))
+		if t.Incomplete != "" {
+			notes = append(notes, note(
+				fmt.Sprintf("incomplete recording (%s): the findings cover only the %s calls it holds, the first %s of the recording",
+					t.Incomplete, units.Thousands(int64(methodCalls(t.Methods))), units.Duration(t.Duration)),
+				"Record again and stop btviz record with Ctrl+C or --duration, so that it writes the whole recording.",
+				Evidence{"calls": methodCalls(t.Methods)}))
+		}
 	}
 	if d.root.Rows == 0 && d.snap.HasTraffic() {
 		return notes // a recording alone: nothing was scanned
@@ -104,4 +113,13 @@ func unexplainedRanges(ranges []keyspace.Range) (n int, bytes int64, start, end 
 		}
 	}
 	return n, bytes, start, end
+}
+
+// methodCalls adds up the calls of a method list.
+func methodCalls(methods []keyspace.MethodCount) float64 {
+	calls := 0.0
+	for _, m := range methods {
+		calls += m.Calls
+	}
+	return calls
 }

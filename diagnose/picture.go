@@ -35,6 +35,10 @@ func Picture(snap *keyspace.Snapshot, f Finding) (heatmap.View, bool) {
 		metric = heatmap.MetricWrites
 	case KindHotRow:
 		metric = heatmap.MetricOps
+	case KindHotTablet:
+		metric = heatmap.MetricCPU
+	case KindHighLatency:
+		metric = heatmap.MetricLatency
 	case KindLargeRow, KindLargeCell, KindWideRow:
 		metric = heatmap.MetricMaxRow
 	case KindFrequentlyUpdatedRow:

@@ -66,11 +66,12 @@ func checkPII(d *diagnosis) []Finding {
 	evidence.set("keys_with_phone", float64(phones))
 	evidence.set("sampled_keys", float64(len(rows)))
 	evidence.set("min_share", piiMinShare)
+	start, end := d.tableWide()
 	return []Finding{{
 		Kind:     KindPIIInKey,
 		Severity: severity,
-		Start:    d.snap.Scan.Start,
-		End:      d.snap.Scan.End,
+		Start:    start,
+		End:      end,
 		Summary: units.Percent(share) + " of sampled keys (" + units.Thousands(int64(withPII)) + " of " +
 			units.Thousands(int64(len(rows))) + ") hold " + strings.Join(what, " and ") + ", e.g. " + printable(example) + " (masked)",
 		Advice:   piiAdvice,

@@ -147,7 +147,12 @@ type segmentField struct {
 func newKeyProfile(snap *keyspace.Snapshot) *keyProfile {
 	rows := slices.Clone(snap.Sample)
 	slices.SortFunc(rows, func(a, b keyspace.SampledRow) int { return strings.Compare(string(a.Key), string(b.Key)) })
-	profile := &keyProfile{splitter: keyspace.NewSplitter(snap.Delimiters), rows: rows, leading: -1, oneSegment: true,
+	return newKeyProfileOf(rows, snap.Delimiters)
+}
+
+// newKeyProfileOf analyses rows, in key order, split at delimiters.
+func newKeyProfileOf(rows []keyspace.SampledRow, delimiters string) *keyProfile {
+	profile := &keyProfile{splitter: keyspace.NewSplitter(delimiters), rows: rows, leading: -1, oneSegment: true,
 		starts: make([][]int, len(rows))}
 	// One array holds every row's field starts, room for
 	// maxSegmentPositions a row; a row with more fields grows its own.

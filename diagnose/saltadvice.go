@@ -95,17 +95,71 @@ func (d *diagnosis) keysHoldTime(n *keyspace.Node) bool {
 	return false
 }
 
-// hotAdvice says how to salt the hot range: by its series when the data
-// allows, otherwise by the whole key (its timestamp too, when it has one).
-func (d *diagnosis) hotAdvice(hot *keyspace.Node, buckets int, worst float64) string {
+// saltPlan is a finding's advice to salt a hot range, made once every
+// check has run so that every finding about one range advises the same
+// number of buckets ([diagnosis.adviseSalting]).
+type saltPlan struct {
+	kind               Kind
+	start, end, prefix keyspace.Key
+	// d is the diagnosis that found it (its dataset's rows say how the
+	// range's series spread); hot is the range's node, worst the largest
+	// share of load it takes.
+	d     *diagnosis
+	hot   *keyspace.Node
+	worst float64
+	// lead is the advice before the salting method, which ends in "by
+	// salting: " or the like.
+	lead string
+}
+
+// planSalt records that finding f advises salting node hot, which takes
+// worst of its load, after lead; its advice is written once every check
+// has run.
+func (d *diagnosis) planSalt(f *Finding, hot *keyspace.Node, worst float64, lead string) {
+	*d.salts = append(*d.salts, saltPlan{kind: f.Kind, start: f.Start, end: f.End, prefix: f.Prefix, d: d, hot: hot, worst: worst, lead: lead})
+	f.Advice = lead + d.saltMethod(hot, suggestedSalt(worst), worst)
+}
+
+// adviseSalting writes the salting advice of every planned finding: one
+// bucket count per key range, for the largest share of load any finding
+// about it measured, so that a read hotspot and a hot write range at one
+// prefix advise the same salt.
+func (d *diagnosis) adviseSalting(findings []Finding) {
+	type rangeKey struct{ start, end, prefix keyspace.Key }
+	worst := map[rangeKey]float64{}
+	for _, p := range *d.salts {
+		k := rangeKey{p.start, p.end, p.prefix}
+		worst[k] = max(worst[k], p.worst)
+	}
+	for _, p := range *d.salts {
+		k := rangeKey{p.start, p.end, p.prefix}
+		buckets := suggestedSalt(worst[k])
+		for i := range findings {
+			f := &findings[i]
+			if f.Kind != p.kind || f.Start != p.start || f.End != p.end || f.Prefix != p.prefix {
+				continue
+			}
+			f.Advice = p.lead + p.d.saltMethod(p.hot, buckets, worst[k])
+			f.Evidence.set("suggested_salt_buckets", float64(buckets))
+		}
+	}
+}
+
+// saltLead is how hot-key-range and write-hotspot advice opens.
+const saltLead = "Spread this range over the key space by salting: "
+
+// saltMethod says how to salt the hot range into buckets pieces: by its
+// series when the data allows, otherwise by the whole key (its timestamp
+// too, when it has one). It continues a sentence that ends in a colon.
+func (d *diagnosis) saltMethod(hot *keyspace.Node, buckets int, worst float64) string {
 	common := fmt.Sprintf("Point reads and writes still compute one key; a scan that the salt splits becomes %d scans "+
 		"merged by the reader. Salting can start with new keys after a cut-over time.", buckets)
 	if k, largest, ok := d.seriesSalt(hot, buckets); ok {
-		return fmt.Sprintf("Spread this range over the key space by salting: put hash(first %d segments of the key) mod %d "+
+		return fmt.Sprintf("put hash(first %d segments of the key) mod %d "+
 			"and a delimiter in front of the key. Hashing the key without its last part keeps each series "+
 			"(the rows that share those %d segments) together and in order for prefix scans, and still spreads "+
 			"this range: no such series holds more than %s of it, so each of the %d pieces keeps about %s of the "+
-			"table. %s Compare before migrating with the what-if salt(%d, prefix=%d).",
+			"load. %s Compare before migrating with the what-if salt(%d, prefix=%d).",
 			k, buckets, k, units.Percent(largest), buckets, units.Percent(worst/float64(buckets)), common, buckets, k)
 	}
 	why := "Hash the whole key: no leading part of it shorter than the whole was found to spread this range."
@@ -113,7 +167,7 @@ func (d *diagnosis) hotAdvice(hot *keyspace.Node, buckets int, worst float64) st
 		why = "Hash the whole key, timestamp included: this range is essentially one series, so hashing only the " +
 			"part before the timestamp would keep it in one piece, just as hot."
 	}
-	return fmt.Sprintf("Spread this range over the key space by salting: put hash(key) mod %d and a delimiter in "+
-		"front of the key, leaving each piece about %s. %s %s Compare before migrating with the what-if salt(%d).",
+	return fmt.Sprintf("put hash(key) mod %d and a delimiter in "+
+		"front of the key, leaving each piece about %s of the load. %s %s Compare before migrating with the what-if salt(%d).",
 		buckets, units.Percent(worst/float64(buckets)), why, common, buckets)
 }

@@ -46,10 +46,10 @@ func (e expectation) check(t *testing.T, findings []Finding) {
 			if loc.Row {
 				at = f.Start
 			}
-			return string(f.Kind) == loc.Kind && string(at) == loc.Key
+			return string(f.Kind) == loc.Kind && string(at) == loc.Key && (loc.Dataset == "" || f.Dataset == loc.Dataset)
 		})
 		if !found {
-			t.Errorf("no %s finding at %q", loc.Kind, keyspace.Printable(loc.Key))
+			t.Errorf("no %s finding at %q (dataset %q)", loc.Kind, keyspace.Printable(loc.Key), loc.Dataset)
 			for _, f := range findings {
 				if string(f.Kind) == loc.Kind {
 					t.Logf("  %s is at %q [%s, %s)", f.Kind, f.Prefix, f.Start, f.End)
@@ -68,7 +68,7 @@ func TestScenarios(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			t.Parallel()
 			e := expectation{good: sc.Good, kinds: sc.Expect, locations: sc.Locations}
-			e.check(t, Diagnose(scenarioSnapshot(t, sc.Name)))
+			e.check(t, scenarioFindings(t, sc.Name))
 		})
 	}
 }

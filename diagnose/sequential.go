@@ -251,6 +251,9 @@ func checkSequentialKeys(d *diagnosis) []Finding {
 
 	f := Finding{Kind: KindSequentialKeys, Severity: SeverityWarning, Advice: sequentialAdvice, Evidence: evidence}
 	where, target := "new rows land at "+direction+" keys", "the table"
+	if d.scope != nil {
+		target = "the dataset"
+	}
 	if pattern.depth == 0 {
 		f.Start, f.End = d.tableWide()
 		if common := d.profile.commonPrefix(); common != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
@@ -84,7 +85,7 @@ func checkTraffic(d *diagnosis) []Finding {
 	for _, m := range []trafficMeasure{readMeasure, writeMeasure} {
 		findings = append(findings, d.trafficHotspots(m)...)
 	}
-	findings = append(findings, d.hotRows()...)
+	findings = append(findings, foldHotRows(findings, d.hotRows())...)
 	findings = append(findings, d.sequentialWrites()...)
 	findings = append(findings, d.heavyScans()...)
 	return findings
@@ -137,10 +138,36 @@ func (d *diagnosis) trafficHotspots(m trafficMeasure) []Finding {
 	return findings
 }
 
-// trafficCandidate measures child against the table and its siblings.
+// siblingsOf returns the children of parent in child's dataset: all of
+// them, unless the table holds several datasets whose top-level nodes
+// sit side by side under parent.
+func (d *diagnosis) siblingsOf(parent, child *keyspace.Node) []*keyspace.Node {
+	if d.datasets == nil || len(d.datasets.list) <= 1 {
+		return parent.Children
+	}
+	datasetOf := func(n *keyspace.Node) int {
+		first, _, ok := n.KeyBounds()
+		if !ok {
+			first = n.Start
+		}
+		return d.datasets.of(string(first))
+	}
+	mine := datasetOf(child)
+	var siblings []*keyspace.Node
+	for _, c := range parent.Children {
+		if datasetOf(c) == mine {
+			siblings = append(siblings, c)
+		}
+	}
+	return siblings
+}
+
+// trafficCandidate measures child against the table and its siblings in
+// its dataset.
 func (d *diagnosis) trafficCandidate(m trafficMeasure, parent, child *keyspace.Node, total float64) (trafficCandidate, bool) {
 	amount := m.counts(&child.Traffic.OpCounts)
-	c := trafficCandidate{node: child, parent: parent, share: share(amount, total), siblings: len(parent.Children)}
+	siblings := d.siblingsOf(parent, child)
+	c := trafficCandidate{node: child, parent: parent, share: share(amount, total), siblings: len(siblings)}
 	if c.share < hotMinShare || amount < trafficMinRows {
 		return c, false
 	}
@@ -149,7 +176,13 @@ func (d *diagnosis) trafficCandidate(m trafficMeasure, parent, child *keyspace.N
 		minSiblings = hotMinSiblings
 	}
 	if c.siblings >= minSiblings {
-		c.factor = share(amount, m.counts(&parent.Traffic.OpCounts)) * float64(c.siblings)
+		var siblingsAmount float64
+		for _, s := range siblings {
+			if s.Traffic != nil {
+				siblingsAmount += m.counts(&s.Traffic.OpCounts)
+			}
+		}
+		c.factor = share(amount, siblingsAmount) * float64(c.siblings)
 		if c.factor >= hotMinFairFactor {
 			return c, true
 		}
@@ -165,6 +198,19 @@ func (d *diagnosis) trafficCandidate(m trafficMeasure, parent, child *keyspace.N
 		c.factor = c.share / rowShare
 	}
 	return c, c.factor >= hotMinFairFactor
+}
+
+// countedText says what a hotspot's count is: rows written; rows read; or,
+// where more point reads were made than rows came back (reads of rows
+// that do not exist return none), point reads, with the rows returned.
+func countedText(m trafficMeasure, c *keyspace.OpCounts) string {
+	switch {
+	case m.kind == KindWriteHotspot:
+		return units.Count(c.RowsWritten) + " rows written"
+	case c.PointReads > c.RowsRead:
+		return fmt.Sprintf("%s point reads, which returned %s rows", units.Count(c.PointReads), units.Count(c.RowsRead))
+	}
+	return units.Count(c.RowsRead) + " rows read"
 }
 
 // oneRowExplains reports whether a single hot row takes most of the
@@ -188,7 +234,6 @@ func (d *diagnosis) oneRowExplains(m trafficMeasure, n *keyspace.Node) bool {
 const singleRowWriteShareOf = 0.5
 
 func (d *diagnosis) trafficHotFinding(m trafficMeasure, c trafficCandidate) Finding {
-	buckets := suggestedSalt(c.share)
 	what := "prefix"
 	if c.node.Kind == keyspace.KindRow {
 		what = "row"
@@ -201,25 +246,30 @@ func (d *diagnosis) trafficHotFinding(m trafficMeasure, c trafficCandidate) Find
 			against += fmt.Sprintf(", so it takes %.0f times its share of the key space", c.factor)
 		}
 	}
-	summary := fmt.Sprintf("%s %s takes %s of the recorded %s (%s rows): %s",
-		what, printable(string(c.node.Prefix)), units.Percent(c.share), m.verb, units.Count(m.counts(&c.node.Traffic.OpCounts)), against)
+	summary := fmt.Sprintf("%s %s takes %s of the recorded %s (%s): %s",
+		what, printable(string(c.node.Prefix)), units.Percent(c.share), m.verb, countedText(m, &c.node.Traffic.OpCounts), against)
 	evidence := Evidence{}
 	evidence.set(m.verb[:len(m.verb)-1]+"_share", c.share)
 	evidence.set(m.verb, m.counts(&c.node.Traffic.OpCounts))
+	if m.kind == KindReadHotspot {
+		evidence.set("point_reads", c.node.Traffic.PointReads)
+		evidence.set("rows_read", c.node.Traffic.RowsRead)
+	}
 	if !math.IsInf(c.factor, 1) {
 		evidence.set("factor", c.factor)
 	}
 	evidence.set("siblings", float64(c.siblings))
 	evidence.set("min_share", hotMinShare)
 	evidence.set("min_factor", hotMinFairFactor)
-	evidence.set("suggested_salt_buckets", float64(buckets))
-	advice := d.hotAdvice(c.node, buckets, c.share)
+	lead := saltLead
 	if m.kind == KindReadHotspot {
-		advice = "Every read of this range goes to the node serving its tablets. If the same rows are read again and again, " +
+		lead = "Every read of this range goes to the node serving its tablets. If the same rows are read again and again, " +
 			"cache them in the application (a short TTL is often enough) or read them from a replica cluster with an app " +
-			"profile of their own. If the reads are many distinct rows, spread the range: " + advice
+			"profile of their own. If the reads are of many distinct rows, spread them over the key space by salting: "
 	}
-	return nodeFinding(Finding{Kind: m.kind, Severity: SeverityWarning, Summary: summary, Advice: advice, Evidence: evidence}, c.node)
+	f := nodeFinding(Finding{Kind: m.kind, Severity: SeverityWarning, Summary: summary, Evidence: evidence}, c.node)
+	d.planSalt(&f, c.node, c.share, lead)
+	return f
 }
 
 // hotRows raises hot-row for each row whose reads or writes are, at
@@ -244,6 +294,56 @@ func (d *diagnosis) hotRows() []Finding {
 	}
 	return findings
 }
+
+// foldHotRows returns the hot rows that no read-hotspot (write-hotspot)
+// of the same verb already covers, and names the covered ones in the
+// hotspot that covers them: the reads of a celebrity's posts are one
+// finding, the user's range, with its hottest rows in its summary and
+// evidence, not five more for five adjacent posts. (A range that one row
+// explains raises no hotspot: that row stays a hot-row of its own.)
+func foldHotRows(hotspots, rows []Finding) []Finding {
+	var kept []Finding
+	covered := map[int][]Finding{}
+	for _, row := range rows {
+		kind := KindReadHotspot
+		if _, ok := row.Evidence["writes"]; ok {
+			kind = KindWriteHotspot
+		}
+		i := slices.IndexFunc(hotspots, func(h Finding) bool {
+			return h.Kind == kind && string(row.Prefix) >= string(h.Start) && (h.End == "" || string(row.Prefix) < string(h.End))
+		})
+		if i < 0 {
+			kept = append(kept, row)
+			continue
+		}
+		covered[i] = append(covered[i], row)
+	}
+	for i, rows := range covered {
+		h := &hotspots[i]
+		verb := "reads"
+		if h.Kind == KindWriteHotspot {
+			verb = "writes"
+		}
+		var names []string
+		for _, row := range rows[:min(len(rows), foldedRowsNamed)] {
+			names = append(names, fmt.Sprintf("%s (%s)", printable(string(row.Prefix)), units.Percent(row.Evidence[verb[:len(verb)-1]+"_share"])))
+		}
+		if len(rows) > foldedRowsNamed {
+			names = append(names, fmt.Sprintf("and %d more", len(rows)-foldedRowsNamed))
+		}
+		h.Summary += fmt.Sprintf("; in it, %s each take at least %s of all %s: %s",
+			units.Plural(int64(len(rows)), "row"), units.Percent(hotRowMinShare), verb, strings.Join(names, ", "))
+		if len(rows) == 1 {
+			h.Summary = strings.Replace(h.Summary, "1 row each take", "1 row takes", 1)
+		}
+		h.Evidence.set("hot_rows", float64(len(rows)))
+	}
+	return kept
+}
+
+// foldedRowsNamed is how many of the hot rows a hotspot covers its
+// summary names.
+const foldedRowsNamed = 3
 
 func hotRowFinding(r keyspace.HotRow, rowShare float64, verb string) Finding {
 	advice := "A row read this often is served by one node however large the cluster: cache it in the application " +
@@ -279,7 +379,41 @@ func (d *diagnosis) sequentialWrites() []Finding {
 		}
 		return true
 	})
-	if len(leaves) < sequentialMinBuckets || d.root.Traffic.RowsWritten < trafficMinRows {
+	if d.datasets == nil || len(d.datasets.list) <= 1 {
+		start, end := d.tableWide()
+		return d.marchingWrites(leaves, start, end, "")
+	}
+	// A table of several datasets: the writes of each march on their own.
+	byDataset := make([][]*keyspace.Node, len(d.datasets.list))
+	for _, n := range leaves {
+		first, _, ok := n.KeyBounds()
+		if !ok {
+			first = n.Start
+		}
+		if i := d.datasets.of(string(first)); i >= 0 {
+			byDataset[i] = append(byDataset[i], n)
+		}
+	}
+	var findings []Finding
+	for i, nodes := range byDataset {
+		ds := &d.datasets.list[i]
+		for _, f := range d.marchingWrites(nodes, ds.Start, ds.End, ds.Name) {
+			f.Dataset, f.Prefix = ds.Name, ds.Prefix
+			f.Summary = ds.lead() + f.Summary
+			findings = append(findings, f)
+		}
+	}
+	return findings
+}
+
+// marchingWrites raises sequential-writes for the writes of leaves (in
+// key order), a finding at [start, end).
+func (d *diagnosis) marchingWrites(leaves []*keyspace.Node, start, end keyspace.Key, dataset string) []Finding {
+	var written float64
+	for _, n := range leaves {
+		written += n.Traffic.RowsWritten
+	}
+	if len(leaves) < sequentialMinBuckets || written < trafficMinRows {
 		return nil
 	}
 	hist := &d.root.Traffic.Time.RowsWritten
@@ -325,11 +459,14 @@ func (d *diagnosis) sequentialWrites() []Finding {
 	evidence.set("moments", float64(moments))
 	evidence.set("concentrated_moments", float64(concentrated))
 	evidence.set("min_rank_correlation", sequentialMinCorrelation)
-	start, end := d.tableWide()
+	where := "the key space"
+	if dataset != "" {
+		where = "the dataset"
+	}
 	return []Finding{{
 		Kind: KindSequentialWrites, Severity: SeverityWarning, Start: start, End: end,
-		Summary: fmt.Sprintf("the recorded writes march through the key space: in %d of %d moments they land in one tenth of it, "+
-			"and where they land follows time (rank correlation %.2f); one tablet takes the writes of each moment", concentrated, moments, rho),
+		Summary: fmt.Sprintf("the recorded writes march through %s: in %d of %d moments they land in one tenth of it, "+
+			"and where they land follows time (rank correlation %.2f); one tablet takes the writes of each moment", where, concentrated, moments, rho),
 		Advice: "Writes keyed by time (a timestamp or an increasing ID first) all go to the end of the table. Lead the key " +
 			"with a field of many values (device, user), reverse an increasing ID, or put the timestamp after the entity; " +
 			"salting the key spreads the writes when nothing else can lead it.",

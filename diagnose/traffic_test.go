@@ -203,3 +203,39 @@ func TestJoinedReadHotspotAndABigTenant(t *testing.T) {
 		t.Fatalf("a big tenant read in proportion is reported: %+v", hot)
 	}
 }
+
+// TestHotRowsInAReadHotspotAreOneFinding: a celebrity's five posts, each
+// read in more than a tenth of all reads, are named in the read-hotspot
+// of the celebrity's range, not five hot-row findings beside it; a hot
+// row outside any hotspot (a config row every server polls) stays a
+// finding of its own.
+func TestHotRowsInAReadHotspotAreOneFinding(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	snap := record(t, func(add func(keyspace.Op)) {
+		for i := range 8000 {
+			var key string
+			switch {
+			case i%10 < 7:
+				key = fmt.Sprintf("user#mila#p%03d", i%5) // 70%: five posts, 14% each
+			case i%10 == 7:
+				key = "config#flags" // 10%+: the polled row
+			default:
+				key = fmt.Sprintf("user#u%03d#p%03d", r.IntN(200), r.IntN(300))
+			}
+			add(read(i*10, key))
+		}
+	})
+	got := kinds(Diagnose(snap))
+	hot := got[KindReadHotspot]
+	if len(hot) != 1 || hot[0].Prefix != "user#mila#" {
+		t.Fatalf("read hotspots %+v, want the celebrity's range", hot)
+	}
+	if hot[0].Evidence["hot_rows"] != 5 || !strings.Contains(hot[0].Summary, "in it, 5 rows each take at least 10% of all reads: user#mila#p000 (") ||
+		!strings.Contains(hot[0].Summary, "and 2 more") {
+		t.Errorf("the hotspot does not name the hot rows it covers: %s %v", hot[0].Summary, hot[0].Evidence)
+	}
+	rows := got[KindHotRow]
+	if len(rows) != 1 || rows[0].Prefix != "config#flags" {
+		t.Errorf("hot rows %+v, want only the config row outside the hotspot", rows)
+	}
+}

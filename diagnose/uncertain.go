@@ -36,8 +36,6 @@ type estimate struct {
 // recording saw.
 func estimates() []estimate {
 	return []estimate{
-		{KindHotKeyRange, "row_share", "min_share", "its share of rows", units.Percent, (*diagnosis).rowShareInterval},
-		{KindHotKeyRange, "byte_share", "min_share", "its share of bytes", units.Percent, (*diagnosis).byteShareInterval},
 		{KindHotKeyRange, "recent_write_share", "min_share", "its share of recent writes", units.Percent, (*diagnosis).recentWriteShareInterval},
 		{KindHotKeyRange, "write_share", "min_share", "its share of writes", units.Percent, (*diagnosis).writeShareInterval},
 		{KindSequentialKeys, "rank_correlation", "min_rank_correlation", "the rank correlation", correlationText, (*diagnosis).correlationInterval},
@@ -97,26 +95,6 @@ func markUncertain(d *diagnosis, findings []Finding) {
 // correlationText writes a rank correlation.
 func correlationText(rho float64) string {
 	return fmt.Sprintf("%.2f", rho)
-}
-
-// rowShareInterval is the interval of a range's share of the table's
-// rows, from the scan's ([keyspace.ScanInfo.RowsInterval]).
-func (d *diagnosis) rowShareInterval(_ *Finding, value float64) (low, high float64) {
-	if d.root.Rows <= 0 {
-		return value, value
-	}
-	low, high = d.snap.Scan.RowsInterval(value * d.root.Rows)
-	return share(low, d.root.Rows), share(high, d.root.Rows)
-}
-
-// byteShareInterval is the interval of a range's share of the table's
-// bytes, from the scan's ([keyspace.ScanInfo.BytesInterval]).
-func (d *diagnosis) byteShareInterval(f *Finding, value float64) (low, high float64) {
-	if d.root.Bytes <= 0 {
-		return value, value
-	}
-	low, high = d.snap.Scan.BytesInterval(value*d.root.Bytes, f.Evidence["row_share"]*d.root.Rows)
-	return share(low, d.root.Bytes), share(high, d.root.Bytes)
 }
 
 // recentWriteShareInterval is the interval of a prefix's share of the

@@ -76,27 +76,34 @@ func marked(t *testing.T, snap *keyspace.Snapshot, kind Kind, metric string) (Fi
 }
 
 // siblingsSample: 20 users under user#, one holding hotShare of 2,000
-// sampled rows that each stand for 10.
+// sampled rows that each stand for 10, its writes spread over the time
+// span as everyone's, so that it takes about hotShare of the recent
+// writes too.
 func siblingsSample(hotShare float64) *keyspace.Snapshot {
 	hot := int(hotShare * 2000)
-	return sampleOf(keysOf(2000, func(i int) string {
+	rows := keysOf(2000, func(i int) string {
 		if i < hot {
 			return fmt.Sprintf("user#mila#%05d", i)
 		}
 		return fmt.Sprintf("user#u%02d#%05d", i%19, i)
-	}), "#", 10)
+	})
+	for i := range rows {
+		rows[i].at = int64(i*7919) % 2000
+	}
+	return sampleOf(rows, "#", 10)
 }
 
-// rangeSample: four datasets a, b, c, d (too few for the sibling rule);
-// b holds 5% of 2,000 sampled rows, each rewritten versions times, the
-// others one version a row.
+// rangeSample: one dataset, k#, whose keys split at their first byte into
+// k#a…, k#b…, k#c… and k#d… (too few for the sibling rule); k#b… holds 5%
+// of 2,000 sampled rows, each rewritten versions times, the others one
+// version a row.
 func rangeSample(versions int) *keyspace.Snapshot {
 	rows := keysOf(2000, func(i int) string {
 		switch {
 		case i < 100:
-			return fmt.Sprintf("b#%05d", i)
+			return fmt.Sprintf("k#b%05d", i)
 		default:
-			return fmt.Sprintf("%c#%05d", "acd"[i%3], i)
+			return fmt.Sprintf("k#%c%05d", "acd"[i%3], i)
 		}
 	})
 	for i := range 100 {
@@ -156,7 +163,7 @@ func scannedSample(t *testing.T, share float64) *keyspace.Snapshot {
 // one clear of it.
 func TestEstimatedTriggersNearTheirThresholdAreUncertain(t *testing.T) {
 	timestamp := func(i int) string {
-		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i)*time.Minute).Format("2006-01-02T15:04:05") + "#" + fmt.Sprint(i)
+		return "user#" + time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i)*time.Minute).Format("2006-01-02T15:04:05") + "#" + fmt.Sprint(i)
 	}
 	for _, tc := range []struct {
 		name        string
@@ -164,17 +171,17 @@ func TestEstimatedTriggersNearTheirThresholdAreUncertain(t *testing.T) {
 		metric      string
 		near, clear *keyspace.Snapshot
 	}{
-		{"hot prefix by rows, bytes and writes", KindHotKeyRange, "row_share", siblingsSample(0.26), siblingsSample(0.4)},
+		{"hot prefix by recent writes", KindHotKeyRange, "recent_write_share", siblingsSample(0.27), siblingsSample(0.45)},
 		{"hot range by writes", KindHotKeyRange, "write_share", rangeSample(7), rangeSample(20)},
 		{"sequential keys", KindSequentialKeys, "rank_correlation", marchSample(150), marchSample(10)},
 		{"sequential numeric ID", KindSequentialNumericID, "rank_correlation", marchSample(150), marchSample(10)},
 		{"timestamp first", KindKeyStartsWithTimestamp, "timestamp_share", mixSample(184, timestamp), mixSample(200, timestamp)},
-		{"binary keys", KindBinaryKey, "binary_key_share", mixSample(3, func(i int) string { return fmt.Sprintf("\x00\x01%c", i) }),
-			mixSample(20, func(i int) string { return fmt.Sprintf("\x00\x01%c", i) })},
+		{"binary keys", KindBinaryKey, "binary_key_share", mixSample(3, func(i int) string { return fmt.Sprintf("user#\x00\x01%c", i) }),
+			mixSample(20, func(i int) string { return fmt.Sprintf("user#\x00\x01%c", i) })},
 		{"PII in keys", KindPIIInKey, "keys_with_pii_share", mixSample(3, func(i int) string { return fmt.Sprintf("user#u%d@example.com", i) }),
 			mixSample(20, func(i int) string { return fmt.Sprintf("user#u%d@example.com", i) })},
-		{"forward domains", KindDomainNotReversed, "forward_host_share", mixSample(46, func(i int) string { return fmt.Sprintf("site#www.shop%d.com#p", i) }),
-			mixSample(120, func(i int) string { return fmt.Sprintf("site#www.shop%d.com#p", i) })},
+		{"forward domains", KindDomainNotReversed, "forward_host_share", mixSample(46, func(i int) string { return fmt.Sprintf("user#www.shop%d.com#p", i) }),
+			mixSample(120, func(i int) string { return fmt.Sprintf("user#www.shop%d.com#p", i) })},
 		{"heavy scan", KindHeavyScan, "table_share_per_scan", scannedSample(t, 0.51), scannedSample(t, 0.8)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -206,34 +213,31 @@ func TestFullScansAreNeverUncertain(t *testing.T) {
 	}
 }
 
-// A sampled hot-key-range whose share of rows has a 95% interval that
-// holds the threshold says so in its evidence; it is uncertain only when
-// nothing else raises it. The celebrity also holds 38% of the bytes and
-// 67% of the recent writes, clear of the threshold, so it stands; a full
+// A sampled hot-key-range gives its share of the recent writes, what
+// raises it, a 95% interval; its shares of rows and bytes raise nothing
+// (a hotspot is traffic, not size) and get none. The celebrity's 67% of
+// the recent writes is clear of the 25% threshold, so it stands; a full
 // scan has no intervals at all.
 func TestHotRangeNearTheThresholdSaysSoWhenSampled(t *testing.T) {
 	snap := scenarioSnapshot(t, "social-celebrity")
 	full := findingOf(t, Diagnose(snap), KindHotKeyRange)
-	if strings.Contains(full.Summary, "95%") || full.Evidence["row_share_low"] != 0 || full.Uncertain {
+	if strings.Contains(full.Summary, "95%") || full.Evidence["recent_write_share_low"] != 0 || full.Uncertain {
 		t.Fatalf("full scan: %s %v", full.Summary, full.Evidence)
 	}
 	rows := int64(snap.Root.Rows)
-	for _, tc := range []struct {
-		name   string
-		high   int64
-		inside bool
-	}{
-		{"wide", rows * 13 / 10, true},
-		{"narrow", rows + 1, false},
-	} {
-		sampled := *snap
-		sampled.Scan.Mode, sampled.Scan.Fraction = keyspace.ModeSample, 0.5
-		sampled.Scan.RowsRead, sampled.Scan.RowsEstimated = rows/2, rows
-		sampled.Scan.RowsEstimatedLow, sampled.Scan.RowsEstimatedHigh = 2*rows-tc.high, tc.high
-		f := findingOf(t, Diagnose(&sampled), KindHotKeyRange)
-		low := f.Evidence["row_share_low"]
-		if f.Uncertain || strings.Contains(f.Summary, "uncertain") || low <= 0 || (low < hotMinShare) != tc.inside {
-			t.Errorf("%s interval: %s (evidence %v)", tc.name, f.Summary, f.Evidence)
-		}
+	sampled := snap.Clone()
+	sampled.Scan.Mode, sampled.Scan.Fraction = keyspace.ModeSample, 0.5
+	sampled.Scan.RowsRead, sampled.Scan.RowsEstimated = rows/2, rows
+	sampled.Scan.RowsEstimatedLow, sampled.Scan.RowsEstimatedHigh = rows*9/10, rows*11/10
+	for i := range sampled.Sample {
+		sampled.Sample[i].Weight = 2 // each row read stands for two
+	}
+	f := findingOf(t, Diagnose(sampled), KindHotKeyRange)
+	share, low, high := f.Evidence["recent_write_share"], f.Evidence["recent_write_share_low"], f.Evidence["recent_write_share_high"]
+	if f.Uncertain || !(hotMinShare < low && low < share && share < high) {
+		t.Errorf("sampled: %s (evidence %v), want the recent write share's interval, clear of %v", f.Summary, f.Evidence, hotMinShare)
+	}
+	if _, ok := f.Evidence["row_share_low"]; ok {
+		t.Errorf("sampled: the share of rows, which raises nothing, has an interval: %v", f.Evidence)
 	}
 }

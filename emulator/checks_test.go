@@ -46,6 +46,7 @@ var scenarioChecks = map[string]scenarioCheck{
 	"users-hashed-no-delimiter":  checkUsersHashed,
 	"accounts-hot-tenth":         checkAccountsHotTenth,
 	"two-datasets":               checkTwoDatasets,
+	"newcomer-app":               checkNewcomer,
 }
 
 // firstUserID is the first auto-increment ID of the user scenarios.
@@ -582,6 +583,23 @@ func checkTwoDatasets(t *testing.T, _ context.Context, _ *bigtable.Client, _ dem
 	for _, row := range scan.rows {
 		if row.maxVersions != 1 {
 			t.Fatalf("row %q has a column with %d versions, want every row written once", row.key, row.maxVersions)
+		}
+	}
+}
+
+func checkNewcomer(t *testing.T, _ context.Context, _ *bigtable.Client, _ demo.Scenario, scan *tableScan) {
+	requireKeys(t, scan, `^(user#u\d{4}#item#\d{3}|config#global|\d{13}#sensor\d{2})$`)
+	users := scan.share(func(row scannedRow) bool { return strings.HasPrefix(row.key, "user#") })
+	sensors := scan.share(func(row scannedRow) bool { return row.key[0] >= '0' && row.key[0] <= '9' })
+	if users < 0.8 || users > 0.86 || sensors < 0.14 || sensors > 0.2 {
+		t.Errorf("users' items are %.1f%% and sensor readings %.1f%% of rows, want about 83%% and 17%%", 100*users, 100*sensors)
+	}
+	for _, row := range scan.rows {
+		switch {
+		case row.key == demo.NewcomerConfigRow && row.maxVersions != 5:
+			t.Errorf("%s keeps %d versions, want 5", row.key, row.maxVersions)
+		case row.key != demo.NewcomerConfigRow && row.maxVersions != 1:
+			t.Fatalf("row %q has %d versions, want every item and reading written once", row.key, row.maxVersions)
 		}
 	}
 }

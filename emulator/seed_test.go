@@ -14,28 +14,6 @@ import (
 	"github.com/btviz/btviz/internal/bug"
 )
 
-// raceSubset are the scenarios loaded under the race detector, which slows
-// the emulator and client down about sevenfold: the concurrent writer is the
-// same for every scenario, so a few cover it, including the oversized row,
-// the 5,000-version row and the 120 families. Without -race every scenario
-// is loaded.
-const raceSubset = "timeseries-timestamp-first,social-celebrity-salted,large-row-and-cell,memusage-single-row,binary-sensor-keys,too-many-families"
-
-// testedScenarios returns every scenario, or raceSubset under -race.
-func testedScenarios(t testing.TB) []demo.Scenario {
-	t.Helper()
-	spec := "all"
-	if raceEnabled {
-		spec = raceSubset
-		t.Logf("race detector on: seeding %s; run without -race for all scenarios", spec)
-	}
-	scenarios, err := demo.Lookup(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return scenarios
-}
-
 // progressLog records SeedProgress reports and checks their invariants.
 type progressLog struct {
 	mu         sync.Mutex
@@ -60,69 +38,6 @@ func (p *progressLog) report(sp SeedProgress) {
 	p.mu.Lock()
 	p.inCall = false
 	p.mu.Unlock()
-}
-
-func TestSeedLoadsEveryScenario(t *testing.T) {
-	t.Parallel()
-	env := startEmulator(t)
-	ctx := testContext(t, 5*time.Minute)
-	scenarios := testedScenarios(t)
-
-	var progress progressLog
-	start := time.Now()
-	if err := Seed(ctx, env.admin, env.client, scenarios, progress.report); err != nil {
-		t.Fatal(err)
-	}
-	elapsed := time.Since(start)
-	rows := 0
-	for _, sc := range scenarios {
-		rows += sc.Rows
-	}
-	t.Logf("seeded %d scenarios, %d rows, in %s", len(scenarios), rows, elapsed.Round(time.Millisecond))
-	if !raceEnabled && len(scenarios) == len(demo.Scenarios()) && elapsed > 15*time.Second {
-		t.Errorf("loading all scenarios took %s, want under 15 s", elapsed)
-	}
-
-	if progress.concurrent {
-		t.Error("progress was called concurrently; Seed must serialize reports")
-	}
-	for _, sc := range scenarios {
-		last, ok := progress.last[sc.Name]
-		if !ok || !last.Done || last.Err != nil || last.RowsWritten != sc.Rows || last.RowsTotal != sc.Rows {
-			t.Errorf("last progress of %s = %+v, want Done with %d of %d rows and no error", sc.Name, last, sc.Rows, sc.Rows)
-		}
-	}
-
-	tables, err := env.admin.Tables(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tables) != len(scenarios) {
-		t.Errorf("instance holds %d tables %v, want one per scenario (%d)", len(tables), tables, len(scenarios))
-	}
-
-	digests := map[string][32]byte{}
-	for _, sc := range scenarios {
-		t.Run(sc.Name, func(t *testing.T) {
-			digests[sc.Name] = verifyScenario(t, ctx, env.client, env.admin, sc).digest
-		})
-	}
-
-	// Determinism: a second load, into another instance of the same
-	// emulator, gives the same keys, columns and timestamps.
-	again := scenarios
-	if raceEnabled {
-		again = scenarios[:2]
-	}
-	client, admin := dialForTest(t, env.server.Addr, "btviz-again")
-	if err := Seed(ctx, admin, client, again, nil); err != nil {
-		t.Fatal(err)
-	}
-	for _, sc := range again {
-		if got := scanTable(t, ctx, client, sc.Name).digest; got != digests[sc.Name] {
-			t.Errorf("%s: a second load differs from the first (digest %x, then %x)", sc.Name, digests[sc.Name], got)
-		}
-	}
 }
 
 func TestSeedReplacesExistingTable(t *testing.T) {

@@ -26,11 +26,14 @@ type Server struct {
 }
 
 // Start starts the emulator listening on addr ("127.0.0.1:0" picks a free
-// port) with gRPC send and receive limits of [MaxMessageBytes]. Call
+// port) with gRPC send and receive limits of [MaxMessageBytes], and
+// without the log line bttest writes for a family created without a GC
+// rule ([withoutEmptyGCRules]). Call
 // [Server.Close] to stop it. opts go to the gRPC server after those
 // limits (an interceptor, say).
 func Start(addr string, opts ...grpc.ServerOption) (*Server, error) {
-	opts = append([]grpc.ServerOption{grpc.MaxRecvMsgSize(MaxMessageBytes), grpc.MaxSendMsgSize(MaxMessageBytes)}, opts...)
+	opts = append([]grpc.ServerOption{grpc.MaxRecvMsgSize(MaxMessageBytes), grpc.MaxSendMsgSize(MaxMessageBytes),
+		grpc.ChainUnaryInterceptor(withoutEmptyGCRules)}, opts...)
 	emulator, err := bttest.NewServer(addr, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("start embedded Bigtable emulator on %q: %w; pick a free port or use 127.0.0.1:0", addr, err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/btviz/btviz/artifact"
+	"github.com/btviz/btviz/diagnose"
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/keyspace"
@@ -47,6 +48,9 @@ type DiffImageOptions struct {
 	Light bool
 	// LabelA and LabelB title the panels (default "before" and "after").
 	LabelA, LabelB string
+	// FindingsA and FindingsB are each side's findings, in the order the
+	// diff numbers them: each one's key range is marked on its panel.
+	FindingsA, FindingsB []diagnose.Finding
 }
 
 // DiffImage draws snapshot a (left) and b (right) as two heatmaps side by
@@ -127,10 +131,11 @@ type panel struct {
 func sideBySide(a, b *keyspace.Snapshot, o DiffImageOptions) (left, right panel, err error) {
 	width := o.Width / 2
 	sides := []struct {
-		snap  *keyspace.Snapshot
-		label string
-		panel *panel
-	}{{a, o.LabelA, &left}, {b, o.LabelB, &right}}
+		snap     *keyspace.Snapshot
+		label    string
+		panel    *panel
+		findings []diagnose.Finding
+	}{{a, o.LabelA, &left, o.FindingsA}, {b, o.LabelB, &right, o.FindingsB}}
 	for _, side := range sides {
 		if side.snap == nil || side.snap.Root == nil {
 			return left, right, fmt.Errorf("drawing a side-by-side heatmap: the %s snapshot is missing or has no prefix tree; load it with keyspace.Load", side.label)
@@ -150,7 +155,7 @@ func sideBySide(a, b *keyspace.Snapshot, o DiffImageOptions) (left, right panel,
 		caption := heatmap.Describe(side.snap, m, o.Scale)
 		caption.Title = side.label + " — " + caption.Title
 		*side.panel = panel{matrix: m, opts: heatmap.ImageOptions{Width: width, Height: o.Height,
-			Theme: heatmap.NewTheme(!o.Light), Scale: o.Scale, Caption: caption}}
+			Theme: heatmap.NewTheme(!o.Light), Scale: o.Scale, Caption: caption, Marks: findingMarks(m, side.findings)}}
 	}
 	note := "one colour scale for both panels"
 	if l, r := left.matrix.Time, right.matrix.Time; left.matrix.Timed() && right.matrix.Timed() && !similar(l.ColumnDuration(), r.ColumnDuration()) {

@@ -57,6 +57,13 @@ type Options struct {
 	// Profile is the colour profile the frame is drawn for; the zero value
 	// picks true colour, and [artifact.FormatText] always draws without colour.
 	Profile colorprofile.Profile
+	// Frame writes the interactive frame (key help, selection and all,
+	// what the TUI's screenshot key writes) instead of the chart of the
+	// view drawn for a reader.
+	Frame bool
+	// rows, when set, is the number of key buckets a chart asks for
+	// instead of the TUI's at the size.
+	rows int
 }
 
 // Flags are the raw values of `btviz export`'s flags, as the command line
@@ -68,6 +75,8 @@ type Flags struct {
 	// Palette, Size ("200x60") and Theme ("auto", "dark" or "light") are
 	// optional. Prefix may hold \xNN escapes.
 	View, Prefix, Metric, Bucketing, Scale, Palette, Size, Theme string
+	// Frame asks for the interactive frame instead of a chart.
+	Frame bool
 }
 
 // ParseOptions checks flags and turns them into [Options]. Each error
@@ -118,6 +127,7 @@ func ParseOptions(f Flags) (Options, error) {
 		return o, fmt.Errorf("--theme: %w", err)
 	}
 	o.Light = theme == tui.ThemeLight
+	o.Frame = f.Frame
 	o.Width, o.Height = DefaultWidth, DefaultHeight
 	if f.Size != "" {
 		if o.Width, o.Height, err = ParseSize(f.Size); err != nil {

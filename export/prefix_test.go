@@ -41,7 +41,7 @@ func TestPrefixOfARecordingAlone(t *testing.T) {
 		var out strings.Builder
 		if err := Render(&out, snap, nil, Options{Prefix: keyspace.Key(prefix), View: tui.PanePrefixes, Format: artifact.FormatText, Width: 120, Height: 30}); err != nil {
 			t.Errorf("--prefix %s on a recording: %v", prefix, err)
-		} else if !strings.Contains(out.String(), "ops") {
+		} else if !strings.Contains(out.String(), "operations") {
 			t.Errorf("--prefix %s: the view shows no operations:\n%s", prefix, out.String())
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,7 +69,11 @@ func ReportImages(dir string, in *report.Input, o ReportImageOptions) error {
 		return errors.New("drawing report images: the report has no snapshot; scan the table or load a snapshot first")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("drawing report images: %w", err)
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err
+		}
+		return fmt.Errorf("drawing report images into %s: %w; name a directory, which is created if missing", dir, err)
 	}
 	base, err := filepath.Abs(o.MarkdownDir)
 	if err != nil {
@@ -101,12 +106,15 @@ type picture struct {
 	name    string
 	alt     string
 	draw    func(w io.Writer) error
+	// figure, for a picture of one heatmap, builds its matrix and
+	// options: what draw draws.
+	figure func() (*heatmap.Matrix, heatmap.ImageOptions, error)
 }
 
 // plannedPictures lists the pictures of the report, in section order.
 func plannedPictures(in *report.Input, o ReportImageOptions) []picture {
 	snap := in.Snapshot
-	r := pictureRenderer{snap: snap, o: o}
+	r := pictureRenderer{snap: snap, o: o, findings: in.Findings}
 	var pics []picture
 	pics = append(pics, r.heatmap(report.SectionSummary, "table-writes.png", "Cells written by key prefix and write time, whole table", "",
 		heatmap.View{Node: snap.Root, Metric: heatmap.MetricWrites, Bucketing: heatmap.BucketPrefix}))
@@ -150,10 +158,12 @@ func hasOutlierRow(snap *keyspace.Snapshot) bool {
 	return float64(snap.Largest[0].Bytes) >= outlierRowFactor*totals.Bytes/totals.Rows
 }
 
-// pictureRenderer draws single heatmaps of one snapshot.
+// pictureRenderer draws single heatmaps of one snapshot, with the
+// report's findings marked on them by their numbers.
 type pictureRenderer struct {
-	snap *keyspace.Snapshot
-	o    ReportImageOptions
+	snap     *keyspace.Snapshot
+	o        ReportImageOptions
+	findings []diagnose.Finding
 }
 
 func (r pictureRenderer) width() int {
@@ -171,21 +181,33 @@ func (r pictureRenderer) height() int {
 }
 
 // heatmap plans the picture of one view. A title, when set, replaces the
-// caption's title, whose metric then leads the subtitle.
+// caption's title, whose metric then leads the subtitle. The report's
+// findings are marked on it by their numbers.
 func (r pictureRenderer) heatmap(section report.Section, name, alt, title string, v heatmap.View) picture {
 	v.Rows, v.Columns = reportRows, reportColumns
-	return picture{section: section, name: name, alt: alt, draw: func(w io.Writer) error {
+	figure := func() (*heatmap.Matrix, heatmap.ImageOptions, error) {
 		m, err := heatmap.Build(r.snap, v)
 		if err != nil {
-			return err
+			return nil, heatmap.ImageOptions{}, err
 		}
 		caption := heatmap.Describe(r.snap, m, heatmap.Scale{})
 		if title != "" {
 			what := strings.TrimPrefix(caption.Title, m.Table+" — ")
 			caption.Title, caption.Subtitle = title, what+" · "+caption.Subtitle
 		}
-		return heatmap.RenderPNG(w, m, heatmap.ImageOptions{Width: r.width(), Height: r.height(),
-			Theme: heatmap.NewTheme(!r.o.Light), Caption: caption})
+		marks := findingMarks(m, r.findings)
+		if len(marks) > 0 {
+			caption.Subtitle += " · numbers mark the report's findings"
+		}
+		return m, heatmap.ImageOptions{Width: r.width(), Height: r.height(),
+			Theme: heatmap.NewTheme(!r.o.Light), Caption: caption, Marks: marks}, nil
+	}
+	return picture{section: section, name: name, alt: alt, figure: figure, draw: func(w io.Writer) error {
+		m, opts, err := figure()
+		if err != nil {
+			return err
+		}
+		return heatmap.RenderPNG(w, m, opts)
 	}}
 }
 

@@ -3,8 +3,12 @@ package export
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,15 +22,18 @@ import (
 
 	"github.com/btviz/btviz/artifact"
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/screenshot"
 	"github.com/btviz/btviz/tui"
 )
 
-// exportTo writes the celebrity fixture's view in the format of name's
-// extension into a temporary directory and returns the file's bytes.
+// exportTo writes the celebrity fixture's view as the interactive frame
+// (--frame) in the format of name's extension into a temporary directory
+// and returns the file's bytes.
 func exportTo(t *testing.T, name string, o Options) ([]byte, *keyspace.Snapshot, []diagnose.Finding) {
 	t.Helper()
+	o.Frame = true
 	snap, findings := loadFixture(t, "social-celebrity")
 	path := filepath.Join(t.TempDir(), name)
 	if err := Write(path, snap, findings, o); err != nil {
@@ -166,6 +173,7 @@ func TestExportDrawsWhatTheTUIShows(t *testing.T) {
 		{Flags{Out: "a.png", View: "rows", Size: "300x100"}, tui.ViewState{Main: tui.PaneRows}},
 		{Flags{Out: "a.png", View: "heatmap", Prefix: "17934", Metric: "write-share", Bucketing: "heat"}, tui.ViewState{Prefix: "17934", Metric: "write-share", Bucketing: "heat"}},
 	} {
+		tc.flags.Frame = true
 		o, err := ParseOptions(tc.flags)
 		if err != nil {
 			t.Fatal(err)
@@ -195,6 +203,9 @@ func TestWriteIsAtomic(t *testing.T) {
 	}
 	if err := Write(path, snap, findings, Options{Width: 100, Height: 30}); err != nil {
 		t.Fatal(err)
+	}
+	if err := Write(path, snap, findings, Options{Metric: heatmap.MetricOps}); !errors.Is(err, ErrCannotDraw) {
+		t.Fatalf("exporting a traffic metric of a scan: %v, want ErrCannotDraw", err)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -246,31 +257,52 @@ func TestHostileKeysStayEscaped(t *testing.T) {
 	dir := t.TempDir()
 	for _, view := range tui.Panes() {
 		for _, format := range artifact.Formats() {
-			path := filepath.Join(dir, string(view)+"."+string(format))
-			if err := Write(path, snap, findings, Options{View: view, Width: 120, Height: 30, Prefix: "user#\x1b"}); err != nil {
-				t.Fatal(err)
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if format == artifact.FormatPNG {
-				continue
-			}
-			text := string(data)
-			if format == artifact.FormatANSI {
-				text = regexp.MustCompile(`\x1b\[[0-9;:]*m`).ReplaceAllString(text, "")
-			}
-			if format == artifact.FormatSVG {
-				if _, err := screenshot.ReadSVG(strings.NewReader(text)); err != nil {
-					t.Errorf("malformed SVG: %v", err)
+			for _, frame := range []bool{false, true} {
+				path := filepath.Join(dir, fmt.Sprintf("%s-%v.%s", view, frame, format))
+				err := Write(path, snap, findings, Options{View: view, Width: 120, Height: 30, Prefix: "user#\x1b", Frame: frame})
+				if view == tui.PaneHot && !frame {
+					if !errors.Is(err, ErrCannotDraw) {
+						t.Errorf("a chart of the hot rows of a scan: %v, want ErrCannotDraw (it needs a recording)", err)
+					}
+					continue
 				}
-			}
-			for i, r := range text {
-				if r != '\n' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0) {
-					t.Fatalf("%s: control %U at byte %d: %q", path, r, i, text[max(0, i-20):min(len(text), i+20)])
+				if err != nil {
+					t.Fatal(err)
 				}
+				checkNoControls(t, path, format)
 			}
+		}
+	}
+}
+
+// checkNoControls fails when the export at path holds a control byte
+// (past its SGR colours), or is malformed SVG.
+func checkNoControls(t *testing.T, path string, format artifact.Format) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if format == artifact.FormatPNG {
+		return
+	}
+	text := string(data)
+	if format == artifact.FormatANSI {
+		text = regexp.MustCompile(`\x1b\[[0-9;:]*m`).ReplaceAllString(text, "")
+	}
+	if format == artifact.FormatSVG {
+		for d := xml.NewDecoder(strings.NewReader(text)); ; {
+			if _, err := d.Token(); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Errorf("%s: malformed SVG: %v", path, err)
+				break
+			}
+		}
+	}
+	for i, r := range text {
+		if r != '\n' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0) {
+			t.Fatalf("%s: control %U at byte %d: %q", path, r, i, text[max(0, i-20):min(len(text), i+20)])
 		}
 	}
 }
@@ -300,7 +332,7 @@ func TestScreenshotKeyWritesWhatExportWrites(t *testing.T) {
 				t.Fatalf("%s: the s key wrote no %s: %v", view, format, err)
 			}
 			exported := filepath.Join(dir, "export."+string(format))
-			o := Options{View: view, Prefix: "user#", Width: width, Height: height}
+			o := Options{View: view, Prefix: "user#", Width: width, Height: height, Frame: true}
 			if err := Write(exported, snap, findings, o); err != nil {
 				t.Fatal(err)
 			}

@@ -68,6 +68,12 @@ type Bucket struct {
 	// ([Matrix.SharedPrefix]) written as a leading "…". Both are escaped
 	// by [keyspace.Printable].
 	Label, ShortLabel string
+	// HexFrom is the byte of LabelKey from which the labels write every
+	// byte as \xNN, printable or not (where buckets branch on a mix of
+	// bytes that need an escape and bytes that do not, so that the labels
+	// keep the keys' order); −1 when no byte is. The details write the
+	// bucket's range the same way ([Matrix.BoundTexts]).
+	HexFrom int
 	// LabelTime is the UTC time a time segment of the label holds
 	// ("2026-10-31 00:00:32Z", "rev …" for a reversed timestamp, see
 	// package keytime), or "" when it holds none.
@@ -81,6 +87,11 @@ type Bucket struct {
 	// Stats aggregate the bucket's rows, Traffic its recorded traffic.
 	Stats   keyspace.Stats
 	Traffic keyspace.OpCounts
+	// Latency is the latency of the bucket's recorded calls over the
+	// whole recording (empty without latencies); CPU its hot tablets' CPU
+	// over their window, in percent-minutes.
+	Latency keyspace.LatencySketch
+	CPU     float64
 	// Values holds the metric per matrix column.
 	Values []float64
 }

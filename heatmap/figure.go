@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -22,6 +24,31 @@ type ImageOptions struct {
 	Caption Caption
 	// Location is the time zone of the time axis (default UTC).
 	Location *time.Location
+	// Marks point at key ranges of the figure (a finding's), each drawn
+	// as a bracket right of the heat area with its number and note; the
+	// buckets a mark covers are always labelled.
+	Marks []Mark
+	// Notes are lines written under the legend (a numbered list of
+	// findings, say), wrapped to the width; those that do not fit end in
+	// a line that says how many are left out.
+	Notes []string
+}
+
+// Mark points a reader at buckets First to Last (inclusive) of a matrix:
+// a finding's key range, with the number the report gives it and a short
+// note ("hot-key-range · 38% of rows").
+type Mark struct {
+	First, Last int
+	Number      int
+	Note        string
+}
+
+// Text returns the mark's label: its number and note.
+func (k Mark) Text() string {
+	if k.Note == "" {
+		return strconv.Itoa(k.Number)
+	}
+	return strconv.Itoa(k.Number) + " " + k.Note
 }
 
 // Image sizes: the default is readable at review size; below the minimum
@@ -51,6 +78,16 @@ const (
 	figSingleColumn  = 260 // heat strip width without a time axis
 	figLegendRamp    = 320
 	figSwatch        = 14
+	figTitleLine     = 26 // a title line's height
+	figSubtitleLine  = 17
+	figCaptionGap    = 21 // from the last caption line to the heat area
+	figMarkGap       = 6  // from the heat area (or its values) to a mark's bracket
+	figMarkText      = 8  // from a mark's bracket to its text
+	figMaxMarkChars  = 48
+	figValueChars    = 8 // the values written right of a strip without a time axis
+	// figMinHeatShare is the least share of the height the heat area
+	// keeps when captions and notes are long.
+	figMinHeatShare = 0.35
 )
 
 // ErrImageTooSmall is returned (wrapped) for an image below
@@ -88,31 +125,120 @@ type figure struct {
 	labelChars          int
 	text, label, axis   color.RGBA
 	muted, background   color.RGBA
+	accent              color.RGBA
 	legendTop, axisLine int
+	// title and subtitle are the caption's lines, wrapped to the width.
+	title, subtitle []string
+	// notes are the note lines that fit, notesTop the first one's top.
+	notes    []string
+	notesTop int
+	// marks are the marks inside the matrix; markX is where their
+	// brackets stand and markChars how many characters their text gets.
+	marks     []Mark
+	markX     int
+	markChars int
 }
 
 func newFigure(m *Matrix, o ImageOptions, width, height int) *figure {
 	f := &figure{m: m, o: o, theme: o.Theme.orDefault(), mapping: o.Scale.Fit(m), width: width, height: height}
 	f.text, f.label, f.axis = rgba(f.theme.Text), rgba(f.theme.Label), rgba(f.theme.Axis)
 	f.muted, f.background = rgba(f.theme.Muted), rgba(f.theme.Background)
+	f.accent = rgba(f.theme.Accent)
 
 	longest := figMinLabelChars
 	for i := range m.Buckets {
 		longest = max(longest, len([]rune(m.Buckets[i].Label)))
 	}
 	f.labelChars = min(longest, figMaxLabelChars)
-	f.legendTop = height - figMargin - figLegendHeight
+
+	title := sanitize(o.Caption.Title)
+	if title == "" {
+		title = sanitize(m.Table + " — " + m.Description())
+	}
+	f.title = wrapText(title, f.charsIn(width-2*figMargin, figTitleSize))
+	f.subtitle = wrapText(sanitize(o.Caption.Subtitle), f.charsIn(width-2*figMargin, figSubtitleSize))
+	top := figMargin + len(f.title)*figTitleLine + len(f.subtitle)*figSubtitleLine + figCaptionGap
+
+	var notes []string
+	for _, note := range o.Notes {
+		notes = append(notes, wrapText(sanitize(note), f.charsIn(width-2*figMargin, figLabelSize))...)
+	}
+	chrome := figLegendHeight + 8
+	if m.Timed() {
+		chrome = figLegendHeight + figAxisHeight
+	}
+	room := height - figMargin - top - chrome - int(figMinHeatShare*float64(height))
+	if fit := max(room/figLineHeight-1, 0); len(notes) > fit {
+		left := len(notes) - max(fit-1, 0)
+		notes = append(notes[:max(fit-1, 0)], fmt.Sprintf("… and %d more lines (the report lists everything)", left))
+		if fit == 0 {
+			notes = nil
+		}
+	}
+	f.notes = notes
+	notesHeight := 0
+	if len(notes) > 0 {
+		notesHeight = len(notes)*figLineHeight + 10
+	}
+	f.notesTop = height - figMargin - notesHeight + 10
+	f.legendTop = height - figMargin - notesHeight - figLegendHeight
 	bottom := f.legendTop - 8
 	if m.Timed() {
 		bottom = f.legendTop - figAxisHeight
 	}
 	left := figMargin + int(math.Ceil(float64(f.labelChars)*charWidth(figLabelSize))) + figGutterPadding
 	right := width - figMargin
+	for _, k := range o.Marks {
+		if k.First < 0 || k.Last < k.First || k.First >= len(m.Buckets) {
+			continue
+		}
+		k.Last = min(k.Last, len(m.Buckets)-1)
+		f.marks = append(f.marks, k)
+		f.markChars = max(f.markChars, len([]rune(sanitize(k.Text()))))
+	}
+	if len(f.marks) > 0 {
+		f.markChars = min(f.markChars, figMaxMarkChars)
+		reserve := figMarkGap + figMarkText + int(math.Ceil(float64(f.markChars)*charWidth(figSmallSize)))
+		if !m.Timed() {
+			reserve += int(math.Ceil(figValueChars * charWidth(figLabelSize)))
+		}
+		right = max(right-reserve, left+figSingleColumn/2)
+	}
 	if !m.Timed() {
 		right = min(right, left+figSingleColumn)
 	}
-	f.heat = rect{x0: left, y0: figHeatTop, x1: right, y1: bottom}
+	f.heat = rect{x0: left, y0: top, x1: right, y1: bottom}
+	f.markX = f.heat.x1 + figMarkGap
+	if !m.Timed() {
+		f.markX += int(math.Ceil(figValueChars*charWidth(figLabelSize))) + figMarkGap
+	}
 	return f
+}
+
+// wrapText wraps s at spaces into lines of at most n characters; a word
+// longer than a line is cut to it with "…" (keys can be long), so no
+// line runs past the figure.
+func wrapText(s string, n int) []string {
+	if s == "" || n <= 0 {
+		return nil
+	}
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if len([]rune(word)) > n {
+			word = fitChars(word, n)
+		}
+		switch {
+		case line == "":
+			line = word
+		case len([]rune(line))+1+len([]rune(word)) <= n:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	return append(lines, line)
 }
 
 // draw paints the whole figure on c.
@@ -125,22 +251,63 @@ func (f *figure) draw(c canvas) {
 	if f.m.Timed() {
 		f.drawTimeAxis(c)
 	}
+	f.drawMarks(c)
 	f.drawLegend(c)
+	f.drawNotes(c)
 }
 
+// drawCaption writes the title and the subtitle, whole, on as many lines
+// as they need.
 func (f *figure) drawCaption(c canvas) {
-	title := sanitize(f.o.Caption.Title)
-	if title == "" {
-		title = sanitize(f.m.Table + " — " + f.m.Description())
+	y := figMargin + figTitleSize - 4
+	for _, line := range f.title {
+		c.text(figMargin, y, line, figTitleSize, true, f.text, anchorStart)
+		y += figTitleLine
 	}
-	c.text(figMargin, figMargin+figTitleSize-4, fitChars(title, f.charsIn(f.width-2*figMargin, figTitleSize)), figTitleSize, true, f.text, anchorStart)
-	subtitle := fitChars(sanitize(f.o.Caption.Subtitle), f.charsIn(f.width-2*figMargin, figSubtitleSize))
-	c.text(figMargin, figMargin+figTitleSize+18, subtitle, figSubtitleSize, false, f.axis, anchorStart)
+	y += figSubtitleSize + 9 - figTitleLine // the subtitle's first baseline, 22 px below the title's last
+	for _, line := range f.subtitle {
+		c.text(figMargin, y, line, figSubtitleSize, false, f.axis, anchorStart)
+		y += figSubtitleLine
+	}
 }
 
-// charsIn returns how many characters of a size fit in pixels.
+// drawNotes writes the note lines under the legend.
+func (f *figure) drawNotes(c canvas) {
+	for i, line := range f.notes {
+		c.text(figMargin, f.notesTop+i*figLineHeight+figLabelSize, line, figLabelSize, false, f.text, anchorStart)
+	}
+}
+
+// bucketY returns the top and bottom pixel rows of bucket b.
+func (f *figure) bucketY(b int) (top, bottom int) {
+	buckets := max(len(f.m.Buckets), 1)
+	return f.heat.y0 + b*f.heat.height()/buckets, f.heat.y0 + (b+1)*f.heat.height()/buckets
+}
+
+// drawMarks draws each mark as a bracket beside the buckets it covers,
+// with its number and note at its top; texts that would overlap move
+// down.
+func (f *figure) drawMarks(c canvas) {
+	nextY := 0
+	for _, k := range f.marks {
+		top, _ := f.bucketY(k.First)
+		_, bottom := f.bucketY(k.Last)
+		bottom = max(bottom, top+3)
+		x := f.markX
+		c.fill(x, top, x+2, bottom, f.accent)
+		c.fill(x-figMarkGap+1, top, x, top+2, f.accent)
+		c.fill(x-figMarkGap+1, bottom-2, x, bottom, f.accent)
+		y := max((top+bottom)/2+figSmallSize/2-1, nextY)
+		c.text(x+figMarkText, y, fitChars(sanitize(k.Text()), f.markChars), figSmallSize, true, f.accent, anchorStart)
+		nextY = y + figLineHeight
+	}
+}
+
+// charsIn returns how many characters of a size fit in pixels, at the
+// advance rounded up to a whole pixel (as the rasterizer places glyphs),
+// so that a wrapped line never runs past the figure.
 func (f *figure) charsIn(pixels int, size float64) int {
-	return int(float64(pixels) / charWidth(size))
+	return int(float64(pixels) / math.Ceil(charWidth(size)))
 }
 
 // fitChars cuts s to n characters, ending in "…" when cut.
@@ -206,8 +373,9 @@ func (f *figure) drawCells(c canvas) {
 }
 
 // drawKeyAxis writes bucket labels left of the heat area, as many as fit
-// without overlapping, with a tick at each; without a time axis, each
-// labelled bucket's value is written right of its cell.
+// without overlapping, with a tick at each: first every bucket a mark
+// covers, then others at an even step between them. Without a time axis,
+// each labelled bucket's value is written right of its cell.
 func (f *figure) drawKeyAxis(c canvas) {
 	buckets := len(f.m.Buckets)
 	if buckets == 0 {
@@ -215,17 +383,47 @@ func (f *figure) drawKeyAxis(c canvas) {
 		return
 	}
 	rowHeight := float64(f.heat.height()) / float64(buckets)
-	step := max(1, int(math.Ceil(figLineHeight/rowHeight)))
-	unit := f.m.View.Metric.Unit()
-	labels := f.m.FitFullLabels(f.labelChars)
-	for b := 0; b < buckets; b += step {
-		center := f.heat.y0 + int((float64(b)+0.5)*rowHeight)
-		c.fill(f.heat.x0-figTickLength-1, center, f.heat.x0-1, center+1, f.muted)
-		c.text(f.heat.x0-figTickLength-4, center+figLabelSize/2-1, labels[b], figLabelSize, false, f.label, anchorEnd)
-		if !f.m.Timed() {
-			c.text(f.heat.x1+8, center+figLabelSize/2-1, unit.Format(f.m.Buckets[b].Values[0]), figLabelSize, false, f.text, anchorStart)
+	center := func(b int) int { return f.heat.y0 + int((float64(b)+0.5)*rowHeight) }
+	var taken []int // centres of the labels placed, in placing order
+	free := func(y int) bool {
+		for _, other := range taken {
+			if abs(other-y) < figLineHeight {
+				return false
+			}
+		}
+		return true
+	}
+	var chosen []int
+	for _, k := range f.marks {
+		for b := k.First; b <= k.Last; b++ {
+			if y := center(b); free(y) {
+				taken, chosen = append(taken, y), append(chosen, b)
+			}
 		}
 	}
+	step := max(1, int(math.Ceil(figLineHeight/rowHeight)))
+	for b := 0; b < buckets; b += step {
+		if y := center(b); free(y) {
+			taken, chosen = append(taken, y), append(chosen, b)
+		}
+	}
+	unit := f.m.View.Metric.Unit()
+	labels := f.m.FitFullLabels(f.labelChars)
+	for _, b := range chosen {
+		y := center(b)
+		c.fill(f.heat.x0-figTickLength-1, y, f.heat.x0-1, y+1, f.muted)
+		c.text(f.heat.x0-figTickLength-4, y+figLabelSize/2-1, labels[b], figLabelSize, false, f.label, anchorEnd)
+		if !f.m.Timed() {
+			c.text(f.heat.x1+8, y+figLabelSize/2-1, unit.Format(f.m.Buckets[b].Values[0]), figLabelSize, false, f.text, anchorStart)
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // drawTimeAxis marks round times below the heat area.
@@ -237,7 +435,11 @@ func (f *figure) drawTimeAxis(c canvas) {
 		c.text(x, f.heat.y1+figTickLength+figSmallSize+3, t.label, figSmallSize, false, f.axis, anchorMiddle)
 	}
 	zone := f.m.Time.Start.In(locationOr(f.o.Location))
-	caption := "write time, " + zone.Format("MST") + ": " + zone.Format("2006-01-02 15:04") + " – " +
+	what := "write time"
+	if f.m.CallTime {
+		what = "time" // of the recorded calls, or of the hot tablets' samples
+	}
+	caption := what + ", " + zone.Format("MST") + ": " + zone.Format("2006-01-02 15:04") + " – " +
 		f.m.Time.End.In(locationOr(f.o.Location)).Format("2006-01-02 15:04")
 	c.text(f.heat.x1, f.heat.y1+figAxisHeight-6, caption, figSmallSize, false, f.muted, anchorEnd)
 }
@@ -261,19 +463,15 @@ func (f *figure) drawLegend(c canvas) {
 		c.fill(x+i, barTop, x+i+1, barTop+figSwatch, palette.At(Shade(t)))
 	}
 	unit := f.m.View.Metric.Unit()
-	for _, t := range []float64{0, 0.5, 1} {
-		value := f.mapping.ValueAt(t)
+	for _, tick := range legendTicks(unit, f.mapping) {
 		a := anchorMiddle
-		switch t {
+		switch tick.at {
 		case 0:
 			a = anchorStart
-			if f.mapping.Kind == ScaleLinear {
-				value = 0
-			}
 		case 1:
 			a = anchorEnd
 		}
-		tx := x + int(t*float64(ramp))
-		c.text(tx, barTop+figSwatch+figSmallSize+3, unit.Format(value), figSmallSize, false, f.axis, a)
+		tx := x + int(tick.at*float64(ramp))
+		c.text(tx, barTop+figSwatch+figSmallSize+3, tick.label, figSmallSize, false, f.axis, a)
 	}
 }

@@ -2,6 +2,7 @@ package heatmap
 
 import (
 	"math"
+	"time"
 
 	"github.com/btviz/btviz/units"
 )
@@ -19,6 +20,10 @@ const (
 	UnitRatio
 	// UnitShare is a fraction of a whole, written as a percentage.
 	UnitShare
+	// UnitDuration is a time in nanoseconds, written as "850µs", "1.2ms".
+	UnitDuration
+	// UnitPercent is a percentage (of a node's CPU), written "73%".
+	UnitPercent
 )
 
 // Format writes v in the unit, short enough for an axis or a legend.
@@ -30,6 +35,10 @@ func (u Unit) Format(v float64) string {
 		return units.Short(math.Round(v*100) / 100)
 	case UnitShare:
 		return units.Percent(v)
+	case UnitDuration:
+		return units.Latency(time.Duration(v))
+	case UnitPercent:
+		return units.Percent(v / 100)
 	}
 	return units.Short(v)
 }

@@ -64,7 +64,42 @@ func labelBuckets(m *Matrix, us []unit, starts []int, delimiters string) {
 	hexFrom := branchEscapes(raws)
 	for k := range m.Buckets {
 		m.Buckets[k].Label, m.Buckets[k].ShortLabel = labelTexts(raws[k], view, hexFrom[k])
+		m.Buckets[k].HexFrom = hexFrom[k]
+		if hexFrom[k] >= len(raws[k]) {
+			m.Buckets[k].HexFrom = -1 // no byte of the label: its keys escape as escape.Key does
+		}
 	}
+}
+
+// BoundTexts returns bucket b's start and end keys escaped as its labels
+// are: from the byte where the labels write every byte as \xNN
+// ([Bucket.HexFrom]; the next bucket's for the end, which is its start),
+// so that a key reads the same in a label and in the details beside it.
+// An empty key stays empty (the table's start or end).
+func (m *Matrix) BoundTexts(b int) (start, end string) {
+	if b < 0 || b >= len(m.Buckets) {
+		return "", ""
+	}
+	escaped := func(key keyspace.Key, from int) string {
+		if from < 0 {
+			return key.String()
+		}
+		return escape.KeyHexFrom(string(key), from)
+	}
+	bucket := &m.Buckets[b]
+	start = escaped(bucket.Start, bucket.HexFrom)
+	endFrom := -1
+	if b+1 < len(m.Buckets) {
+		endFrom = m.Buckets[b+1].HexFrom
+	}
+	end = escaped(bucket.End, endFrom)
+	if bucket.Start == "" {
+		start = ""
+	}
+	if bucket.End == "" {
+		end = ""
+	}
+	return start, end
 }
 
 // branchEscapes returns, for each of raws (strictly increasing), the byte

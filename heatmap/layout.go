@@ -3,6 +3,8 @@ package heatmap
 import (
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/charmbracelet/colorprofile"
 )
 
@@ -27,6 +29,10 @@ type TextOptions struct {
 	// LabelTimes writes the time a label's key holds beside it
 	// ([TimedLabel]).
 	LabelTimes bool
+	// Marks point at key ranges (a finding's): a bracket right of the
+	// heat area beside the lines of the buckets each covers, with its
+	// number and note on its first line ([Mark]).
+	Marks []Mark
 }
 
 // Cell addresses one value of a [Matrix]: a bucket and a column. Column
@@ -45,6 +51,8 @@ const (
 	minHeightForTicks   = 9 // tick marks and labels
 	minHeightForTitle   = 8
 	gutterMarkerWidth   = 1
+	minWidthForMarks    = 40
+	maxMarkWidth        = 44
 	labelWidthDivisor   = 4
 	samplesPerLineColor = 2
 )
@@ -60,6 +68,9 @@ type Layout struct {
 	// LabelWidth is the key-label gutter's width (0: no labels), followed
 	// by a one-cell selection marker when MarkerX ≥ 0.
 	LabelWidth, MarkerX int
+	// MarkX is where the marks' column starts, right of the heat area
+	// (−1: no marks), and MarkWidth its width.
+	MarkX, MarkWidth int
 	// HeatX, HeatY, HeatWidth and HeatLines place the heat area.
 	HeatX, HeatY, HeatWidth, HeatLines int
 	// KeySamples is how many key buckets the heat area shows one by one:
@@ -73,7 +84,7 @@ type Layout struct {
 // one bucket per sample and one time column per cell; other sizes are
 // stretched (fewer) or pooled by their maximum (more).
 func TextLayout(o TextOptions, timed bool) Layout {
-	l := Layout{Width: max(o.Width, 0), Height: max(o.Height, 0), TitleLine: -1, AxisLine: -1, TickLabelLine: -1, LegendLine: -1, MarkerX: -1}
+	l := Layout{Width: max(o.Width, 0), Height: max(o.Height, 0), TitleLine: -1, AxisLine: -1, TickLabelLine: -1, LegendLine: -1, MarkerX: -1, MarkX: -1}
 	if l.Width == 0 || l.Height == 0 {
 		return l
 	}
@@ -87,6 +98,15 @@ func TextLayout(o TextOptions, timed bool) Layout {
 		l.HeatX = gutterMarkerWidth
 	}
 	l.HeatWidth = l.Width - l.HeatX
+	if len(o.Marks) > 0 && l.Width >= minWidthForMarks {
+		longest := 0
+		for _, k := range o.Marks {
+			longest = max(longest, ansi.StringWidth(k.Text()))
+		}
+		l.MarkWidth = min(longest+2, l.Width/3, maxMarkWidth)
+		l.HeatWidth -= l.MarkWidth
+		l.MarkX = l.HeatX + l.HeatWidth
+	}
 
 	lines := l.Height
 	top := 0

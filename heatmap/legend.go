@@ -1,6 +1,7 @@
 package heatmap
 
 import (
+	"math"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -16,7 +17,13 @@ const (
 // the time a column covers.
 func legendCaption(m *Matrix) string {
 	caption := m.Description()
-	if m.Timed() {
+	switch {
+	case !m.Timed():
+	case m.View.Metric == MetricCPU:
+		caption += ", mean of each " + m.Time.ColumnText()
+	case m.View.Metric.Latency():
+		caption += " in each " + m.Time.ColumnText()
+	default:
 		caption += " per " + m.Time.ColumnText()
 	}
 	return caption
@@ -24,12 +31,59 @@ func legendCaption(m *Matrix) string {
 
 // legendEnds returns the labels of the ramp's bottom and top values.
 func legendEnds(m *Matrix, mapping Mapping) (low, high string) {
-	unit := m.View.Metric.Unit()
-	low = "0"
+	ticks := legendTicks(m.View.Metric.Unit(), mapping)
+	return ticks[0].label, ticks[len(ticks)-1].label
+}
+
+// legendTick is a value written along a legend's ramp: its label and its
+// place on the ramp (0 the bottom, 1 the top).
+type legendTick struct {
+	label string
+	at    float64
+}
+
+// legendTicks returns the values a legend writes along its ramp: the
+// bottom, the top and one between. A count is written whole (a column's
+// value is often a fraction of a cell, spread over the columns from the
+// snapshot's time grid): the top as the count rounded, the one between
+// at a round count placed where it falls on the ramp, and a log scale's
+// bottom at one (see [Scale.Fit]). Other units are written at the bottom,
+// the middle and the top of the ramp.
+func legendTicks(unit Unit, mapping Mapping) []legendTick {
+	low := 0.0
 	if mapping.Kind == ScaleLog {
-		low = unit.Format(mapping.Lo)
+		low = mapping.Lo
 	}
-	return low, unit.Format(mapping.Hi)
+	if unit != UnitCount {
+		return []legendTick{{unit.Format(low), 0}, {unit.Format(mapping.ValueAt(0.5)), 0.5}, {unit.Format(mapping.Hi), 1}}
+	}
+	whole := func(v float64) string { return unit.Format(math.Round(v)) }
+	ticks := []legendTick{{whole(low), 0}}
+	top := legendTick{whole(mapping.Hi), 1}
+	if mapping.Hi < 0.5 {
+		top.label = "<1"
+	}
+	if middle := roundCount(mapping.ValueAt(0.5)); middle > math.Round(low) && middle < math.Round(mapping.Hi) {
+		if at := mapping.Intensity(middle); at > 0.15 && at < 0.85 {
+			ticks = append(ticks, legendTick{unit.Format(middle), at})
+		}
+	}
+	return append(ticks, top)
+}
+
+// roundCount rounds a count to a number a legend writes: whole, and to
+// one or two leading digits (1, 2, 5, 10, 20, 50, 100, 150, …).
+func roundCount(v float64) float64 {
+	if v < 1 {
+		return 0
+	}
+	magnitude := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, step := range []float64{0.5, 0.25, 0.1} {
+		if rounded := math.Round(v/(magnitude*step)) * magnitude * step; rounded >= 1 && rounded == math.Round(rounded) {
+			return rounded
+		}
+	}
+	return math.Round(v)
 }
 
 // scaleNote names the scale and a brightness other than 1.

@@ -40,10 +40,21 @@ type Matrix struct {
 	// Traffic is set when the metric reads the snapshot's traffic
 	// recording rather than what a scan stored ([Metric.FromTraffic]).
 	Traffic bool
+	// CallTime is set when the time axis is the time of calls or of hot
+	// tablets' samples, not the write time of stored cells
+	// ([Metric.OnCallTime]).
+	CallTime bool
+	// MetricText says what a cell holds ([Metric.DescriptionFor]).
+	MetricText string
 }
 
-// Description says what a cell holds ([Metric.DescriptionOn]).
-func (m *Matrix) Description() string { return m.View.Metric.DescriptionOn(m.Traffic) }
+// Description says what a cell holds ([Metric.DescriptionFor]).
+func (m *Matrix) Description() string {
+	if m.MetricText != "" {
+		return m.MetricText
+	}
+	return m.View.Metric.DescriptionOn(m.Traffic)
+}
 
 // Columns returns the number of values per bucket.
 func (m *Matrix) Columns() int { return max(m.Time.Columns, 1) }
@@ -91,13 +102,13 @@ func Build(snap *keyspace.Snapshot, v View) (*Matrix, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building a heatmap of table %s: %w", escape.Quote(snap.Table), err)
 	}
-	if v.Metric.Traffic() && !snap.HasTraffic() {
-		return nil, fmt.Errorf("building a heatmap of table %s: metric %s needs a traffic recording (btviz record writes one); this snapshot is a scan, whose metrics are %s",
-			escape.Quote(snap.Table), v.Metric, units.OrList(MetricsFor(snap)))
+	if why := v.Metric.Unavailable(snap); why != "" {
+		return nil, fmt.Errorf("building a heatmap of table %s: %s; this snapshot's metrics are %s",
+			escape.Quote(snap.Table), why, units.OrList(MetricsFor(snap)))
 	}
 	ms := v.Metric.on(snap)
 	sc := resolve(snap.Root, v)
-	grid := newTimeGrid(snap, ms.traffic)
+	grid := newTimeGrid(snap, ms)
 	table := tableAmounts(snap, ms)
 
 	var us []unit
@@ -107,8 +118,8 @@ func Build(snap *keyspace.Snapshot, v View) (*Matrix, error) {
 		us = prefixUnits(sc, v.Depth, v.Rows)
 		starts = mergeSmallest(unitValues(us, ms, table), v.Metric.additive(), v.Rows)
 	case BucketEven:
-		us = evenUnits(sc, v.Rows)
-		starts = evenStarts(us, v.Rows)
+		us = evenUnits(sc, v.Rows, ms.traffic)
+		starts = evenStarts(us, v.Rows, ms.traffic)
 	case BucketHeat:
 		us = prefixUnits(sc, v.Depth, v.Rows)
 		starts = heatStarts(unitValues(us, ms, table), v.Metric.additive(), v.Rows)
@@ -126,14 +137,20 @@ func Build(snap *keyspace.Snapshot, v View) (*Matrix, error) {
 	}
 
 	m := &Matrix{View: v, Table: snap.Table, Anchor: sc.anchor, Start: keyspace.Key(sc.start), End: keyspace.Key(sc.end), Traffic: ms.traffic,
+		CallTime: v.Metric.OnCallTime(snap), MetricText: v.Metric.DescriptionFor(snap),
 		SharedPrefix: keyspace.Key(sharedPrefix(sc, us))}
 	if v.Metric.Timed() && v.Columns > 0 && grid.buckets > 0 {
 		columns := v.Columns
-		if ms.traffic {
+		if ms.traffic || ms.cpu {
 			// One column per traffic bucket while they fit: a live
 			// recording gains a column on the right as each bucket of
 			// time starts, as Key Visualizer's live view does.
 			columns = min(columns, grid.buckets)
+		}
+		if v.Metric.Latency() {
+			// Latencies are kept per cell of a few traffic buckets: a
+			// column holds one or more cells, never a part of one.
+			columns = min(columns, (grid.buckets+keyspace.LatencyCellBuckets-1)/keyspace.LatencyCellBuckets)
 		}
 		m.Time = grid.axis(columns)
 	}
@@ -155,9 +172,12 @@ func tableAmounts(snap *keyspace.Snapshot, ms measure) amounts {
 	return a
 }
 
-// unitAmounts returns what a measure reads of a unit.
-func unitAmounts(u *unit) amounts {
-	a := amounts{stats: u.stats}
+// unitAmounts returns what measure ms reads of a unit.
+func unitAmounts(u *unit, ms measure) amounts {
+	a := amounts{stats: u.stats, cpu: u.cpuTotal()}
+	if ms.metric.Latency() {
+		a.latency = u.latency()
+	}
 	if u.traffic != nil {
 		a.traffic = &u.traffic.OpCounts
 	}
@@ -169,7 +189,7 @@ func unitAmounts(u *unit) amounts {
 func unitValues(us []unit, ms measure, table amounts) []float64 {
 	values := make([]float64, len(us))
 	for i := range us {
-		values[i] = ms.scalar(unitAmounts(&us[i]), table)
+		values[i] = ms.scalar(unitAmounts(&us[i], ms), table)
 	}
 	return values
 }
@@ -228,6 +248,10 @@ func makeBuckets(units []unit, starts []int, sc scope, columns int) []Bucket {
 			if t := group[i].traffic; t != nil {
 				b.Traffic.Add(&t.OpCounts)
 			}
+			if l := group[i].latency(); l != nil {
+				b.Latency.Merge(l, keyspace.LatencyWholeBins)
+			}
+			b.CPU += group[i].cpuTotal()
 		}
 		b.Units = len(group)
 		if len(group) == 1 && group[0].kind == unitNode {
@@ -261,7 +285,10 @@ func groupEnd(starts []int, k, units int) int {
 // fillValues computes every bucket's values and the matrix's extremes.
 func fillValues(m *Matrix, us []unit, starts []int, grid timeGrid, ms measure, table amounts) {
 	metric := m.View.Metric
-	if m.Timed() {
+	switch {
+	case m.Timed() && metric.Latency():
+		fillLatency(m, us, starts, grid)
+	case m.Timed():
 		rebin := newRebinner(grid.buckets, m.Time.Columns)
 		dense := make([]float64, grid.buckets)
 		var tableColumns []float64
@@ -280,11 +307,22 @@ func fillValues(m *Matrix, us []unit, starts []int, grid timeGrid, ms measure, t
 			for j := range tableColumns {
 				values[j] = share(values[j], tableColumns[j])
 			}
+			if ms.cpu {
+				// Percent-minutes to the mean percent over the column.
+				minutes := float64(grid.buckets) * float64(grid.micros) / 60e6 / float64(m.Time.Columns)
+				for j := range values {
+					values[j] /= minutes
+				}
+			}
 		}
-	} else {
+	default:
 		for k := range m.Buckets {
 			b := &m.Buckets[k]
-			m.Buckets[k].Values[0] = ms.scalar(amounts{stats: &b.Stats, traffic: &b.Traffic}, table)
+			var latency *keyspace.LatencySketch
+			if !b.Latency.Empty() {
+				latency = &b.Latency
+			}
+			m.Buckets[k].Values[0] = ms.scalar(amounts{stats: &b.Stats, traffic: &b.Traffic, latency: latency, cpu: b.CPU}, table)
 		}
 	}
 	for k := range m.Buckets {
@@ -292,6 +330,46 @@ func fillValues(m *Matrix, us []unit, starts []int, grid timeGrid, ms measure, t
 			m.Max = max(m.Max, v)
 			if v > 0 && (m.MinPositive == 0 || v < m.MinPositive) {
 				m.MinPositive = v
+			}
+		}
+	}
+}
+
+// fillLatency sets each bucket's median (or maximum) latency per time
+// column: the sketches of the bucket's units in the latency cells whose
+// middle falls in the column, merged.
+func fillLatency(m *Matrix, us []unit, starts []int, grid timeGrid) {
+	columns := m.Time.Columns
+	column := func(g int) int { return min((2*g+1)*columns/(2*grid.buckets), columns-1) }
+	cells := make([]keyspace.LatencySketch, columns)
+	for k := range m.Buckets {
+		for j := range cells {
+			cells[j] = keyspace.LatencySketch{}
+		}
+		for i := starts[k]; i < groupEnd(starts, k, len(us)); i++ {
+			t := us[i].traffic
+			if t == nil || t.Latency == nil {
+				continue
+			}
+			h := &t.Latency.Time
+			for j := range h.Cells {
+				// The cell's middle, on the grid of traffic buckets.
+				g := int(h.Cells[j].Bucket*keyspace.LatencyCellBuckets + keyspace.LatencyCellBuckets/2 - grid.first)
+				g = min(max(g, 0), grid.buckets-1)
+				if !h.Cells[j].Empty() {
+					cells[column(g)].Merge(&h.Cells[j].LatencySketch, keyspace.LatencyCellBins)
+				}
+			}
+		}
+		values := m.Buckets[k].Values
+		for j := range cells {
+			switch {
+			case cells[j].Empty():
+				values[j] = 0
+			case m.View.Metric == MetricLatencyMax:
+				values[j] = cells[j].MaxNs
+			default:
+				values[j] = float64(cells[j].Median())
 			}
 		}
 	}

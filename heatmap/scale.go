@@ -89,8 +89,17 @@ func (s Scale) String() string {
 }
 
 // Fit returns the mapping of the scale for the matrix's values.
+//
+// For a count, the log scale's bottom is at least one: a column's value
+// can be a fraction of a cell (a time-grid bucket spread over two
+// columns), and "0.03 cells" is no count a reader can use; smaller values
+// are drawn at the bottom's colour.
 func (s Scale) Fit(m *Matrix) Mapping {
-	return s.FitRange(m.MinPositive, m.Max)
+	lo := m.MinPositive
+	if m.View.Metric.Unit() == UnitCount && m.Max >= 1 {
+		lo = max(lo, 1)
+	}
+	return s.FitRange(lo, m.Max)
 }
 
 // FitRange returns the mapping of the scale for values whose smallest

@@ -49,7 +49,7 @@ func TestParsersListTheValidNames(t *testing.T) {
 		parse func(string) error
 		valid []string
 	}{
-		{func(s string) error { _, err := ParseMetric(s); return err }, []string{"writes", "rows", "bytes", "versions", "max-row", "share", "write-share", "ops", "reads", "read-bytes", "write-bytes"}},
+		{func(s string) error { _, err := ParseMetric(s); return err }, []string{"writes", "rows", "bytes", "versions", "max-row", "share", "write-share", "ops", "reads", "read-bytes", "write-bytes", "latency", "latency-max", "cpu"}},
 		{func(s string) error { _, err := ParseBucketing(s); return err }, []string{"prefix", "even", "heat", "tablets"}},
 		{func(s string) error { _, err := ParseScale(s); return err }, []string{"linear", "log"}},
 		{func(s string) error { _, err := ParsePalette(s); return err }, []string{"viridis", "heat"}},

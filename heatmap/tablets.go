@@ -27,7 +27,7 @@ func tabletUnits(snap *keyspace.Snapshot, sc scope, grid timeGrid, ms measure) (
 		if !overlaps(start, end, sc.start, sc.end) {
 			continue
 		}
-		if start >= sc.start && !keyspace.EndBefore(sc.end, end) && !ms.traffic {
+		if start >= sc.start && !keyspace.EndBefore(sc.end, end) && !ms.traffic && !ms.cpu {
 			units = append(units, unit{kind: unitTablet, start: start, end: end, stats: &r.Stats, writes: &r.Writes})
 			continue
 		}
@@ -35,15 +35,23 @@ func tabletUnits(snap *keyspace.Snapshot, sc scope, grid timeGrid, ms measure) (
 		stats := &keyspace.Stats{}
 		writes := grid.empty()
 		var traffic *keyspace.NodeTraffic
+		var cpu *keyspace.TimeHist
 		for _, u := range collectUnits(cut, func(*unit, int) bool { return false }) {
 			stats.Merge(u.stats)
-			if ms.traffic {
+			switch {
+			case ms.cpu:
+				if cpu == nil {
+					h := grid.empty()
+					cpu = &h
+				}
+				grid.accumulate(cpu.Counts, u.cpu)
+			case ms.traffic:
 				traffic = mergeTraffic(traffic, u.traffic)
-			} else {
+			default:
 				grid.accumulate(writes.Counts, u.writes)
 			}
 		}
-		units = append(units, unit{kind: unitTablet, start: cut.start, end: cut.end, stats: stats, writes: &writes, traffic: traffic})
+		units = append(units, unit{kind: unitTablet, start: cut.start, end: cut.end, stats: stats, writes: &writes, traffic: traffic, cpu: cpu})
 	}
 	return units, nil
 }

@@ -53,6 +53,11 @@ func RenderText(m *Matrix, o TextOptions) string {
 	if l.LegendLine >= 0 {
 		lines[l.LegendLine] = r.legendLine()
 	}
+	for i, line := range lines {
+		if pad := l.Width - ansi.StringWidth(line); pad > 0 {
+			lines[i] = line + strings.Repeat(" ", pad)
+		}
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -162,8 +167,43 @@ func (r *textRenderer) heatLines(lines []string) {
 				b.WriteString(shadeChar(int(level)))
 			}
 		}
+		if r.l.MarkX >= 0 {
+			b.WriteString(r.markCell(upper.lo, lower.hi))
+		}
 		lines[i] = b.String()
 	}
+}
+
+// Marks' brackets in the text heatmap.
+const (
+	markTop    = "┐"
+	markMiddle = "│"
+	markBottom = "┘"
+	markSingle = "╴"
+)
+
+// markCell draws the marks' column of the heat line showing buckets
+// [lo, hi): the bracket of the first mark that covers one of them, and on
+// its first line its number and note.
+func (r *textRenderer) markCell(lo, hi int) string {
+	width := r.l.MarkWidth
+	for _, k := range r.o.Marks {
+		if k.Last < lo || k.First >= hi || len(r.m.Buckets) == 0 {
+			continue
+		}
+		first, last := k.First >= lo, k.Last < hi
+		glyph, text := markMiddle, ""
+		switch {
+		case first && last:
+			glyph, text = markSingle, k.Text()
+		case first:
+			glyph, text = markTop, k.Text()
+		case last:
+			glyph = markBottom
+		}
+		return r.styles.Accent.Render(fit(glyph+" "+sanitize(text), width))
+	}
+	return strings.Repeat(" ", width)
 }
 
 // labels writes the buckets' labels for the gutter, with their times

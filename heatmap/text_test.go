@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/btviz/btviz/internal/testkit/tier"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -63,8 +64,10 @@ func TestRenderTextIsExactlyTheAskedSize(t *testing.T) {
 	timed := mustBuild(t, snap, View{Rows: 50, Columns: 90})
 	untimed := mustBuild(t, snap, View{Rows: 50, Metric: MetricBytes, Bucketing: BucketHeat})
 	empty := mustBuild(t, snap, View{Start: "x", End: "y", Rows: 5, Columns: 10})
-	widths := []int{0, 1, 2, 3, 5, 9, 23, 24, 25, 40, 79, 80, 81, 120, 200, 240, 333}
-	heights := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 24, 70}
+	// Every size in the slow tier; an even sample, the smallest and the
+	// largest included, in the fast one.
+	widths := tier.Sample([]int{0, 1, 2, 3, 5, 9, 23, 24, 25, 40, 79, 80, 81, 120, 200, 240, 333}, 7)
+	heights := tier.Sample([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 24, 70}, 6)
 	for _, m := range []*Matrix{timed, untimed, empty, nil} {
 		for _, p := range profiles() {
 			for _, w := range widths {

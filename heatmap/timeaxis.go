@@ -70,13 +70,17 @@ type timeGrid struct {
 	micros  int64
 }
 
-// newTimeGrid returns the occupied part of snap's time grid: the
-// traffic recording's (traffic set) or the cell timestamps'. A span
+// newTimeGrid returns the occupied part of snap's time grid that ms
+// reads: the hot tablets', the traffic recording's or the cell
+// timestamps'. A span
 // beyond the [keyspace.MaxTimeBuckets] every grid keeps to has no time
 // axis, so that no file can make a grid cost more than that.
-func newTimeGrid(snap *keyspace.Snapshot, traffic bool) timeGrid {
+func newTimeGrid(snap *keyspace.Snapshot, ms measure) timeGrid {
 	first, last, micros := snap.TimeSpan()
-	if traffic {
+	switch {
+	case ms.cpu:
+		first, last, micros = snap.CPUSpan()
+	case ms.traffic:
 		first, last, micros = snap.TrafficSpan()
 	}
 	if micros <= 0 || last <= first || last-first > keyspace.MaxTimeBuckets {

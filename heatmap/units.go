@@ -25,6 +25,27 @@ type unit struct {
 	writes *keyspace.TimeHist
 	// traffic is the unit's recorded traffic, nil without a recording.
 	traffic *keyspace.NodeTraffic
+	// cpu is the unit's hot-tablet CPU (percent-minutes per bucket of
+	// their grid), nil without hot tablets.
+	cpu *keyspace.TimeHist
+}
+
+// cpuTotal returns the unit's hot-tablet CPU in percent-minutes.
+func (u *unit) cpuTotal() float64 {
+	if u.cpu == nil {
+		return 0
+	}
+	return u.cpu.Total()
+}
+
+// latency returns the unit's latency sketch over the whole recording (nil
+// without latencies).
+func (u *unit) latency() *keyspace.LatencySketch {
+	if u.traffic == nil || u.traffic.Latency == nil {
+		return nil
+	}
+	s := u.traffic.Latency.Whole()
+	return &s
 }
 
 // keyBounds returns the smallest and largest key the unit is known to
@@ -46,7 +67,7 @@ func (u *unit) keyBounds() (first, last string, ok bool) {
 }
 
 func nodeUnit(n *keyspace.Node) unit {
-	return unit{kind: unitNode, node: n, start: string(n.Start), end: string(n.End), stats: &n.Stats, writes: &n.Writes, traffic: n.Traffic}
+	return unit{kind: unitNode, node: n, start: string(n.Start), end: string(n.End), stats: &n.Stats, writes: &n.Writes, traffic: n.Traffic, cpu: n.CPU}
 }
 
 // remainderUnit is the unit of the rows of n that none of its children
@@ -54,17 +75,25 @@ func nodeUnit(n *keyspace.Node) unit {
 // where a row keyed by the prefix itself sorts.
 func remainderUnit(n *keyspace.Node) unit {
 	stats, writes, traffic := n.Remainder()
-	return unit{kind: unitRemainder, node: n, start: string(n.Start), end: string(n.Children[0].Start), stats: &stats, writes: &writes, traffic: traffic}
+	return unit{kind: unitRemainder, node: n, start: string(n.Start), end: string(n.Children[0].Start), stats: &stats, writes: &writes, traffic: traffic, cpu: n.RemainderCPU()}
 }
 
 // childUnits returns the units n splits into: the remainder (if any) and
-// the children, in key order.
+// the children, in key order. A remainder that is only the traffic of
+// scans wider than one child is drawn over the children whose rows the
+// scans returned ([keyspace.Node.ChildTraffic]), not as a range of its
+// own before the first child.
 func childUnits(n *keyspace.Node, out []unit) []unit {
-	if n.HasRemainder() {
+	spread, ok := n.ChildTraffic()
+	if n.HasRemainder() && !ok {
 		out = append(out, remainderUnit(n))
 	}
-	for _, c := range n.Children {
-		out = append(out, nodeUnit(c))
+	for i, c := range n.Children {
+		u := nodeUnit(c)
+		if ok {
+			u.traffic = spread[i]
+		}
+		out = append(out, u)
 	}
 	return out
 }

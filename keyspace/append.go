@@ -48,6 +48,11 @@ func (b *Builder) Append(sub *Builder) error {
 	b.snap.Largest = b.largest.merge(b.snap.Largest, sub.snap.Largest)
 	b.snap.MostVersioned = b.mostVersioned.merge(b.snap.MostVersioned, sub.snap.MostVersioned)
 	b.sample.absorb(&sub.sample)
+	b.longKeys = mergeLongKeys(b.longKeys, sub.longKeys)
+	if sub.keys.longest > b.keys.longest {
+		b.keys.longest = sub.keys.longest
+		b.applyKeyBudget()
+	}
 	b.snap.Scan.RowsRead += sub.snap.Scan.RowsRead
 	b.snap.Scan.CellsRead += sub.snap.Scan.CellsRead
 	if sub.sharedKnown {
@@ -56,7 +61,7 @@ func (b *Builder) Append(sub *Builder) error {
 	if sub.depth < b.depth {
 		b.collapseTo(sub.depth)
 	}
-	if b.nodes > b.opts.MaxNodes {
+	if b.nodes > b.maxNodes() {
 		b.prune()
 	}
 	return nil

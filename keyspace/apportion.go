@@ -150,6 +150,16 @@ func (a *apportioner) splitTraffic(traffic *NodeTraffic) []*NodeTraffic {
 			*counter(&out[i].OpCounts) = parts[i]
 		}
 	}
+	if traffic.Latency != nil {
+		// Which calls of a range fell in which part is not known: each
+		// part gets the range's latencies in proportion to its share,
+		// which keeps every quantile.
+		for i := range out {
+			if a.shares[i] > 0 {
+				out[i].Latency = traffic.Latency.scaled(a.shares[i])
+			}
+		}
+	}
 	callParts := make([]float64, n)
 	for _, m := range traffic.Methods {
 		a.divide(m.Calls, fresh(), callParts)

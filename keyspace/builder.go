@@ -53,6 +53,17 @@ type Builder struct {
 	traffic trafficState
 	// addingOp is set while an operation, not a row, descends the tree.
 	addingOp bool
+
+	// rangeIndex maps a range of the tablet map the builder was given
+	// to the range that holds it once long keys were cut and neighbours
+	// merged ([Builder.cutMeta]); nil when none were.
+	rangeIndex []int
+
+	// keys follows the longest key kept, which bounds the nodes and
+	// sample rows the builder keeps ([TreeKeyBytes], [SampleKeyBytes]);
+	// longKeys notes the keys cut to [KeptKeyBytes].
+	keys     keyBudget
+	longKeys []LongKey
 }
 
 type timeCount struct {
@@ -84,6 +95,7 @@ func NewBuilder(meta *Snapshot, opts Options) *Builder {
 	b.depth = opts.MaxDepth
 	meta.TreeDepth = opts.MaxDepth
 	sort.Slice(meta.Ranges, func(i, j int) bool { return meta.Ranges[i].Start < meta.Ranges[j].Start })
+	b.cutMeta(meta)
 	if opts.Delimiters != "" || opts.DelimitersDecided {
 		b.setDelimiters(opts.Delimiters)
 	} else {
@@ -97,8 +109,14 @@ func NewBuilder(meta *Snapshot, opts Options) *Builder {
 func (b *Builder) Add(row *Row) {
 	b.snap.Scan.RowsRead++
 	b.snap.Scan.CellsRead += int64(len(row.Cells))
+	if len(row.Key) > KeptKeyBytes {
+		row = b.cutRow(row)
+	}
+	if b.keys.note(row.Key) {
+		b.applyKeyBudget()
+	}
 	if b.detecting {
-		b.pending = append(b.pending, Row{Key: row.Key, Weight: row.Weight, Cells: slices.Clone(row.Cells)})
+		b.pending = append(b.pending, Row{Key: row.Key, Weight: row.Weight, Cells: slices.Clone(row.Cells), keyBytes: row.keyBytes})
 		if len(b.pending) >= b.opts.DetectRows {
 			b.finishDetection()
 		}
@@ -113,6 +131,7 @@ func (b *Builder) Rows() int64 { return b.snap.Scan.RowsRead }
 // MarkRange records that tablet-map range i was scanned in full, and
 // whether it was re-read at full resolution after sampling.
 func (b *Builder) MarkRange(i int, rescanned bool) {
+	i = b.keptRange(i)
 	b.snap.Ranges[i].Scanned = true
 	b.snap.Ranges[i].Rescanned = b.snap.Ranges[i].Rescanned || rescanned
 }
@@ -121,7 +140,7 @@ func (b *Builder) MarkRange(i int, rescanned bool) {
 // than a sampled scan saw of it and was not re-read in full, the read cap
 // spent: an oversized row may hide in it.
 func (b *Builder) MarkUnexplained(i int) {
-	b.snap.Ranges[i].Unexplained = true
+	b.snap.Ranges[b.keptRange(i)].Unexplained = true
 }
 
 // Snapshot returns a deep copy of the snapshot built so far; the builder
@@ -133,6 +152,8 @@ func (b *Builder) Snapshot() *Snapshot {
 	}
 	snap := b.snap.Clone()
 	snap.Sample = b.sample.rows()
+	snap.LongKeys = slices.Clone(b.longKeys[:min(len(b.longKeys), b.keys.listRows(LongKeysKept))])
+	snap.cutTexts()
 	if snap.Traffic != nil {
 		b.hotLists(snap.Traffic)
 	}
@@ -307,7 +328,13 @@ func (b *Builder) descend(key string, path []*Node) []*Node {
 // budget is spent and parent has no child to fold the row into.
 func (b *Builder) childFor(parent *Node, key string, offset int) *Node {
 	if i, ok := parent.childIndex(key); ok {
-		return parent.Children[i]
+		child := parent.Children[i]
+		if !b.addingOp || !b.splitsAt(parent, child, key) {
+			return child
+		}
+		// A hot range keeps what it counted and ends at key; key gets a
+		// node of its own, as the keys after it will.
+		child.End = Key(key)
 	}
 	end := offset + b.splitter.Next(key, offset)
 	var kind NodeKind
@@ -317,14 +344,14 @@ func (b *Builder) childFor(parent *Node, key string, offset int) *Node {
 	} else {
 		kind, prefix, start, stop = KindPrefix, key[:end], key[:end], PrefixEnd(key[:end])
 	}
-	if b.nodes >= b.opts.MaxNodes {
+	if b.nodes >= b.maxNodes() {
 		b.prune()
 		if parent.Depth >= b.limit() {
 			return nil // the row stays with parent, now a leaf level
 		}
 	}
 	i, _ := parent.childIndex(key)
-	if b.nodes >= b.opts.MaxNodes {
+	if b.nodes >= b.maxNodes() {
 		return b.foldInto(parent, i, start, stop)
 	}
 	if kind == KindRow {
@@ -541,7 +568,7 @@ func (b *Builder) narrowShared(most int) {
 // arrive in (a late salt bucket keeps its hot user). The shared prefix's
 // children are never given up.
 func (b *Builder) prune() {
-	for b.depth > 1 && float64(b.nodes) > pruneToShare*float64(b.opts.MaxNodes) {
+	for b.depth > 1 && float64(b.nodes) > pruneToShare*float64(b.maxNodes()) {
 		b.collapseTo(b.depth - 1)
 	}
 }

@@ -20,9 +20,14 @@ import (
 // FileFormat and FileVersion identify btviz snapshot files; see the
 // package documentation for the layout. A reader accepts every version up
 // to its own and refuses newer ones.
+//
+// Version 2 added the table's hot tablets ("hot_tablets"). A snapshot
+// without them is written as version 1, which every btviz reads; one with
+// them as version 2, which a btviz that predates them refuses rather
+// than show without them.
 const (
 	FileFormat  = "btviz-snapshot"
-	FileVersion = 1
+	FileVersion = 2
 )
 
 // fileEnvelope is the top-level JSON object of a snapshot or recording
@@ -40,7 +45,11 @@ func Encode(w io.Writer, snap *Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("encoding snapshot of table %s: %w", escape.Quote(snap.Table), err)
 	}
-	return encodeEnvelope(w, fileEnvelope{Format: FileFormat, Version: FileVersion, Snapshot: body})
+	version := 1
+	if snap.HotTablets != nil {
+		version = FileVersion
+	}
+	return encodeEnvelope(w, fileEnvelope{Format: FileFormat, Version: version, Snapshot: body})
 }
 
 // encodeEnvelope writes a file's envelope, gzip-compressed.
@@ -312,20 +321,29 @@ func envelope(body []byte) (format string, err error) {
 // A null item of a list is refused too: encoding/json would store it as
 // a zero value (an empty row, a count of 0), drawn as if the file said so.
 func unmarshal(body []byte, v any) error {
-	t := reflect.TypeOf(v).Elem()
-	var located *FieldError
-	if err := json.Unmarshal(body, v); err != nil {
-		if located = locateDecodeError(body, t, "file"); located == nil {
-			return fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
-		}
-	} else if hasNullItem(body) {
-		located = locateNullItem(body, t, "file")
-	}
+	located, err := decodeAt(body, v, "file")
 	if located != nil {
 		located.Path = strings.TrimPrefix(located.Path, "file.")
 		return damaged(located)
 	}
-	return nil
+	return err
+}
+
+// decodeAt decodes body, the value at path of a file, into v, as
+// [unmarshal] does: a value that cannot be decoded is named by a
+// [*FieldError], anything else that is not JSON of v's type is err.
+func decodeAt(body []byte, v any, path string) (located *FieldError, err error) {
+	t := reflect.TypeOf(v).Elem()
+	if err := json.Unmarshal(body, v); err != nil {
+		if located = locateDecodeError(body, t, path); located == nil {
+			return nil, fmt.Errorf("%w: %v; %s", ErrNotSnapshot, err, rescan)
+		}
+		return located, nil
+	}
+	if hasNullItem(body) {
+		return locateNullItem(body, t, path), nil
+	}
+	return nil, nil
 }
 
 // damaged wraps the error naming a wrong value of a file.

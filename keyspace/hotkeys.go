@@ -30,7 +30,7 @@ type hotCounter struct {
 	capacity int
 	entries  []hotEntry // the counters, at most capacity
 	heap     []heapSlot // a min-heap of the counters by count
-	filter   []float64  // the buckets of keys without a counter
+	filter   []float64  // the buckets of keys without a counter (nil until every counter is taken)
 	// first is, per bucket, 1 + the number of the first counter in its
 	// chain (0: none).
 	first []int32
@@ -68,15 +68,14 @@ type hotCount struct {
 }
 
 func newHotCounter(capacity int) hotCounter {
-	return hotCounter{
-		capacity: capacity,
-		entries:  make([]hotEntry, 0, capacity),
-		heap:     make([]heapSlot, 0, capacity),
-		filter:   make([]float64, filterPerCounter*capacity),
-		first:    make([]int32, filterPerCounter*capacity),
-		seed:     maphash.MakeSeed(),
-	}
+	return hotCounter{capacity: capacity, first: make([]int32, hotStartBuckets), seed: maphash.MakeSeed()}
 }
+
+// hotStartBuckets is how many buckets a hotCounter starts with: until its
+// counters are all taken the filter counts nothing, and the buckets only
+// chain the counters, so they grow with them (a table with a few calls
+// costs a few hundred bytes, not the 768 KB of three full counters).
+const hotStartBuckets = 16
 
 // add counts weight occurrences of key, with extra added to its second
 // measure (lost while the key has no counter).
@@ -93,12 +92,18 @@ func (h *hotCounter) add(key string, weight, extra float64) {
 		next = e.next
 	}
 	if len(h.entries) < h.capacity {
+		if h.growBuckets() {
+			bucket = h.bucket(key)
+		}
 		n := int32(len(h.entries))
 		h.entries = append(h.entries, hotEntry{key: key, extra: extra, at: int32(len(h.heap)), bucket: bucket, next: h.first[bucket]})
 		h.first[bucket] = n + 1
 		h.heap = append(h.heap, heapSlot{count: weight, entry: n})
 		h.up(len(h.heap) - 1)
 		return
+	}
+	if h.filter == nil {
+		h.filter = make([]float64, len(h.first))
 	}
 	seen := h.filter[bucket]
 	min := h.heap[0]
@@ -117,6 +122,32 @@ func (h *hotCounter) add(key string, weight, extra float64) {
 	h.down(0)
 }
 
+// growBuckets makes room for one more counter: the buckets double while
+// they are fewer than twice the counters, and take their full number,
+// filterPerCounter per counter, with the last counter, before the filter
+// starts counting. It rechains the counters and reports whether it did.
+func (h *hotCounter) growBuckets() bool {
+	full := filterPerCounter * h.capacity
+	want := len(h.first)
+	for want < full && want < 2*(len(h.entries)+1) {
+		want *= 2
+	}
+	if len(h.entries)+1 == h.capacity {
+		want = full
+	}
+	want = min(want, full)
+	if want == len(h.first) {
+		return false
+	}
+	h.first = make([]int32, want)
+	for i := range h.entries {
+		e := &h.entries[i]
+		e.bucket = h.bucket(e.key)
+		e.next, h.first[e.bucket] = h.first[e.bucket], int32(i)+1
+	}
+	return true
+}
+
 // unchain takes counter n out of its bucket's chain.
 func (h *hotCounter) unchain(n int32) {
 	link := &h.first[h.entries[n].bucket]
@@ -128,7 +159,7 @@ func (h *hotCounter) unchain(n int32) {
 
 // bucket returns key's filter bucket.
 func (h *hotCounter) bucket(key string) int32 {
-	hi, _ := bits.Mul64(maphash.String(h.seed, key), uint64(len(h.filter)))
+	hi, _ := bits.Mul64(maphash.String(h.seed, key), uint64(len(h.first)))
 	return int32(hi)
 }
 

@@ -33,12 +33,16 @@ func Join(storage, recording *Snapshot) (*Snapshot, error) {
 	}
 	out := storage.Clone()
 	out.Traffic = recording.Traffic.clone()
+	splitAtRecording(out, recording.Root)
 	from := recording.Root
 	if from.Traffic != nil {
 		addTraffic(out.Root, from.Traffic)
 	}
 	for _, child := range from.Children {
 		graft(out.Root, child)
+	}
+	if out.HotTablets != nil {
+		out.placeHotTablets() // on the nodes the recording added too
 	}
 	return out, nil
 }
@@ -106,7 +110,14 @@ func spread(n *Node, traffic *NodeTraffic, t *Node) {
 		return
 	}
 	weights := append(spreadWeights(over, t), ownRows)
-	if allZero(weights) { // no rows stored here: share alike
+	if allZero(weights) { // no rows stored here: by the traffic already there
+		for i, c := range over {
+			if c.Traffic != nil {
+				weights[i] = c.Traffic.Ops
+			}
+		}
+	}
+	if allZero(weights) { // nor traffic: share alike
 		for i := range over {
 			weights[i] = 1
 		}

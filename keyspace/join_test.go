@@ -405,3 +405,57 @@ func handRecording(table string, children ...*Node) *Snapshot {
 	}
 	return &Snapshot{Table: table, Traffic: &Traffic{BucketMicros: 1}, Root: root}
 }
+
+// TestJoinNamesTheRecordedPrefix: a scan of 2,000 users merges them into
+// ranges of about twenty; a recording that reads one user's rows names
+// that user's prefix, and the join names it too, with the user's ten
+// stored rows and all its traffic, while the rows around it stay in the
+// range's pieces and every count adds up.
+func TestJoinNamesTheRecordedPrefix(t *testing.T) {
+	storage := buildSnapshot(t, func(add func(string)) {
+		for u := range 2000 {
+			for item := range 10 {
+				add(fmt.Sprintf("user#u%04d#item#%03d", u, item))
+			}
+		}
+	})
+	users := storage.Root.Lookup("user#")
+	if users == nil {
+		t.Fatal("the scan has no user# node")
+	}
+	if at := storage.Root.Lookup("user#u0613#"); at != nil {
+		t.Fatalf("the scan keeps user#u0613# as a node of its own; the test needs it merged into a range")
+	}
+	var ops []Op
+	for i := range 400 {
+		op := opAt(float64(i)/10, MethodReadRows)
+		key := fmt.Sprintf("user#u0613#item#%03d", i%10)
+		if i%4 == 3 {
+			key = fmt.Sprintf("user#u%04d#item#%03d", (i*7919)%2000, i%10)
+		}
+		op.Keys, op.RowsRead = keys(key), rows(key)
+		ops = append(ops, op)
+	}
+	joined, err := Join(storage, recordOps(t, ops))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := joined.validate("joined"); err != nil {
+		t.Fatalf("the join is not a valid snapshot: %v", err)
+	}
+	path := joined.Root.Lookup("user#u0613#")
+	if path == nil {
+		t.Fatal("the join does not name user#u0613#")
+	}
+	hot := path[len(path)-1]
+	if hot.Rows != 10 || hot.Traffic == nil || hot.Traffic.RowsRead < 300 {
+		t.Errorf("user#u0613# holds %v rows and %+v traffic, want its 10 rows and at least 300 rows read", hot.Rows, hot.Traffic)
+	}
+	var rowsUnder float64
+	for _, c := range path[len(path)-2].Children {
+		rowsUnder += c.Rows
+	}
+	if math.Abs(rowsUnder-20_000) > 1e-6 || joined.Root.Rows != 20_000 {
+		t.Errorf("the pieces hold %v rows under user#, the table %v; want 20,000", rowsUnder, joined.Root.Rows)
+	}
+}

@@ -83,6 +83,15 @@ type Node struct {
 	// recording.
 	Traffic  *NodeTraffic `json:"traffic,omitempty"`
 	Children []*Node      `json:"children,omitempty"`
+	// CPU is the node CPU of the hot tablets over the node's keys, in
+	// percent-minutes per bucket of the hot tablets' time grid
+	// ([HotTablets.BucketMicros]); nil without hot tablets. It is not
+	// written to a file: [WithHotTablets] and the reader place it from
+	// [Snapshot.HotTablets].
+	CPU *TimeHist `json:"-"`
+	// opStamp is the last call whose latency the builder counted here
+	// ([Builder.AddOp]): a call counts once per node.
+	opStamp uint64
 }
 
 // IsLeaf reports whether the node has no children to drill into.
@@ -156,6 +165,10 @@ func (n *Node) clone() *Node {
 	c.Top = append([]RowStat(nil), n.Top...)
 	c.TopVersioned = append([]RowStat(nil), n.TopVersioned...)
 	c.Traffic = n.Traffic.clone()
+	if n.CPU != nil {
+		cpu := n.CPU.clone()
+		c.CPU = &cpu
+	}
 	if n.Children != nil {
 		c.Children = make([]*Node, len(n.Children))
 		for i, child := range n.Children {

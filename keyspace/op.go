@@ -54,6 +54,10 @@ type Op struct {
 	// Code is the gRPC status code the call ended with (0 is OK). A Part
 	// carries no code.
 	Code uint32
+	// Latency is how long the call took as the recording proxy saw it,
+	// from its request to its trailers (0: not measured; a Part carries
+	// none).
+	Latency time.Duration
 }
 
 // KeyRange is the key range [Start, End); an empty End is the end of the

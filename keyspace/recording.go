@@ -23,9 +23,53 @@ type Recording struct {
 	// Undecoded counts calls the proxy forwarded but could not decode
 	// (they are in no table's counts).
 	Undecoded int64 `json:"undecoded,omitempty"`
+	// TooLarge counts messages larger than the proxy decodes whole (a
+	// 100 MB cell), which it forwarded decoding only their head: a
+	// mutation of one row is recorded from it; a read's rows from that
+	// message on are not counted.
+	TooLarge int64 `json:"too_large,omitempty"`
+	// NotFound counts the calls on tables the upstream answered NotFound
+	// for (tables that do not exist), which are not recorded; OverLimit
+	// the calls on tables beyond the [RecordingTables] a recording
+	// holds. Nil when there were none.
+	NotFound  *TablesLeftOut `json:"not_found,omitempty"`
+	OverLimit *TablesLeftOut `json:"over_limit,omitempty"`
 	// Tables holds one snapshot per table, sorted by name.
 	Tables []*Snapshot `json:"tables"`
 }
+
+// TablesLeftOut counts the calls on tables a recording did not record,
+// and names the tables called most ([NotFoundNamesKept] of them).
+type TablesLeftOut struct {
+	Calls  int64        `json:"calls"`
+	Tables []TableCalls `json:"tables"`
+}
+
+// TableCalls is how often a table was called: Calls over-estimates the
+// true count by at most Error (a bounded top-K counter), as [HotRow]'s
+// count does.
+type TableCalls struct {
+	Table string  `json:"table"`
+	Calls float64 `json:"calls"`
+	Error float64 `json:"error,omitempty"`
+}
+
+// Names returns the tables' names, the most called first.
+func (l *TablesLeftOut) Names() []string {
+	if l == nil {
+		return nil
+	}
+	names := make([]string, len(l.Tables))
+	for i, t := range l.Tables {
+		names[i] = t.Table
+	}
+	return names
+}
+
+// IncompleteRecording is what an incomplete recording's tables say as
+// the reason their scan is incomplete ([ScanInfo.Incomplete]).
+const IncompleteRecording = "the recording was cut off: this is its last periodic write (btviz record was killed, " +
+	"crashed, or could not write at the end), and the calls after it are missing"
 
 // Table returns the recording's snapshot of table, or nil.
 func (r *Recording) Table(table string) *Snapshot {
@@ -67,7 +111,42 @@ type RecordingBuilder struct {
 	opts      Options
 	tables    map[string]*Builder
 	undecoded int64
+	tooLarge  int64
+	// notFound and overLimit count the calls on tables not recorded.
+	notFound, overLimit leftOutCounter
 }
+
+// leftOutCounter counts the calls on tables a recording leaves out and
+// keeps the names of the most called.
+type leftOutCounter struct {
+	calls int64
+	names hotCounter
+}
+
+func (c *leftOutCounter) add(table string) {
+	if c.calls == 0 {
+		c.names = newHotCounter(NotFoundNamesKept)
+	}
+	c.calls++
+	c.names.add(table, 1, 0)
+}
+
+// list returns what the counter holds for a file, nil when it counted
+// nothing.
+func (c *leftOutCounter) list() *TablesLeftOut {
+	if c.calls == 0 {
+		return nil
+	}
+	l := &TablesLeftOut{Calls: c.calls, Tables: []TableCalls{}}
+	for _, e := range c.names.top(NotFoundNamesKept) {
+		l.Tables = append(l.Tables, TableCalls{Table: e.key, Calls: e.count, Error: e.error})
+	}
+	return l
+}
+
+// notFoundCode is gRPC's NotFound status code, the answer of the data API
+// to a call on a table that does not exist.
+const notFoundCode = 5
 
 // DefaultTrafficNodes is the node budget of each table of a recording:
 // every traffic node keeps five histograms, so it is smaller than a
@@ -87,20 +166,68 @@ func NewRecordingBuilder(meta RecordingMeta, opts Options) *RecordingBuilder {
 }
 
 // Add folds one operation into its table's traffic ([Builder.AddOp]).
+// A call the upstream answered NotFound for, on a table no call has
+// found, is counted and not built ([TablesLeftOut]), as is a call on a
+// table beyond the [RecordingTables] the recording holds.
 func (r *RecordingBuilder) Add(op *Op) {
-	b, ok := r.tables[op.Table]
+	table := cutText(op.Table)
+	b, ok := r.tables[table]
 	if !ok {
+		switch {
+		case op.Part && len(r.tables) >= RecordingTables:
+			return // the rows of a call on a table left out
+		case op.Part:
+			// The first call on a table can be a scan whose first
+			// answers arrive before the call ends: rows came back, so the
+			// table exists, and they count.
+		case op.Code == notFoundCode:
+			r.notFound.add(table)
+			return
+		case len(r.tables) >= RecordingTables:
+			r.overLimit.add(table)
+			return
+		}
 		b = NewBuilder(&Snapshot{
-			Source: r.meta.Source, Project: r.meta.Project, Instance: r.meta.Instance, Table: op.Table,
+			Source: r.meta.Source, Project: r.meta.Project, Instance: r.meta.Instance, Table: table,
 			Scan: ScanInfo{Mode: ModeFull, Fraction: 1, Complete: true, Started: r.meta.Started},
 		}, r.opts)
-		r.tables[op.Table] = b
+		r.tables[table] = b
+		r.shareNodes()
+	}
+	if table != op.Table {
+		cut := *op
+		cut.Table = table
+		op = &cut
 	}
 	b.AddOp(op)
 }
 
+// LeftOut returns the calls on tables the recording does not hold: tables
+// the upstream answered NotFound for, and tables beyond [RecordingTables]
+// (nil when there were none).
+func (r *RecordingBuilder) LeftOut() (notFound, overLimit *TablesLeftOut) {
+	return r.notFound.list(), r.overLimit.list()
+}
+
+// shareNodes gives every table its part of [RecordingNodes] and
+// [RecordingKeyBytes]: the budgets the recording was made with, until the
+// tables share more.
+func (r *RecordingBuilder) shareNodes() {
+	nodes := max(min(r.opts.MaxNodes, RecordingNodes/len(r.tables)), 1)
+	keyBytes := min(TreeKeyBytes, RecordingKeyBytes/len(r.tables))
+	for _, b := range r.tables {
+		if b.opts.MaxNodes != nodes || b.keys.budget() != keyBytes {
+			b.setBudget(nodes, keyBytes)
+		}
+	}
+}
+
 // AddUndecoded counts a call the proxy forwarded but could not decode.
 func (r *RecordingBuilder) AddUndecoded() { r.undecoded++ }
+
+// SetTooLarge sets how many messages were too large to decode whole
+// ([Recording.TooLarge]).
+func (r *RecordingBuilder) SetTooLarge(n int64) { r.tooLarge = n }
 
 // Tables returns the names of the tables recorded so far, sorted.
 func (r *RecordingBuilder) Tables() []string {
@@ -128,14 +255,20 @@ func (r *RecordingBuilder) Snapshot(table string, now time.Time) *Snapshot {
 }
 
 // Recording returns a deep copy of everything recorded so far, as of now;
-// complete says whether the recording has ended.
+// complete says whether the recording has ended. The tables of an
+// incomplete one say so as their scans' reason ([IncompleteRecording]).
 func (r *RecordingBuilder) Recording(now time.Time, complete bool) *Recording {
 	rec := &Recording{
-		Started: r.meta.Started, Duration: now.Sub(r.meta.Started), Upstream: r.meta.Upstream,
-		Complete: complete, Undecoded: r.undecoded,
+		Started: r.meta.Started, Duration: now.Sub(r.meta.Started), Upstream: cutText(r.meta.Upstream),
+		Complete: complete, Undecoded: r.undecoded, TooLarge: r.tooLarge, NotFound: r.notFound.list(), OverLimit: r.overLimit.list(),
 	}
 	for _, name := range r.Tables() {
-		rec.Tables = append(rec.Tables, r.Snapshot(name, now))
+		snap := r.Snapshot(name, now)
+		if !complete {
+			snap.Scan.Complete, snap.Scan.Incomplete = false, IncompleteRecording
+			snap.Traffic.Incomplete = IncompleteRecording
+		}
+		rec.Tables = append(rec.Tables, snap)
 	}
 	return rec
 }

@@ -40,11 +40,23 @@ func SaveRecording(path string, rec *Recording) error {
 }
 
 // File is what a snapshot or recording file holds: one of Snapshot and
-// Recording is set.
+// Recording is set. Damaged lists the tables of a recording that were
+// left out because their values break the format's rules: the other
+// tables are read all the same.
 type File struct {
 	Path      string
 	Snapshot  *Snapshot
 	Recording *Recording
+	Damaged   []DamagedTable
+}
+
+// DamagedTable is a table of a recording file that was left out: its
+// place in the file, its name as far as it could be read, and why (an
+// error wrapping [ErrDamaged] and a [*FieldError]).
+type DamagedTable struct {
+	Index int
+	Table string
+	Err   error
 }
 
 // Snapshots returns the file's snapshots: the one of a snapshot file, or
@@ -106,39 +118,137 @@ func (r Reader) DecodeFile(in io.Reader) (*File, error) {
 		if file.Snapshot == nil {
 			return nil, damaged(&FieldError{Path: "snapshot", Problem: "missing: the file holds no snapshot"})
 		}
+		file.Snapshot.cutTexts()
 		if err := file.Snapshot.validate("snapshot"); err != nil {
 			return nil, damaged(err)
 		}
+		file.Snapshot.placeHotTablets()
 		return &File{Snapshot: file.Snapshot}, nil
 	}
 	var file struct {
-		Recording *Recording `json:"recording"`
+		Recording *recordingBody `json:"recording"`
 	}
 	if err := unmarshal(body, &file); err != nil {
 		return nil, err
 	}
-	rec := file.Recording
-	switch {
-	case rec == nil:
+	if file.Recording == nil {
 		return nil, damaged(&FieldError{Path: "recording", Problem: "missing: the file holds no recording"})
+	}
+	rec := &file.Recording.Recording
+	switch {
 	case rec.Duration < 0:
 		return nil, damaged(&FieldError{Path: "recording.duration_ns", Problem: fmt.Sprintf("%d is negative", rec.Duration)})
 	case rec.Undecoded < 0:
 		return nil, damaged(&FieldError{Path: "recording.undecoded", Problem: fmt.Sprintf("%d is negative", rec.Undecoded)})
-	case len(rec.Tables) > maxFileTables:
-		return nil, damaged(&FieldError{Path: "recording.tables", Problem: fmt.Sprintf("%d tables, more than %d", len(rec.Tables), maxFileTables)})
+	case rec.TooLarge < 0:
+		return nil, damaged(&FieldError{Path: "recording.too_large", Problem: fmt.Sprintf("%d is negative", rec.TooLarge)})
+	case len(file.Recording.Tables) > maxFileTables:
+		return nil, damaged(&FieldError{Path: "recording.tables", Problem: fmt.Sprintf("%d tables, more than %d", len(file.Recording.Tables), maxFileTables)})
 	}
-	for i, snap := range rec.Tables {
-		path := "recording.tables[" + strconv.Itoa(i) + "]"
-		if snap == nil {
-			return nil, damaged(&FieldError{Path: path, Problem: "null where a table belongs"})
-		}
-		if err := snap.validate(path); err != nil {
+	for _, l := range []struct {
+		name string
+		list *TablesLeftOut
+	}{{"not_found", rec.NotFound}, {"over_limit", rec.OverLimit}} {
+		if err := leftOut("recording."+l.name, l.list); err != nil {
 			return nil, damaged(err)
 		}
-		if snap.Traffic == nil {
-			return nil, damaged(&FieldError{Path: path + ".traffic", Problem: "missing: a recorded table has traffic"})
-		}
 	}
-	return &File{Recording: rec}, nil
+	rec.Upstream = cutText(rec.Upstream)
+	out := &File{Recording: rec}
+	for i, raw := range file.Recording.Tables {
+		path := "recording.tables[" + strconv.Itoa(i) + "]"
+		snap, err := decodeTable(raw, path)
+		if err != nil {
+			out.Damaged = append(out.Damaged, DamagedTable{Index: i, Table: tableName(raw), Err: err})
+			continue
+		}
+		if !rec.Complete {
+			// Files written before the tables said so themselves.
+			if snap.Scan.Complete {
+				snap.Scan.Complete, snap.Scan.Incomplete = false, IncompleteRecording
+			}
+			snap.Traffic.Incomplete = firstNonEmpty(snap.Traffic.Incomplete, IncompleteRecording)
+		}
+		rec.Tables = append(rec.Tables, snap)
+	}
+	if len(rec.Tables) == 0 && len(out.Damaged) > 0 {
+		return nil, out.Damaged[0].Err // nothing left to read
+	}
+	return out, nil
+}
+
+// recordingBody is a recording as its file holds it, each table still
+// JSON, so that a damaged table costs that table only.
+type recordingBody struct {
+	// Tables comes first: it is the field a file's "tables" goes to, as
+	// for encoding/json, whose rule (the shallower field wins) the
+	// reader's search for a damaged value does not know.
+	Tables rawTables `json:"tables"`
+	Recording
+}
+
+// rawTables holds the tables of a recording file undecoded. It decodes
+// itself, so that the file's own checks (a value of the wrong type, a
+// null in a list) leave its items to [decodeTable].
+type rawTables []json.RawMessage
+
+// UnmarshalJSON keeps the items of a JSON array as they are.
+func (t *rawTables) UnmarshalJSON(b []byte) error {
+	return json.Unmarshal(b, (*[]json.RawMessage)(t))
+}
+
+// decodeTable decodes and checks one table of a recording file, at path.
+func decodeTable(raw json.RawMessage, path string) (*Snapshot, error) {
+	if isNull(raw) {
+		return nil, damaged(&FieldError{Path: path, Problem: "null where a table belongs"})
+	}
+	var snap Snapshot
+	located, err := decodeAt(raw, &snap, path)
+	if located != nil {
+		return nil, damaged(located)
+	}
+	if err != nil {
+		return nil, err
+	}
+	snap.cutTexts()
+	if err := snap.validate(path); err != nil {
+		return nil, damaged(err)
+	}
+	snap.placeHotTablets()
+	if snap.Traffic == nil {
+		return nil, damaged(&FieldError{Path: path + ".traffic", Problem: "missing: a recorded table has traffic"})
+	}
+	return &snap, nil
+}
+
+// tableName reads the name of a table of a recording file that did not
+// decode, for the message that says it was left out ("" if even that
+// fails).
+func tableName(raw json.RawMessage) string {
+	var named struct {
+		Table string `json:"table"`
+	}
+	json.Unmarshal(raw, &named)
+	return cutText(named.Table)
+}
+
+// leftOut checks a count of calls on tables a recording left out.
+func leftOut(path string, l *TablesLeftOut) error {
+	if l == nil {
+		return nil
+	}
+	if l.Calls < 0 || l.Calls > maxFileCount {
+		return problem(path+".calls", "%d is not a count between 0 and %g", l.Calls, float64(maxFileCount))
+	}
+	if len(l.Tables) > maxFileRowList {
+		return problem(path+".tables", "%d tables, more than %d", len(l.Tables), maxFileRowList)
+	}
+	for i := range l.Tables {
+		t := &l.Tables[i]
+		if err := counts(path+".tables["+strconv.Itoa(i)+"]", field{"calls", t.Calls}, field{"error", t.Error}); err != nil {
+			return err
+		}
+		t.Table = cutText(t.Table)
+	}
+	return nil
 }

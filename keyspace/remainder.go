@@ -31,6 +31,17 @@ func (n *Node) HasRemainder() bool {
 	if n.RemainderRows() > 0 {
 		return true
 	}
+	if n.CPU != nil {
+		cpu := n.CPU.Total()
+		for _, c := range n.Children {
+			if c.CPU != nil {
+				cpu -= c.CPU.Total()
+			}
+		}
+		if cpu > remainderSlack*max(n.CPU.Total(), 1) {
+			return true
+		}
+	}
 	if n.Traffic == nil {
 		return false
 	}
@@ -91,4 +102,50 @@ func (h *TimeHist) subtract(other *TimeHist) {
 			h.Counts[k] = max(h.Counts[k]-count, 0)
 		}
 	}
+}
+
+// ChildTraffic returns each child's recorded traffic with its part of the
+// traffic n holds beyond its children, when that traffic is all n holds
+// of its own (no rows keyed by its prefix): scans of ranges wider than
+// one child, divided among the children over which the scans' rows went,
+// in proportion to the rows each returned to scans (rows read beyond its
+// point reads), or, where no child returned any, to their operations, in
+// whole units ([apportioner.splitTraffic]). A view then draws a wide
+// scan's operations over the keys it covered instead of as a range of
+// its own before the first child. ok is false when n has no such traffic
+// or has rows of its own.
+func (n *Node) ChildTraffic() (traffic []*NodeTraffic, ok bool) {
+	if n.IsLeaf() || n.RemainderRows() > 0 || !n.HasRemainder() {
+		return nil, false
+	}
+	own := n.remainderTraffic()
+	if own == nil || own.Ops == 0 {
+		return nil, false
+	}
+	weights := make([]float64, len(n.Children))
+	for i, c := range n.Children {
+		if c.Traffic != nil {
+			weights[i] = max(c.Traffic.RowsRead-c.Traffic.PointReads, 0)
+		}
+	}
+	if allZero(weights) {
+		for i, c := range n.Children {
+			if c.Traffic != nil {
+				weights[i] = c.Traffic.Ops
+			}
+		}
+	}
+	if allZero(weights) {
+		return nil, false
+	}
+	parts := newApportioner(weights).splitTraffic(own)
+	traffic = make([]*NodeTraffic, len(n.Children))
+	for i, c := range n.Children {
+		traffic[i] = c.Traffic.clone()
+		if traffic[i] == nil {
+			traffic[i] = &NodeTraffic{}
+		}
+		traffic[i].Merge(parts[i])
+	}
+	return traffic, true
 }

@@ -22,6 +22,9 @@ type Row struct {
 	Key    string
 	Weight float64
 	Cells  []Cell
+	// keyBytes is the length of the key before the builder cut it to
+	// [KeptKeyBytes] (0: Key is whole).
+	keyBytes int
 }
 
 // cellOverheadBytes is what a cell costs beyond its family, qualifier and
@@ -75,7 +78,9 @@ type SampledRow struct {
 // rowSummary is the per-row digest the builder computes once and folds
 // into every node on the row's path.
 type rowSummary struct {
-	key          string
+	key string
+	// keyBytes is the key's length, before any cut to [KeptKeyBytes].
+	keyBytes     int64
 	cells        int64
 	columns      int64
 	bytes        int64
@@ -90,17 +95,22 @@ type rowSummary struct {
 
 // summarize digests row; familyIndex maps a family name to its index.
 func summarize(row *Row, familyIndex func(string) int, summary *rowSummary) {
-	*summary = rowSummary{key: row.Key, bytes: int64(len(row.Key)), families: summary.families[:0], columnStats: summary.columnStats[:0]}
+	keyBytes := len(row.Key)
+	if row.keyBytes > 0 {
+		keyBytes = row.keyBytes
+	}
+	*summary = rowSummary{key: row.Key, keyBytes: int64(keyBytes), bytes: int64(keyBytes), families: summary.families[:0], columnStats: summary.columnStats[:0]}
 	var column *ColumnStat
 	for i := range row.Cells {
 		cell := &row.Cells[i]
-		if column == nil || column.Family != cell.Family || string(column.Qualifier) != cell.Qualifier {
+		qualifier := cutKey(cell.Qualifier)
+		if column == nil || column.Family != cell.Family || string(column.Qualifier) != qualifier {
 			if column == nil || column.Family != cell.Family {
 				if family := familyIndex(cell.Family); !slices.Contains(summary.families, family) {
 					summary.families = append(summary.families, family)
 				}
 			}
-			summary.columnStats = append(summary.columnStats, ColumnStat{Family: cell.Family, Qualifier: Key(cell.Qualifier)})
+			summary.columnStats = append(summary.columnStats, ColumnStat{Family: cell.Family, Qualifier: Key(qualifier)})
 			column = &summary.columnStats[len(summary.columnStats)-1]
 		}
 		size := int64(len(cell.Family)+len(cell.Qualifier)+cellOverheadBytes) + cell.ValueBytes

@@ -16,6 +16,9 @@ type sampler struct {
 	kept sampleHeap
 	// totalWeight is the number of table rows the offered rows stand for.
 	totalWeight float64
+	// strata keep a reservoir per coarse key form beside kept, so that a
+	// small dataset is not left with a handful of rows (see [stratumOf]).
+	strata strata
 }
 
 func newSampler(size int, seed uint64) sampler {
@@ -26,7 +29,9 @@ func (s *sampler) offer(row SampledRow) {
 	s.totalWeight += row.Weight
 	// log(u)/w orders rows exactly as u^(1/w) does, without underflow.
 	key := math.Log(1-s.rng.Float64()) / row.Weight
-	s.keep(weightedRow{key: key, row: row})
+	w := weightedRow{key: key, row: row}
+	s.keep(w)
+	s.strata.offer(stratumOf(string(row.Key)), w)
 }
 
 // keep adds w to the sample if its key is among the largest.
@@ -42,6 +47,19 @@ func (s *sampler) keep(w weightedRow) {
 	}
 }
 
+// resize changes the sample's size; a smaller one keeps the rows with
+// the largest keys, which is the sample a sampler of that size would have
+// kept.
+func (s *sampler) resize(size int) {
+	s.size = size
+	for len(s.kept) > size {
+		last := len(s.kept) - 1
+		s.kept[0] = s.kept[last]
+		s.kept = s.kept[:last]
+		s.kept.down(0)
+	}
+}
+
 // absorb merges other's sample into s, as if s had been offered other's
 // rows too: the rows with the largest keys of both stay.
 func (s *sampler) absorb(other *sampler) {
@@ -49,15 +67,51 @@ func (s *sampler) absorb(other *sampler) {
 	for _, kept := range other.kept {
 		s.keep(kept)
 	}
+	s.strata.absorb(&other.strata)
 }
 
 // rows returns the sample in key order, each weighted by its share of the
-// table.
+// table: the uniform reservoir's rows, except that a stratum the
+// reservoir holds fewer rows of than its own reservoir does is drawn from
+// its own, each of its rows standing for an equal share of the
+// stratum's rows, and the reservoir's other rows for an equal share of
+// the rest.
 func (s *sampler) rows() []SampledRow {
-	rows := make([]SampledRow, len(s.kept))
-	for i, kept := range s.kept {
-		rows[i] = kept.row
-		rows[i].Weight = s.totalWeight / float64(len(s.kept))
+	inKept := map[string]int{}
+	for _, kept := range s.kept {
+		if st := s.strata.byName[stratumOf(string(kept.row.Key))]; st != nil {
+			inKept[stratumOf(string(kept.row.Key))]++
+		}
+	}
+	replaced := map[string]*stratum{}
+	var replacedWeight float64
+	replacedKept := 0
+	for name, st := range s.strata.byName {
+		if len(st.kept) > inKept[name] {
+			replaced[name] = st
+			replacedWeight += st.weight
+			replacedKept += inKept[name]
+		}
+	}
+	rows := make([]SampledRow, 0, len(s.kept))
+	if rest := len(s.kept) - replacedKept; rest > 0 {
+		weight := max(s.totalWeight-replacedWeight, 0) / float64(rest)
+		for _, kept := range s.kept {
+			if replaced[stratumOf(string(kept.row.Key))] != nil {
+				continue
+			}
+			row := kept.row
+			row.Weight = weight
+			rows = append(rows, row)
+		}
+	}
+	for _, st := range replaced {
+		weight := st.weight / float64(len(st.kept))
+		for _, kept := range st.kept {
+			row := kept.row
+			row.Weight = weight
+			rows = append(rows, row)
+		}
 	}
 	sortSample(rows)
 	return rows

@@ -1,6 +1,7 @@
 package keyspace
 
 import (
+	"slices"
 	"time"
 
 	"github.com/btviz/btviz/units"
@@ -168,10 +169,18 @@ type Snapshot struct {
 	MostVersioned []RowStat `json:"most_versioned"`
 	// Sample is a uniform reservoir sample of the rows read.
 	Sample []SampledRow `json:"sample"`
+	// LongKeys notes the longest keys over [KeptKeyBytes], which every
+	// list of the snapshot holds cut to their first KeptKeyBytes bytes:
+	// their full length and SHA-256.
+	LongKeys []LongKey `json:"long_keys,omitempty"`
 	// Traffic is set when the snapshot holds a traffic recording: what
 	// an application's calls did to the table, beside (or instead of)
 	// what a scan found stored.
 	Traffic *Traffic `json:"traffic,omitempty"`
+	// HotTablets is set when the snapshot holds the table's hot tablets
+	// (Cloud Bigtable's ListHotTablets, or simulated): the node CPU the
+	// table's key ranges used, placed on the tree's nodes ([Node.CPU]).
+	HotTablets *HotTablets `json:"hot_tablets,omitempty"`
 }
 
 // Totals returns the aggregate of every row in the snapshot.
@@ -199,16 +208,7 @@ func (s *Snapshot) TrafficSpan() (first, last, micros int64) {
 	if s.Traffic == nil || s.Root == nil || s.Root.Traffic == nil {
 		return 0, 0, 0
 	}
-	seen := false
-	for _, h := range s.Root.Traffic.hists() {
-		switch {
-		case len(h.Counts) == 0:
-		case !seen:
-			first, last, seen = h.First, h.Last(), true
-		default:
-			first, last = min(first, h.First), max(last, h.Last())
-		}
-	}
+	first, last, _ = s.Root.Traffic.span()
 	return first, last, s.Traffic.BucketMicros
 }
 
@@ -244,7 +244,9 @@ func (s *Snapshot) Clone() *Snapshot {
 	c.Largest = append([]RowStat(nil), s.Largest...)
 	c.MostVersioned = append([]RowStat(nil), s.MostVersioned...)
 	c.Sample = append([]SampledRow(nil), s.Sample...)
+	c.LongKeys = slices.Clone(s.LongKeys)
 	c.Traffic = s.Traffic.clone()
+	c.HotTablets = s.HotTablets.clone()
 	return &c
 }
 

@@ -78,14 +78,14 @@ func (s *Stats) addRow(r *rowSummary, weight float64) {
 	s.Cells += weight * float64(r.cells)
 	s.Bytes += weight * float64(r.bytes)
 	s.ValueBytes += weight * float64(r.valueBytes)
-	s.KeyBytes += weight * float64(len(r.key))
+	s.KeyBytes += weight * float64(r.keyBytes)
 	s.Columns += weight * float64(r.columns)
 	s.MaxRowBytes = max(s.MaxRowBytes, r.bytes)
 	s.MaxRowCells = max(s.MaxRowCells, r.cells)
 	s.MaxRowColumns = max(s.MaxRowColumns, r.columns)
 	s.MaxCellBytes = max(s.MaxCellBytes, r.maxCellBytes)
 	s.MaxVersions = max(s.MaxVersions, r.maxVersions)
-	s.MaxKeyBytes = max(s.MaxKeyBytes, int64(len(r.key)))
+	s.MaxKeyBytes = max(s.MaxKeyBytes, r.keyBytes)
 	for _, family := range r.families {
 		s.setFamily(family)
 	}

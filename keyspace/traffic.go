@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -19,6 +20,10 @@ type Traffic struct {
 	BucketMicros int64 `json:"bucket_micros"`
 	// Upstream says where the recording proxy forwarded the calls to.
 	Upstream string `json:"upstream,omitempty"`
+	// Incomplete says why the recording is incomplete (it was cut off:
+	// [IncompleteRecording]); empty for a recording that ended as it
+	// should, or one in progress.
+	Incomplete string `json:"incomplete,omitempty"`
 	// Methods counts the table's calls by data-API method, with the
 	// calls that failed.
 	Methods []MethodCount `json:"methods"`
@@ -27,6 +32,8 @@ type Traffic struct {
 	TopReads  []HotRow  `json:"top_reads"`
 	TopWrites []HotRow  `json:"top_writes"`
 	TopScans  []HotScan `json:"top_scans"`
+	// Merged is set on a recording made of several ([MergeRecordings]).
+	Merged *MergedRecordings `json:"merged,omitempty"`
 }
 
 // MethodCount is how often one data-API method was called.
@@ -135,6 +142,9 @@ type NodeTraffic struct {
 	Methods []MethodCount `json:"methods,omitempty"`
 	// Time holds the counts over time.
 	Time TrafficHists `json:"time"`
+	// Latency holds the latency of the calls that touched the node (nil
+	// when no call carried one: recordings made before it was kept).
+	Latency *NodeLatency `json:"latency,omitempty"`
 }
 
 // TrafficHists are a node's traffic counts on the traffic time grid
@@ -152,6 +162,24 @@ type TrafficHists struct {
 func (t *NodeTraffic) hists() [5]*TimeHist {
 	h := &t.Time
 	return [5]*TimeHist{&h.Ops, &h.RowsRead, &h.BytesRead, &h.RowsWritten, &h.BytesWritten}
+}
+
+// span returns the absolute traffic time buckets [first, last) the
+// node's histograms of counts cover; ok is false when they are all empty.
+func (t *NodeTraffic) span() (first, last int64, ok bool) {
+	note := func(lo, hi int64) {
+		if !ok {
+			first, last, ok = lo, hi, true
+			return
+		}
+		first, last = min(first, lo), max(last, hi)
+	}
+	for _, h := range t.hists() {
+		if len(h.Counts) > 0 {
+			note(h.First, h.Last())
+		}
+	}
+	return first, last, ok
 }
 
 // coverKey widens the key bounds to hold key.
@@ -179,6 +207,12 @@ func (t *NodeTraffic) Merge(other *NodeTraffic) {
 	for i := range mine {
 		mine[i].merge(theirs[i])
 	}
+	if other.Latency != nil {
+		if t.Latency == nil {
+			t.Latency = &NodeLatency{}
+		}
+		t.Latency.Merge(other.Latency)
+	}
 }
 
 // subtract takes other's counts, method counts and histograms away from
@@ -198,6 +232,9 @@ func (t *NodeTraffic) subtract(other *NodeTraffic) {
 	for i := range mine {
 		mine[i].subtract(theirs[i])
 	}
+	if t.Latency != nil && other.Latency != nil {
+		t.Latency.subtract(other.Latency)
+	}
 }
 
 func (t *NodeTraffic) clone() *NodeTraffic {
@@ -210,6 +247,7 @@ func (t *NodeTraffic) clone() *NodeTraffic {
 	for i := range mine {
 		*mine[i] = theirs[i].clone()
 	}
+	c.Latency = t.Latency.clone()
 	return &c
 }
 
@@ -271,6 +309,30 @@ func (n *Node) HasTrafficIn(start, end string) bool {
 	return slices.ContainsFunc(n.Children, func(c *Node) bool { return c.HasTrafficIn(start, end) })
 }
 
+// Completeness says whether what the snapshot holds is complete: its scan
+// finished and its recording, if any, was not cut off. why says what is
+// incomplete and why, for every view to show ("" when complete).
+func (s *Snapshot) Completeness() (complete bool, why string) {
+	var reasons []string
+	if !s.Scan.Complete && !s.TrafficOnly() {
+		reasons = append(reasons, firstNonEmpty(s.Scan.Incomplete, "the scan stopped early"))
+	}
+	if s.Traffic != nil && (s.Traffic.Incomplete != "" || s.TrafficOnly() && !s.Scan.Complete) {
+		reasons = append(reasons, firstNonEmpty(s.Traffic.Incomplete, s.Scan.Incomplete, IncompleteRecording))
+	}
+	return len(reasons) == 0, strings.Join(reasons, "; ")
+}
+
+// firstNonEmpty returns the first of texts that is not empty.
+func firstNonEmpty(texts ...string) string {
+	for _, t := range texts {
+		if t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
 // HasTraffic reports whether the snapshot holds a traffic recording.
 func (s *Snapshot) HasTraffic() bool { return s != nil && s.Traffic != nil }
 
@@ -305,5 +367,10 @@ func (t *Traffic) clone() *Traffic {
 	c.TopReads = slices.Clone(t.TopReads)
 	c.TopWrites = slices.Clone(t.TopWrites)
 	c.TopScans = slices.Clone(t.TopScans)
+	if t.Merged != nil {
+		m := *t.Merged
+		m.Names, m.ClockOffsets, m.Notes = slices.Clone(m.Names), slices.Clone(m.ClockOffsets), slices.Clone(m.Notes)
+		c.Merged = &m
+	}
 	return &c
 }

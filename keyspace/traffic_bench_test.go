@@ -37,6 +37,7 @@ func BenchmarkAddOp(b *testing.B) {
 				op.RowsWritten = append(op.RowsWritten, RowIO{Key: k, Bytes: 120})
 			}
 		}
+		op.Latency = time.Duration(200+rng.IntN(800)) * time.Microsecond // as the proxy measures it
 		ops[i] = op
 	}
 	start := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
@@ -64,6 +65,7 @@ func BenchmarkAddOpBatch(b *testing.B) {
 			op.Keys = append(op.Keys, k)
 			op.RowsWritten = append(op.RowsWritten, RowIO{Key: k, Bytes: 30})
 		}
+		op.Latency = time.Duration(1+rng.IntN(5)) * time.Millisecond // as the proxy measures it
 		ops[i] = op
 	}
 	start := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)

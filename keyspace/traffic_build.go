@@ -25,6 +25,9 @@ type trafficState struct {
 	scans    hotCounter
 	pending  []Op
 	keys     int // keys in pending
+	// opStamp numbers the calls whose latency is counted, so that a call
+	// counts once per node ([Node.opStamp]).
+	opStamp uint64
 	// last is the key the last descent was for, and lastDepth how long
 	// its path is (in the builder's path scratch): an op that names a row
 	// and then reads or writes it descends once.
@@ -55,8 +58,13 @@ type trafficState struct {
 func (b *Builder) AddOp(op *Op) {
 	if b.snap.Traffic == nil {
 		b.snap.Traffic = &Traffic{BucketMicros: initialTrafficBucketMicros}
+		// The root holds the table's totals from the first call on, also
+		// when the calls name no key (SampleRowKeys).
+		nodeTraffic(b.snap.Root)
 		b.traffic.reads, b.traffic.writes, b.traffic.scans = newHotCounter(hotCounters), newHotCounter(hotCounters), newHotCounter(hotCounters)
 	}
+	op = b.cutOp(op)
+	b.noteOpKeys(op)
 	if !op.Part {
 		errors := 0.0
 		if op.Code != 0 {
@@ -128,6 +136,7 @@ func (b *Builder) addOp(op *Op) {
 	if op.Method == MethodReadModifyWriteRow {
 		read = nil // its answer is the row it wrote, not a read
 	}
+	lat := b.startLatency(op, bucket)
 	for _, key := range op.Keys {
 		k := string(key)
 		path := b.opPath(k)
@@ -140,6 +149,7 @@ func (b *Builder) addOp(op *Op) {
 			if isRead {
 				t.PointReads++
 			}
+			lat.count(n, t)
 		}
 		switch {
 		case isRead && len(read) > 0 && read[0].Key == key:
@@ -173,6 +183,7 @@ func (b *Builder) addOp(op *Op) {
 			t.Scans++
 			t.Time.Ops.add(bucket, 1)
 			t.Methods = addMethod(t.Methods, op.Method, 1, 0)
+			lat.count(n, t)
 		}
 		rows := 0.0
 		if len(op.Ranges) == 1 {
@@ -190,6 +201,42 @@ func (b *Builder) addOp(op *Op) {
 	for _, r := range written {
 		b.addWrite(b.opPath(string(r.Key)), r, bucket, true)
 	}
+}
+
+// opLatency counts one call's latency in each node it touches, once per
+// node however many of its rows lie there ([NodeLatency]).
+type opLatency struct {
+	on     bool
+	stamp  uint64
+	kind   string
+	index  int
+	ns     float64
+	bucket int64
+}
+
+// startLatency returns the latency counter of op, which counts nothing
+// for a Part or a call whose latency was not measured; a call counts at
+// the root whether or not it names a key (SampleRowKeys does not).
+func (b *Builder) startLatency(op *Op, bucket int64) opLatency {
+	if op.Part || op.Latency <= 0 {
+		return opLatency{}
+	}
+	b.traffic.opStamp++
+	l := opLatency{on: true, stamp: b.traffic.opStamp, kind: op.Kind(), index: LatencyIndex(op.Latency), ns: float64(op.Latency), bucket: bucket}
+	l.count(b.snap.Root, nodeTraffic(b.snap.Root))
+	return l
+}
+
+// count counts the call at n (whose traffic is t), unless it already did.
+func (l *opLatency) count(n *Node, t *NodeTraffic) {
+	if !l.on || n.opStamp == l.stamp {
+		return
+	}
+	n.opStamp = l.stamp
+	if t.Latency == nil {
+		t.Latency = &NodeLatency{}
+	}
+	t.Latency.add(l.kind, l.index, l.ns, l.bucket)
 }
 
 // addRead folds one row read into the nodes of its path, and count reads
@@ -286,6 +333,9 @@ func (b *Builder) coarsenTraffic() {
 			for _, h := range n.Traffic.hists() {
 				h.coarsen()
 			}
+			if n.Traffic.Latency != nil {
+				n.Traffic.Latency.Time.coarsen()
+			}
 		}
 		return true
 	})
@@ -294,16 +344,17 @@ func (b *Builder) coarsenTraffic() {
 // hotLists fills the snapshot's hot-row and hot-scan lists from the
 // counters.
 func (b *Builder) hotLists(t *Traffic) {
+	reported := b.keys.listRows(HotRowsReported)
 	rows := func(c *hotCounter) []HotRow {
 		var out []HotRow
-		for _, e := range c.top(HotRowsReported) {
+		for _, e := range c.top(reported) {
 			out = append(out, HotRow{Key: Key(e.key), Count: e.count, Error: e.error, Bytes: e.extra})
 		}
 		return out
 	}
 	t.TopReads, t.TopWrites = rows(&b.traffic.reads), rows(&b.traffic.writes)
 	t.TopScans = nil
-	for _, e := range b.traffic.scans.top(HotRowsReported) {
+	for _, e := range b.traffic.scans.top(reported) {
 		start, end := splitScanKey(e.key)
 		t.TopScans = append(t.TopScans, HotScan{Start: start, End: end, Count: e.count, Error: e.error, Rows: e.extra})
 	}
@@ -330,4 +381,31 @@ func (b *Builder) wholeSegments(s string) string {
 		}
 	}
 	return ""
+}
+
+// splitFairFactor is how many times an even share of its parent's
+// operations, rows read or rows written a range node may take before the next key that falls in it splits it:
+// far below what a hotspot takes (a quarter of the table's traffic), so
+// that a merged run of keys never reads as one, and far enough above an
+// even share that a compaction's merged pair does not split at once.
+const splitFairFactor = 4
+
+// splitsAt reports whether range node n, a child of parent that holds
+// key, is split at key: in a recording, a range (a run of keys merged to
+// bound the tree) that takes more than [splitFairFactor] times an even
+// share of its parent's traffic stops at the next key that falls in it,
+// which gets a node of its own. So the tree re-splits where the traffic
+// moves: keys written or read after the population shifted (new users,
+// a new key prefix) spread over new nodes, instead of filling the range
+// that lay next to them when they began, which would then read as a
+// hotspot of half the traffic. What the range counted stays with it.
+func (b *Builder) splitsAt(parent, n *Node, key string) bool {
+	if n.Kind != KindRange || key <= string(n.Start) || parent.Rows > 0 || len(parent.Children) < 2 || n.Traffic == nil || parent.Traffic == nil {
+		return false
+	}
+	// Its share of any of the three, against splitFairFactor over the
+	// children: multiplied out, as this runs on every descent into a range.
+	t, p, children := &n.Traffic.OpCounts, &parent.Traffic.OpCounts, float64(len(parent.Children))
+	return t.Ops*children > splitFairFactor*p.Ops || t.RowsRead*children > splitFairFactor*p.RowsRead ||
+		t.RowsWritten*children > splitFairFactor*p.RowsWritten
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/btviz/btviz/escape"
 )
@@ -130,6 +131,9 @@ func (v *validator) snapshot(path string) error {
 	if err := v.ranges(path + ".ranges"); err != nil {
 		return err
 	}
+	if err := hotTablets(path+".hot_tablets", s.HotTablets); err != nil {
+		return err
+	}
 	for _, list := range []struct {
 		name string
 		rows []RowStat
@@ -138,7 +142,28 @@ func (v *validator) snapshot(path string) error {
 			return err
 		}
 	}
+	if err := v.longKeys(path+".long_keys", s.LongKeys); err != nil {
+		return err
+	}
 	return v.sample(path+".sample", s.Sample)
+}
+
+// longKeys checks the notes of keys cut to [KeptKeyBytes]: each a key as
+// kept, a length above it and a SHA-256 written in hex.
+func (v *validator) longKeys(path string, keys []LongKey) error {
+	if len(keys) > maxFileRowList {
+		return problem(path, "%d keys, more than %d", len(keys), maxFileRowList)
+	}
+	for i, k := range keys {
+		keyPath := path + "[" + strconv.Itoa(i) + "]"
+		if k.Bytes < int64(len(k.Key)) || k.Bytes > maxFileCount {
+			return problem(keyPath+".bytes", "%d is not a key length of at least the %d bytes kept", k.Bytes, len(k.Key))
+		}
+		if len(k.SHA256) != 64 || strings.Trim(k.SHA256, "0123456789abcdef") != "" {
+			return problem(keyPath+".sha256", "%s is not a SHA-256 in hex", escape.Quote(cutText(k.SHA256)))
+		}
+	}
+	return nil
 }
 
 func (v *validator) scan(path string) error {

@@ -3,6 +3,8 @@ package keyspace
 import (
 	"math"
 	"strconv"
+
+	"github.com/btviz/btviz/escape"
 )
 
 // maxFileMethods bounds a traffic list of data-API methods.
@@ -56,19 +58,16 @@ func (v *validator) trafficGrid(path string) error {
 			return problem(scanPath+".end", "%v does not come after the start %v", s.End, s.Start)
 		}
 	}
+	if m := t.Merged; m != nil {
+		if err := mergedRecordings(path+".merged", m); err != nil {
+			return err
+		}
+	}
 	if root.Traffic == nil {
 		return nil
 	}
-	seen := false
-	for _, h := range root.Traffic.hists() {
-		if len(h.Counts) == 0 {
-			continue
-		}
-		if !seen {
-			v.trafficFirst, v.trafficLast, seen = h.First, h.Last(), true
-		}
-		v.trafficFirst, v.trafficLast = min(v.trafficFirst, h.First), max(v.trafficLast, h.Last())
-	}
+	var seen bool
+	v.trafficFirst, v.trafficLast, seen = root.Traffic.span()
 	timePath := v.path + ".root.traffic.time"
 	if v.trafficLast-v.trafficFirst > MaxTimeBuckets {
 		return problem(timePath, "the recording's histograms span %d buckets, more than the %d of a time axis", v.trafficLast-v.trafficFirst, MaxTimeBuckets)
@@ -103,6 +102,73 @@ func (v *validator) nodeTraffic(path string, t *NodeTraffic) error {
 			return err
 		}
 	}
+	if t.Latency != nil {
+		return v.nodeLatency(path+".latency", t.Latency)
+	}
+	return nil
+}
+
+// nodeLatency checks a node's latency sketches: known bounds on their
+// levels, bins and counts, and time buckets inside the recording's span.
+func (v *validator) nodeLatency(path string, l *NodeLatency) error {
+	if len(l.Kinds) > maxFileMethods {
+		return problem(path+".kinds", "%d kinds of call, more than %d", len(l.Kinds), maxFileMethods)
+	}
+	for i := range l.Kinds {
+		k := &l.Kinds[i]
+		kindPath := path + ".kinds[" + strconv.Itoa(i) + "]"
+		k.Kind = cutText(k.Kind)
+		if i > 0 && l.Kinds[i-1].Kind >= k.Kind {
+			return problem(kindPath+".kind", "%s is not after %s: kinds are sorted and appear once", escape.Quote(k.Kind), escape.Quote(l.Kinds[i-1].Kind))
+		}
+		if err := latencySketch(kindPath+".sketch", &k.Sketch); err != nil {
+			return err
+		}
+	}
+	h := &l.Time
+	if len(h.Cells) > MaxTimeBuckets {
+		return problem(path+".time.cells", "%d cells, more than the %d buckets of a time axis", len(h.Cells), MaxTimeBuckets)
+	}
+	// Cells cover LatencyCellBuckets traffic buckets each. A recording
+	// whose calls named no key (SampleRowKeys alone) has latencies but no
+	// counts over time: its cells are bounded by the grid's arithmetic.
+	lo, hi := floorDiv(math.MinInt64/LatencyCellBuckets, v.snap.Traffic.BucketMicros), floorDiv(math.MaxInt64/LatencyCellBuckets, v.snap.Traffic.BucketMicros)
+	if v.trafficLast > v.trafficFirst {
+		lo, hi = floorDiv(v.trafficFirst, LatencyCellBuckets), floorDiv(v.trafficLast-1, LatencyCellBuckets)+1
+	}
+	for j := range h.Cells {
+		c := &h.Cells[j]
+		cellPath := path + ".time.cells[" + strconv.Itoa(j) + "]"
+		switch {
+		case c.Bucket < lo || c.Bucket >= hi:
+			return problem(cellPath+".bucket", "%d lies outside the recording's time, cells [%d, %d)", c.Bucket, lo, hi)
+		case j > 0 && c.Bucket <= h.Cells[j-1].Bucket:
+			return problem(cellPath+".bucket", "%d is not after %d: cells are sorted and appear once", c.Bucket, h.Cells[j-1].Bucket)
+		}
+		if err := latencySketch(cellPath, &c.LatencySketch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// latencySketch checks one latency sketch.
+func latencySketch(path string, s *LatencySketch) error {
+	switch {
+	case s.Level < 0 || s.Level > maxLatencyLevel:
+		return problem(path+".level", "%d is not between 0 and %d", s.Level, maxLatencyLevel)
+	case s.Offset < 0 || s.Offset > maxLatencyIndex:
+		return problem(path+".offset", "%d is not between 0 and %d", s.Offset, maxLatencyIndex)
+	case len(s.Counts) > LatencyWholeBins:
+		return problem(path+".counts", "%d bins, more than %d", len(s.Counts), LatencyWholeBins)
+	case math.IsNaN(s.MaxNs) || s.MaxNs < 0 || s.MaxNs > maxFileCount:
+		return problem(path+".max_ns", "%v is not a latency between 0 and %g ns", s.MaxNs, float64(maxFileCount))
+	}
+	for j, c := range s.Counts {
+		if math.IsNaN(c) || c < 0 || c > maxFileCount {
+			return problem(path+".counts["+strconv.Itoa(j)+"]", "%v is not a count between 0 and %g", c, float64(maxFileCount))
+		}
+	}
 	return nil
 }
 
@@ -114,6 +180,30 @@ func methods(path string, list []MethodCount) error {
 	for i, m := range list {
 		if err := counts(path+"["+strconv.Itoa(i)+"]", field{"calls", m.Calls}, field{"errors", m.Errors}); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// mergedRecordings checks what a merged recording says it was made of.
+func mergedRecordings(path string, m *MergedRecordings) error {
+	switch {
+	case m.Recordings < 0 || m.Recordings > maxFileTables:
+		return problem(path+".recordings", "%d is not between 0 and %d", m.Recordings, maxFileTables)
+	case len(m.Names) > maxFileTables || len(m.ClockOffsets) > maxFileTables || len(m.Notes) > maxFileTables:
+		return problem(path, "more than %d recordings named", maxFileTables)
+	}
+	for i := range m.Names {
+		m.Names[i] = cutText(m.Names[i])
+	}
+	for i := range m.Notes {
+		m.Notes[i] = cutText(m.Notes[i])
+	}
+	for i := range m.ClockOffsets {
+		o := &m.ClockOffsets[i]
+		o.Name = cutText(o.Name)
+		if math.IsNaN(o.Correlation) || math.Abs(o.Correlation) > 1 || math.IsNaN(o.AtZero) || math.Abs(o.AtZero) > 1 {
+			return problem(path+".clock_offsets["+strconv.Itoa(i)+"]", "a correlation outside [-1, 1]")
 		}
 	}
 	return nil

@@ -97,6 +97,61 @@ func (c *call) request(msg []byte) {
 	}
 }
 
+// requestHead records the call of a request over
+// [MaxDecodedMessageBytes] from its head, the first [messageHeadBytes]
+// of its size bytes: a mutation of one row (MutateRow, CheckAndMutateRow,
+// ReadModifyWriteRow) names its table and row first, and its mutations'
+// bytes are taken as the rest of the message. Any other call so large is
+// not recorded. The message is counted ([Stats.TooLarge]).
+func (c *call) requestHead(head []byte, size int) {
+	if c == nil {
+		return
+	}
+	c.rec.tooLarge.Add(1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state != awaitingRequest {
+		return
+	}
+	c.state = ignored
+	switch c.op.Method {
+	case keyspace.MethodMutateRow, keyspace.MethodCheckAndMutateRow, keyspace.MethodReadModifyWriteRow:
+	default:
+		return
+	}
+	var resource, key []byte
+	named := 0 // bytes of the fields before the mutations
+	for it := fieldsOf(head); it.next(); named = it.at {
+		switch {
+		case c.spec.isResource(it.num):
+			resource = it.bytes()
+		case it.num == c.spec.rowKey:
+			key = it.bytes()
+		}
+	}
+	if key == nil || !inInstance(resource, c.rec.instance) || tableID(resource) == "" {
+		c.rec.unrecorded.Add(1)
+		return
+	}
+	c.op.Table, c.op.Keys = tableID(resource), []keyspace.Key{keyspace.Key(key)}
+	c.written = int64(size - named)
+	c.writtenFalse = c.written // which branch holds them is not known
+	c.state = recording
+}
+
+// responseSkipped notes a response over [MaxDecodedMessageBytes], which
+// is not decoded: a read's rows from then on are not counted (a row may
+// span messages, so the next ones cannot be placed either).
+func (c *call) responseSkipped() {
+	if c == nil {
+		return
+	}
+	c.rec.tooLarge.Add(1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.brokenRow = true
+}
+
 // decodeRequest fills the Op from the request and returns the resource
 // name it is about.
 func (c *call) decodeRequest(msg []byte) (resource []byte, err error) {
@@ -252,6 +307,9 @@ func (c *call) finish(code uint32) {
 	c.state = finished
 	op := c.op
 	op.Code = code
+	// Request to trailers, as the proxy saw them: what the client waited,
+	// less its own network hop to the proxy.
+	op.Latency = max(c.rec.now().Sub(op.Time), 1)
 	switch op.Method {
 	case keyspace.MethodReadRows:
 		op.RowsRead, op.CallRows = c.held, c.callRows

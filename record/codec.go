@@ -2,6 +2,8 @@ package record
 
 import (
 	"fmt"
+	"io"
+	"time"
 
 	"google.golang.org/grpc/mem"
 )
@@ -27,6 +29,41 @@ func (f *frame) bytes(scratch *[]byte) []byte {
 	buf := (*scratch)[:n]
 	f.data.CopyTo(buf)
 	return buf
+}
+
+// head returns the first n bytes of the frame's message, copied into
+// scratch (grown as needed and returned for reuse).
+func (f *frame) head(scratch *[]byte, n int) []byte {
+	n = min(n, f.data.Len())
+	if cap(*scratch) < n {
+		*scratch = make([]byte, n)
+	}
+	buf := (*scratch)[:n]
+	io.ReadFull(f.data.Reader(), buf)
+	return buf
+}
+
+// request hands the frame, a request of the call c, to c to decode: its
+// head only when it is over [MaxDecodedMessageBytes].
+func (f *frame) request(c *call, scratch *[]byte) {
+	if c == nil {
+		return
+	}
+	if size := f.data.Len(); size > MaxDecodedMessageBytes {
+		c.requestHead(f.head(scratch, messageHeadBytes), size)
+		return
+	}
+	c.request(f.bytes(scratch))
+}
+
+// response hands the frame, a response of the call c that arrived at at,
+// to c to decode, unless it is over [MaxDecodedMessageBytes].
+func (f *frame) response(c *call, scratch *[]byte, at time.Time) {
+	if f.data.Len() > MaxDecodedMessageBytes {
+		c.responseSkipped()
+		return
+	}
+	c.response(f.bytes(scratch), at)
 }
 
 // free drops the frame's reference, if it still holds one (it does not

@@ -21,6 +21,7 @@ const testTable = "projects/p/instances/i/tables/events"
 var (
 	callStart = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	arrival   = callStart.Add(time.Second)
+	trailers  = callStart.Add(1500 * time.Millisecond)
 )
 
 // replay runs one call's frames through the decoder, as the proxy would
@@ -29,6 +30,9 @@ var (
 func replay(t *testing.T, opts RecorderOptions, method string, request proto.Message, code codes.Code, responses ...proto.Message) ([]*keyspace.Op, Stats) {
 	t.Helper()
 	sink := &collectingSink{}
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return trailers }
+	}
 	rec := NewRecorder(sink, opts)
 	c := newCall(rec, methodSpecs[method], callStart)
 	c.request(marshal(t, request))
@@ -39,7 +43,20 @@ func replay(t *testing.T, opts RecorderOptions, method string, request proto.Mes
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return sink.all(), rec.Stats()
+	ops := sink.all()
+	// The call's own Op (the last) carries its latency, request to
+	// trailers; the tests below compare the rest.
+	for i, op := range ops {
+		want := time.Duration(0)
+		if i == len(ops)-1 && !op.Part {
+			want = trailers.Sub(callStart)
+		}
+		if op.Latency != want {
+			t.Errorf("op %d: latency %v, want %v", i, op.Latency, want)
+		}
+		op.Latency = 0
+	}
+	return ops, rec.Stats()
 }
 
 func marshal(t *testing.T, m proto.Message) []byte {

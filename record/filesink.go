@@ -20,6 +20,16 @@ type FileSink struct {
 	builder *keyspace.RecordingBuilder
 	// undecodable is how many undecodable frames the builder was told of.
 	undecodable int64
+	// written is what the file held after the last flush that wrote it.
+	written Written
+}
+
+// Written is what a recording file holds after the last flush that
+// wrote it: how many calls, as of when, and whether it is complete.
+type Written struct {
+	Calls    int64
+	At       time.Time
+	Complete bool
 }
 
 // NewFileSink starts a recording that flushes to path; with an empty
@@ -44,7 +54,13 @@ func (s *FileSink) WriteTo(path string) error {
 	s.mu.Lock()
 	s.path = path
 	s.mu.Unlock()
-	return s.Flush(FlushInfo{})
+	if err := s.Flush(FlushInfo{}); err != nil {
+		s.mu.Lock()
+		s.path = "" // nothing is written there: the final flush tries no more
+		s.mu.Unlock()
+		return err
+	}
+	return nil
 }
 
 // Add folds op into the recording.
@@ -61,13 +77,39 @@ func (s *FileSink) Flush(info FlushInfo) error {
 	for ; s.undecodable < info.Stats.Undecodable; s.undecodable++ {
 		s.builder.AddUndecoded()
 	}
+	s.builder.SetTooLarge(info.Stats.TooLarge)
 	if s.path == "" {
 		s.mu.Unlock()
 		return nil
 	}
-	rec := s.builder.Recording(s.now(), info.Final)
+	now := s.now()
+	rec := s.builder.Recording(now, info.Final)
+	path := s.path
 	s.mu.Unlock()
-	return keyspace.SaveRecording(s.path, rec)
+	if err := keyspace.SaveRecording(path, rec); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.written = Written{Calls: info.Stats.Calls, At: now, Complete: info.Final}
+	s.mu.Unlock()
+	return nil
+}
+
+// Written returns what the file holds after the last flush that wrote
+// it; ok is false when none did.
+func (s *FileSink) Written() (w Written, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.written, !s.written.At.IsZero()
+}
+
+// LeftOut returns the calls on tables the recording does not hold: tables
+// the upstream answered NotFound for, and tables beyond
+// [keyspace.RecordingTables] (nil when there were none).
+func (s *FileSink) LeftOut() (notFound, overLimit *keyspace.TablesLeftOut) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.builder.LeftOut()
 }
 
 // Tables returns the names of the tables recorded so far, sorted.

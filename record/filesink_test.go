@@ -28,7 +28,7 @@ func TestFileSinkWritesTheRecordingAsItGoes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "traffic.btviz")
 	sink := NewFileSink(path, keyspace.RecordingMeta{Source: keyspace.SourceEmulator, Upstream: "the emulator at " + srv.Addr}, nil)
 	flushed := make(chan error, 100)
-	rec := NewRecorder(sink, RecorderOptions{FlushEvery: 20 * time.Millisecond, Flushed: func(_ Stats, err error) { flushed <- err }})
+	rec := NewRecorder(sink, RecorderOptions{FlushEvery: 20 * time.Millisecond, Flushed: func(_ FlushInfo, err error) { flushed <- err }})
 	upstream, err := DialEmulator(srv.Addr)
 	if err != nil {
 		t.Fatal(err)

@@ -55,10 +55,8 @@ func (p *Proxy) handle(_ any, down grpc.ServerStream) (err error) {
 			c.finish(codeOf(err))
 			return err
 		}
-		if c != nil {
-			var scratch []byte
-			c.request(request.bytes(&scratch)) // decoded before it is forwarded
-		}
+		var scratch []byte
+		request.request(c, &scratch) // decoded before it is forwarded
 		if up, err = conn.NewStream(ctx, oneRequest, fullMethod, grpc.ForceCodecV2(passThrough{})); err != nil {
 			request.free()
 			err = p.notForwarded(err)
@@ -131,7 +129,7 @@ func forwardResponses(up grpc.ClientStream, down grpc.ServerStream, c *call) err
 			return err
 		}
 		copiedFrame := frame{data: copied}
-		c.response(copiedFrame.bytes(&scratch), c.rec.now())
+		copiedFrame.response(c, &scratch, c.rec.now())
 		copied.Free()
 	}
 }
@@ -165,9 +163,7 @@ func (r *requestForwarder) run() {
 			r.cancel()
 			return
 		}
-		if r.call != nil {
-			r.call.request(request.bytes(&scratch)) // decoded before it is forwarded
-		}
+		request.request(r.call, &scratch) // decoded before it is forwarded
 		if err := r.up.SendMsg(&request); err != nil {
 			request.free() // the upstream ended the call; its status comes with the responses
 			return

@@ -30,6 +30,11 @@ const clientPreface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 // holds (header blocks are far smaller); a larger one stops parsing.
 const maxBufferedPayload = 1 << 20
 
+// maxHeaderStringBytes bounds a header name or value the parser decodes
+// (gRPC metadata is a few KB at most; Cloud Bigtable refuses more); a
+// longer one stops parsing the connection, which is still forwarded.
+const maxHeaderStringBytes = 64 << 10
+
 // errNotHTTP2 stops the parsing of a connection whose bytes do not read
 // as HTTP/2: they are still forwarded, only not recorded.
 var errNotHTTP2 = errors.New("not an HTTP/2 connection")
@@ -87,6 +92,9 @@ func newFrameParser(events frameEvents, fromClient bool) *frameParser {
 	// accepts whatever size the blocks say.
 	p.decoder = hpack.NewDecoder(4096, func(f hpack.HeaderField) { p.events.field(p.blockStream, f) })
 	p.decoder.SetAllowedMaxDynamicTableSize(1 << 24)
+	// A header value of megabytes is forwarded, not decoded: the parser
+	// stops at it, so that no header costs the proxy more than this.
+	p.decoder.SetMaxStringLength(maxHeaderStringBytes)
 	return p
 }
 

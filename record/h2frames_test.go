@@ -139,16 +139,53 @@ func TestMessageAssemblerCutsMessagesAcrossPieces(t *testing.T) {
 			piece := rest[:min(size, len(rest))]
 			rest = rest[len(piece):]
 			for {
-				msg, compressed, ok := m.next(&piece)
+				msg, ok := m.next(&piece)
 				if !ok {
 					break
 				}
-				got = append(got, fmt.Sprintf("%s/%v", msg, compressed))
+				got = append(got, fmt.Sprintf("%s/%v", msg.bytes, msg.compressed))
 			}
 		}
 		want := []string{"first/false", "/false", "third message/false", strings.Repeat("x", 100) + "/false", "z/true"}
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("pieces of %d bytes: messages %q, want %q", size, got, want)
+		}
+	}
+}
+
+// TestMessageAssemblerKeepsTheHeadOfALargeMessage: of a message over
+// MaxDecodedMessageBytes the assembler keeps the head, however the
+// message is cut, and says how long it was; the message after it comes
+// whole.
+func TestMessageAssemblerKeepsTheHeadOfALargeMessage(t *testing.T) {
+	size := MaxDecodedMessageBytes + 1
+	var wire []byte
+	wire = append(wire, 0, byte(size>>24), byte(size>>16), byte(size>>8), byte(size))
+	for i := range size {
+		wire = append(wire, byte(i))
+	}
+	wire = append(wire, 0, 0, 0, 0, 2, 'o', 'k')
+	for _, piece := range []int{len(wire), 16 << 10, 7} {
+		var m messageAssembler
+		var got []message
+		for rest := wire; len(rest) > 0; {
+			p := rest[:min(piece, len(rest))]
+			rest = rest[len(p):]
+			for {
+				msg, ok := m.next(&p)
+				if !ok {
+					break
+				}
+				msg.bytes = bytes.Clone(msg.bytes)
+				got = append(got, msg)
+			}
+			if cap(m.body) > messageHeadBytes+MaxDecodedMessageBytes/8 {
+				t.Fatalf("pieces of %d bytes: the assembler holds %d bytes of a message it keeps %d of", piece, cap(m.body), messageHeadBytes)
+			}
+		}
+		if len(got) != 2 || !got[0].oversized || got[0].size != size || !bytes.Equal(got[0].bytes, wire[5:5+messageHeadBytes]) ||
+			got[1].oversized || string(got[1].bytes) != "ok" {
+			t.Errorf("pieces of %d bytes: %d messages, the first oversized %v of %d bytes", piece, len(got), len(got) > 0 && got[0].oversized, len(got))
 		}
 	}
 }

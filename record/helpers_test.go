@@ -17,6 +17,7 @@ type collectingSink struct {
 	mu      sync.Mutex
 	ops     []*keyspace.Op
 	flushes int
+	stats   Stats // as of the last flush
 }
 
 func (s *collectingSink) Add(op *keyspace.Op) {
@@ -25,10 +26,11 @@ func (s *collectingSink) Add(op *keyspace.Op) {
 	s.ops = append(s.ops, op)
 }
 
-func (s *collectingSink) Flush(FlushInfo) error {
+func (s *collectingSink) Flush(info FlushInfo) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.flushes++
+	s.stats = info.Stats
 	return nil
 }
 

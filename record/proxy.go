@@ -28,6 +28,10 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// viaGRPC: see [Proxy].
 	viaGRPC bool
+	// tap, when set, is handed every byte a relayed connection carries
+	// (conn numbers the connection), in the order each side sent them:
+	// tests capture real traffic with it.
+	tap func(conn uint64, fromClient bool, b []byte)
 }
 
 // Proxy is a transparent gRPC proxy in front of a Bigtable upstream: it
@@ -49,11 +53,24 @@ type Proxy struct {
 	recorder *Recorder
 	logf     func(format string, args ...any)
 	listener net.Listener
-	handOff  *handOff
-	server   *grpc.Server
+	// grpcMu guards grpcPath, the gRPC server that takes the connections
+	// not relayed, and retired, the ones that finish the calls of the
+	// connections they had when the emulator answered again.
+	grpcMu   sync.Mutex
+	grpcPath *grpcServer
+	retired  []*grpcServer
+	// fallback is set when a connection went to the gRPC path because
+	// the emulator did not answer its dial: once the emulator answers
+	// again, that server is retired ([Proxy.upstreamUp]).
+	fallback atomic.Bool
+	// shortLogged is when running out of file descriptors was last
+	// logged (Unix ns; 0: never).
+	shortLogged atomic.Int64
 	// viaGRPC sends every connection through the gRPC server, as for
 	// Cloud Bigtable: tests use it to run that path against an emulator.
 	viaGRPC bool
+	tap     func(conn uint64, fromClient bool, b []byte)
+	conns   atomic.Uint64
 	// down is set while the upstream does not answer, so that the change
 	// is logged once each way; downErr says why.
 	down    atomic.Bool
@@ -101,10 +118,25 @@ func Listen(addr string, upstream *Upstream, opts Options) (*Proxy, error) {
 		logf = func(string, ...any) {}
 	}
 	p := &Proxy{
-		upstream: upstream, recorder: opts.Recorder, logf: logf, viaGRPC: opts.viaGRPC,
-		listener: listener, handOff: newHandOff(listener.Addr()), relays: map[*relay]bool{},
+		upstream: upstream, recorder: opts.Recorder, logf: logf, viaGRPC: opts.viaGRPC, tap: opts.tap,
+		listener: listener, relays: map[*relay]bool{},
 	}
-	p.server = grpc.NewServer(
+	p.grpcPath = p.newGRPCServer()
+	return p, nil
+}
+
+// grpcServer is a gRPC server of the proxy and the listener its
+// connections are handed to.
+type grpcServer struct {
+	server *grpc.Server
+	conns  *handOff
+	served chan struct{}
+}
+
+// newGRPCServer starts a gRPC server that forwards every call it is
+// handed ([Proxy.handle]).
+func (p *Proxy) newGRPCServer() *grpcServer {
+	server := grpc.NewServer(
 		grpc.UnknownServiceHandler(p.handle),
 		grpc.ForceServerCodecV2(passThrough{}),
 		grpc.MaxRecvMsgSize(maxMessageBytes),
@@ -121,7 +153,40 @@ func Listen(addr string, upstream *Upstream, opts Options) (*Proxy, error) {
 		grpc.StaticStreamWindowSize(streamWindowBytes),
 		grpc.StaticConnWindowSize(connWindowBytes),
 	)
-	return p, nil
+	g := &grpcServer{server: server, conns: newHandOff(p.listener.Addr()), served: make(chan struct{})}
+	go func() {
+		defer close(g.served)
+		server.Serve(g.conns)
+	}()
+	return g
+}
+
+// toGRPC hands conn to the gRPC path.
+func (p *Proxy) toGRPC(conn net.Conn) {
+	p.grpcMu.Lock()
+	g := p.grpcPath
+	p.grpcMu.Unlock()
+	g.conns.push(conn)
+}
+
+// retireFallback moves the connections that went to the gRPC path while
+// the emulator did not answer back to the relay, which forwards byte for
+// byte: their server says GOAWAY (clients open a new connection for their
+// next call, which the relay takes) and finishes the calls in flight,
+// while a new server takes the connections to come.
+func (p *Proxy) retireFallback() {
+	if p.viaGRPC || p.upstream.relayAddr == "" || !p.fallback.Swap(false) {
+		return
+	}
+	p.grpcMu.Lock()
+	defer p.grpcMu.Unlock()
+	if p.stopping.Load() {
+		return
+	}
+	old := p.grpcPath
+	p.grpcPath = p.newGRPCServer()
+	p.retired = append(p.retired, old)
+	go old.server.GracefulStop()
 }
 
 // Addr is the host:port the proxy listens on.
@@ -132,11 +197,10 @@ func (p *Proxy) Addr() string { return p.listener.Addr().String() }
 // accepting calls, and Serve returns the [*bug.Error]; stop the proxy
 // then as always.
 func (p *Proxy) Serve() error {
-	served := make(chan error, 1)
-	go func() { served <- p.server.Serve(p.handOff) }()
 	done := make(chan struct{})
 	defer close(done)
 	go p.watchRecorder(done)
+	var delay time.Duration
 	for {
 		conn, err := p.listener.Accept()
 		if err != nil {
@@ -146,25 +210,81 @@ func (p *Proxy) Serve() error {
 			if p.stopping.Load() {
 				return nil
 			}
+			if temporary(err) {
+				// Out of file descriptors (or a connection gone before it
+				// was taken): wait and take the next, as net/http does.
+				delay = min(max(2*delay, minAcceptDelay), maxAcceptDelay)
+				p.descriptorsShort(err)
+				time.Sleep(delay)
+				continue
+			}
 			p.Stop(context.Background())
 			return fmt.Errorf("accepting connections on %s: %w", p.Addr(), err)
 		}
+		delay = 0
 		go p.serveConn(conn)
 	}
 }
+
+// How long the accept loop waits after a temporary failure: doubling
+// from minAcceptDelay up to maxAcceptDelay, as net/http's server does.
+const (
+	minAcceptDelay = 5 * time.Millisecond
+	maxAcceptDelay = time.Second
+)
+
+// temporary reports whether an accept or dial failed for a reason that
+// passes: the process or the system out of descriptors or buffers, or a
+// client gone before its connection was taken.
+func temporary(err error) bool {
+	for _, errno := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.ENOBUFS, syscall.ENOMEM, syscall.ECONNABORTED} {
+		if errors.Is(err, errno) {
+			return true
+		}
+	}
+	return false
+}
+
+// descriptorsShort logs that connections wait for file descriptors: once
+// for a shortage, however many connections it holds up, and again only
+// after [shortLogEvery].
+func (p *Proxy) descriptorsShort(err error) {
+	if errors.Is(err, syscall.ECONNABORTED) {
+		return
+	}
+	now := time.Now().UnixNano()
+	last := p.shortLogged.Load()
+	if last != 0 && time.Duration(now-last) < shortLogEvery || !p.shortLogged.CompareAndSwap(last, now) {
+		return
+	}
+	p.logf("out of file descriptors (%v): new connections wait until some are free; each client takes two (its own and the proxy's to the upstream), so raise the limit (ulimit -n) for more clients", err)
+}
+
+// shortLogEvery is how often running out of file descriptors is logged
+// at most.
+const shortLogEvery = time.Minute
 
 // serveConn relays conn to the emulator, or hands it to the gRPC path.
 func (p *Proxy) serveConn(conn net.Conn) {
 	defer p.recoverPanic()
 	if p.viaGRPC || p.upstream.relayAddr == "" {
-		p.handOff.push(conn)
+		p.toGRPC(conn)
 		return
 	}
 	upstream, err := net.DialTimeout("tcp", p.upstream.relayAddr, relayDialTimeout)
+	if temporary(err) {
+		// No descriptor for the upstream's side: the client retries,
+		// as it would a proxy that could not take it.
+		p.descriptorsShort(err)
+		conn.Close()
+		return
+	}
 	if err != nil {
 		// The gRPC path answers Unavailable and says why, and forwards
-		// this connection's calls once the emulator is back.
-		p.handOff.push(conn)
+		// this connection's calls once the emulator is back, until its
+		// server is retired for the relay ([Proxy.retireFallback]).
+		p.fallback.Store(true)
+		p.toGRPC(conn)
 		return
 	}
 	r := newRelay(p, conn, upstream)
@@ -204,9 +324,14 @@ func (p *Proxy) Stop(ctx context.Context) {
 		return
 	}
 	p.listener.Close()
+	p.grpcMu.Lock()
+	servers := append([]*grpcServer{p.grpcPath}, p.retired...)
+	p.grpcMu.Unlock()
 	stopped := make(chan struct{})
 	go func() {
-		p.server.GracefulStop()
+		for _, g := range servers {
+			g.server.GracefulStop()
+		}
 		close(stopped)
 	}()
 	ticker := time.NewTicker(relayPoll)
@@ -223,7 +348,9 @@ func (p *Proxy) Stop(ctx context.Context) {
 	select {
 	case <-stopped:
 	case <-ctx.Done():
-		p.server.Stop()
+		for _, g := range servers {
+			g.server.Stop()
+		}
 		<-stopped
 	}
 	p.relaysWG.Wait()
@@ -285,9 +412,14 @@ func (p *Proxy) UpstreamErr() error {
 	return nil
 }
 
-// upstreamUp notes a call that reached the upstream.
+// upstreamUp notes a call (or a relayed connection) that reached the
+// upstream; connections that went to the gRPC path while it did not
+// answer go back to the relay ([Proxy.retireFallback]).
 func (p *Proxy) upstreamUp() {
 	if p.down.Load() && p.down.Swap(false) {
 		p.logf("%s answers again", p.upstream.Where)
+	}
+	if p.fallback.Load() {
+		p.retireFallback()
 	}
 }

@@ -269,19 +269,6 @@ func checkUndecodable(t *testing.T, upstreamAddr string, _ *cloudLike, viaGRPC b
 }
 
 func TestUpstreamDownAnswersUnavailableAndRecovers(t *testing.T) {
-	// A free port that nothing listens on yet.
-	hold, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	upstreamAddr := hold.Addr().String()
-	hold.Close()
-
-	upstream, err := DialEmulator(upstreamAddr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer upstream.Close()
 	var logMu sync.Mutex
 	var logged []string
 	logf := func(format string, args ...any) {
@@ -289,12 +276,7 @@ func TestUpstreamDownAnswersUnavailableAndRecovers(t *testing.T) {
 		defer logMu.Unlock()
 		logged = append(logged, fmt.Sprintf(format, args...))
 	}
-	proxy, err := Listen("127.0.0.1:0", upstream, Options{Logf: logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go proxy.Serve()
-	defer proxy.Stop(context.Background())
+	proxy, upstreamAddr := proxyWithoutUpstream(t, Options{Logf: logf})
 
 	stub := rawStub(t, proxy.Addr())
 	table := InstanceName("local", "btviz") + "/tables/" + shopTable

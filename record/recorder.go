@@ -44,8 +44,9 @@ type RecorderOptions struct {
 	// that instance; calls on others are forwarded and counted.
 	Instance string
 	// Flushed, when set, is called on the recorder's goroutine after
-	// every flush, with the counters so far and the flush's error.
-	Flushed func(Stats, error)
+	// every flush, with what the sink was told (the counters so far, and
+	// whether it was the final flush) and the flush's error.
+	Flushed func(FlushInfo, error)
 	// Now is the clock (default time.Now), for tests.
 	Now func() time.Time
 }
@@ -80,7 +81,7 @@ type Recorder struct {
 	crash  error
 	failed chan struct{}
 
-	calls, parts, undecodable, unrecorded, late atomic.Int64
+	calls, parts, undecodable, unrecorded, late, tooLarge atomic.Int64
 }
 
 // NewRecorder starts a recorder that feeds sink, which must not be nil.
@@ -163,11 +164,11 @@ func (r *Recorder) flush(final bool) {
 		return // what the sink holds after a panic is not to be written
 	}
 	defer r.recoverPanic()
-	stats := r.Stats()
-	err := r.sink.Flush(FlushInfo{Final: final, Stats: stats})
+	info := FlushInfo{Final: final, Stats: r.Stats()}
+	err := r.sink.Flush(info)
 	r.flushErr = err
 	if r.opts.Flushed != nil {
-		r.opts.Flushed(stats, err)
+		r.opts.Flushed(info, err)
 	}
 }
 
@@ -206,6 +207,11 @@ type Stats struct {
 	Undecodable, Unrecorded int64
 	// Late counts Ops that arrived after Close, and were dropped.
 	Late int64
+	// TooLarge counts messages over the size the proxy decodes whole
+	// (each forwarded all the same): of a request, the call is recorded
+	// from its head when it mutates one row; of a response, its rows and
+	// the call's later ones are not counted.
+	TooLarge int64
 	// Waited is the total time calls spent waiting for room on the
 	// recorder's queue, LongestWait the longest single wait: both zero
 	// unless the sink falls behind.
@@ -217,7 +223,7 @@ func (r *Recorder) Stats() Stats {
 	s := Stats{
 		Calls: r.calls.Load(), Parts: r.parts.Load(),
 		Undecodable: r.undecodable.Load(), Unrecorded: r.unrecorded.Load(),
-		Late: r.late.Load(),
+		Late: r.late.Load(), TooLarge: r.tooLarge.Load(),
 	}
 	s.Waited, s.LongestWait = r.queue.waits()
 	return s

@@ -29,16 +29,27 @@ const relayBufferBytes = 64 << 10
 //
 // The client's bytes are read before they are forwarded (so the
 // recording knows a request before its answer can arrive), the
-// upstream's after.
+// upstream's after, so that the client never waits for the recorder. A
+// client that cancels a call as soon as it has what it wants (a read
+// with a row limit) can send its RST_STREAM before the upstream's last
+// bytes, which it received, are read: so the upstream's bytes between
+// their write and their reading are kept as pending, and a cancel from
+// the client reads them first ([relay.drainResponses]).
 type relay struct {
 	proxy            *Proxy
 	client, upstream net.Conn
+	number           uint64 // for the proxy's tap
 
 	mu      sync.Mutex
 	streams map[uint32]*relayStream
 	closed  bool
 
 	requests, responses relaySide
+
+	// pendingMu guards pending: upstream bytes written to the client and
+	// not read yet; whoever takes them reads them, once.
+	pendingMu sync.Mutex
+	pending   []byte
 }
 
 // relayStream is one call on a relayed connection.
@@ -59,7 +70,7 @@ type relaySide struct {
 }
 
 func newRelay(p *Proxy, client, upstream net.Conn) *relay {
-	r := &relay{proxy: p, client: client, upstream: upstream, streams: map[uint32]*relayStream{}}
+	r := &relay{proxy: p, client: client, upstream: upstream, streams: map[uint32]*relayStream{}, number: p.conns.Add(1)}
 	r.requests = relaySide{relay: r, fromUser: true}
 	r.responses = relaySide{relay: r}
 	r.requests.parser = newFrameParser(&r.requests, true)
@@ -95,14 +106,22 @@ func (r *relay) pump(dst, src net.Conn, side *relaySide) {
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
+			if tap := r.proxy.tap; tap != nil {
+				tap(r.number, side.fromUser, buf[:n])
+			}
 			if side.fromUser {
 				side.read(buf[:n])
+			} else {
+				r.pendingMu.Lock()
+				r.pending = buf[:n]
+				r.pendingMu.Unlock()
 			}
 			if _, werr := dst.Write(buf[:n]); werr != nil {
+				r.drainResponses()
 				return
 			}
 			if !side.fromUser {
-				side.read(buf[:n])
+				r.drainResponses()
 			}
 		}
 		if err != nil {
@@ -119,6 +138,17 @@ func (r *relay) pump(dst, src net.Conn, side *relaySide) {
 func closeWrite(c net.Conn) {
 	if tcp, ok := c.(*net.TCPConn); ok {
 		tcp.CloseWrite()
+	}
+}
+
+// drainResponses reads the upstream's bytes written to the client and
+// not read yet, if any.
+func (r *relay) drainResponses() {
+	r.pendingMu.Lock()
+	defer r.pendingMu.Unlock()
+	if r.pending != nil {
+		r.responses.read(r.pending)
+		r.pending = nil
 	}
 }
 
@@ -209,17 +239,21 @@ func (s *relaySide) data(id uint32, p []byte) {
 		messages = &stream.requests
 	}
 	for {
-		msg, compressed, ok := messages.next(&p)
+		msg, ok := messages.next(&p)
 		if !ok {
 			return
 		}
 		switch {
-		case compressed:
+		case msg.compressed:
 			s.relay.proxy.recorder.undecodable.Add(1)
+		case msg.oversized && s.fromUser:
+			stream.call.requestHead(msg.bytes, msg.size)
+		case msg.oversized:
+			stream.call.responseSkipped()
 		case s.fromUser:
-			stream.call.request(msg)
+			stream.call.request(msg.bytes)
 		default:
-			stream.call.response(msg, s.relay.proxy.recorder.now())
+			stream.call.response(msg.bytes, s.relay.proxy.recorder.now())
 		}
 	}
 }
@@ -231,6 +265,11 @@ func (s *relaySide) endStream(id uint32) {
 }
 
 func (s *relaySide) reset(id uint32, code uint32) {
+	if s.fromUser {
+		// The client may have had answers of this call the recorder has
+		// yet to read: read them before the call ends.
+		s.relay.drainResponses()
+	}
 	switch code {
 	case h2RefusedStream:
 		s.end(id, uint32(codes.Unavailable))

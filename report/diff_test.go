@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/btviz/btviz/demo/demotest"
@@ -50,7 +52,7 @@ func feedTable(celebrityRows int, mode keyspace.Mode) *keyspace.Snapshot {
 
 // sameTableInput diffs one table whose celebrity cooled down.
 func sameTableInput() DiffInput {
-	before, after := feedTable(800, keyspace.ModeFull), feedTable(300, keyspace.ModeSample)
+	before, after := feedTable(2400, keyspace.ModeFull), feedTable(1200, keyspace.ModeSample)
 	return DiffInput{A: before, B: after, FindingsA: diagnose.Diagnose(before), FindingsB: diagnose.Diagnose(after)}
 }
 
@@ -99,13 +101,14 @@ func TestDiffSameTableReportsChangedEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Findings.Changed) != 1 || doc.Findings.Changed[0].Kind != "hot-key-range" || doc.Findings.Changed[0].Prefix != "user#star#" {
+	hot := slices.IndexFunc(doc.Findings.Changed, func(f FindingChangeDoc) bool { return f.Kind == "hot-key-range" && f.Prefix == "user#star#" })
+	if hot < 0 {
 		t.Fatalf("changed findings %+v, want the hot-key-range at user#star#", doc.Findings.Changed)
 	}
 	var rowShare *EvidenceDiffDoc
-	for i, e := range doc.Findings.Changed[0].Evidence {
+	for i, e := range doc.Findings.Changed[hot].Evidence {
 		if e.Name == "row_share" {
-			rowShare = &doc.Findings.Changed[0].Evidence[i]
+			rowShare = &doc.Findings.Changed[hot].Evidence[i]
 		}
 		if e.Name == "min_share" {
 			t.Error("unchanged evidence (min_share) listed as changed")
@@ -115,8 +118,8 @@ func TestDiffSameTableReportsChangedEvidence(t *testing.T) {
 		t.Errorf("row_share evidence %+v, want it to fall", rowShare)
 	}
 	star := doc.Prefixes[0]
-	if star.Prefix != "user#star#" || star.Status != "changed" || star.RowsBefore != 800 || star.RowsAfter != 300 {
-		t.Errorf("largest change %+v, want user#star# 800 → 300", star)
+	if star.Prefix != "user#star#" || star.Status != "changed" || star.RowsBefore != 2400 || star.RowsAfter != 1200 {
+		t.Errorf("largest change %+v, want user#star# 2,400 → 1,200", star)
 	}
 	if len(doc.Notes) != 1 || !strings.Contains(doc.Notes[0], "before is a full scan, after a sampled scan (50% of rows)") {
 		t.Errorf("notes %q, want the scan-mode note", doc.Notes)
@@ -218,6 +221,49 @@ func TestDiffHostileKeys(t *testing.T) {
 					break
 				}
 			}
+		}
+	}
+}
+
+// TestDiffTextColumnsAlignByDisplayWidth: the side-by-side table lines up
+// on screen when a name holds letters of more than one byte ("ç", "ü")
+// or wide ones ("表", two cells): the after column starts at one screen
+// column on every row.
+func TestDiffTextColumnsAlignByDisplayWidth(t *testing.T) {
+	in := sameTableInput()
+	in.A.Project, in.A.Instance = "produção", "métricas-表格"
+	out, err := Diff(FormatText, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var header, source string
+	for _, line := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(strings.TrimSpace(line), "before") && strings.Contains(line, "after") && header == "":
+			header = line
+		case strings.HasPrefix(strings.TrimSpace(line), "source"):
+			source = line
+		}
+	}
+	if header == "" || source == "" {
+		t.Fatalf("no header or source row in:\n%s", out)
+	}
+	afterCell := in.B.Source
+	start := strings.LastIndex(source, string(afterCell))
+	if start < 0 {
+		t.Fatalf("source row %q lacks the after side's source %q", source, afterCell)
+	}
+	want := ansi.StringWidth(header[:strings.Index(header, "after")])
+	if got := ansi.StringWidth(source[:start]); got != want {
+		t.Errorf("the after column starts at screen column %d on the source row and %d on the header:\n%s\n%s", got, want, header, source)
+	}
+}
+
+func TestPadColumnsPadsToDisplayWidth(t *testing.T) {
+	rows := padColumns([][]string{{"表格", "x"}, {"abcd", "y"}, {"é", "z"}})
+	for _, r := range rows {
+		if w := ansi.StringWidth(r[0]); w != 4 {
+			t.Errorf("cell %q is %d cells wide, want 4", r[0], w)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/btviz/btviz/units"
 )
 
@@ -96,7 +98,10 @@ func (t *text) diffMoves(moves []MoveDoc) {
 }
 
 // padColumns pads every cell but the last of each row to its column's
-// width, so that rows joined cell by cell line up.
+// width, so that rows joined cell by cell line up on screen. Widths are
+// display widths ([ansi.StringWidth]: a key or file name in another
+// script takes the cells a terminal gives it, "é" one and "表" two), not
+// bytes.
 func padColumns(rows [][]string) [][]string {
 	var widths []int
 	for _, r := range rows {
@@ -104,7 +109,7 @@ func padColumns(rows [][]string) [][]string {
 			if i == len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], len(cell))
+			widths[i] = max(widths[i], ansi.StringWidth(cell))
 		}
 	}
 	padded := make([][]string, len(rows))
@@ -112,7 +117,7 @@ func padColumns(rows [][]string) [][]string {
 		padded[j] = make([]string, len(r))
 		for i, cell := range r {
 			if i < len(r)-1 {
-				cell += strings.Repeat(" ", widths[i]-len(cell))
+				cell += strings.Repeat(" ", widths[i]-ansi.StringWidth(cell))
 			}
 			padded[j][i] = cell
 		}

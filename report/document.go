@@ -53,20 +53,32 @@ type Document struct {
 	FindingCounts    CountsDoc    `json:"finding_counts"`
 	Tablets          []TabletDoc  `json:"tablets"`
 	Prefixes         []PrefixDoc  `json:"prefixes"`
-	LargestRows      []RowDoc     `json:"largest_rows"`
-	Findings         []FindingDoc `json:"findings"`
-	WhatIf           []WhatIfDoc  `json:"what_if,omitempty"`
+	// Datasets are the table's datasets, each diagnosed on its own when
+	// there are several.
+	Datasets    []DatasetDoc `json:"datasets"`
+	LargestRows []RowDoc     `json:"largest_rows"`
+	Findings    []FindingDoc `json:"findings"`
+	WhatIf      []WhatIfDoc  `json:"what_if,omitempty"`
 	// Traffic is what a traffic recording saw, when the report is of one.
 	Traffic *TrafficDoc `json:"traffic,omitempty"`
+	// HotTablets are the table's hot tablets, when the report has them.
+	HotTablets *HotTabletsDoc `json:"hot_tablets,omitempty"`
 	// trafficOnly marks a report of a recording alone
-	// ([keyspace.Snapshot.TrafficOnly]).
-	trafficOnly bool
+	// ([keyspace.Snapshot.TrafficOnly]), hotOnly one of hot tablets alone.
+	trafficOnly, hotOnly bool
 }
 
 // RecordingOnly reports whether the report is of a traffic recording
 // alone, with no scan of what the table stores: it has no size, prefixes
 // by rows or largest rows to report.
 func (d Document) RecordingOnly() bool { return d.trafficOnly }
+
+// HotTabletsOnly reports whether the report is of hot tablets alone, with
+// no scan and no recording.
+func (d Document) HotTabletsOnly() bool { return d.hotOnly }
+
+// stored reports whether the report has a scan of what the table stores.
+func (d Document) stored() bool { return !d.trafficOnly && !d.hotOnly }
 
 // originText says where the report's data came from: "emulator",
 // "snapshot, scanned from bigtable", "traffic recording through btviz
@@ -176,11 +188,14 @@ type RowDoc struct {
 
 // FindingDoc is one finding.
 type FindingDoc struct {
-	Kind     string             `json:"kind"`
-	Severity string             `json:"severity"`
-	Start    keyspace.Key       `json:"start"`
-	End      keyspace.Key       `json:"end"`
-	Prefix   keyspace.Key       `json:"prefix"`
+	Kind     string       `json:"kind"`
+	Severity string       `json:"severity"`
+	Start    keyspace.Key `json:"start"`
+	End      keyspace.Key `json:"end"`
+	Prefix   keyspace.Key `json:"prefix"`
+	// Dataset names the dataset the finding is about when the table
+	// holds several; absent otherwise.
+	Dataset  string             `json:"dataset,omitempty"`
 	Summary  string             `json:"summary"`
 	Advice   string             `json:"advice"`
 	Evidence map[string]float64 `json:"evidence"`
@@ -209,10 +224,13 @@ func Build(in Input) Document {
 		Scan:             scanDoc(snap.Scan, totals),
 		Tablets:          []TabletDoc{},
 		Prefixes:         topPrefixes(snap, in.AllTopPrefixes),
+		Datasets:         datasetDocs(snap),
 		LargestRows:      []RowDoc{},
 		Findings:         findingDocs(in.Findings),
 		Traffic:          trafficDoc(snap),
+		HotTablets:       hotTabletsDoc(snap),
 		trafficOnly:      snap.TrafficOnly(),
+		hotOnly:          snap.HotTabletsOnly(),
 	}
 	if in.FromFile {
 		doc.Source, doc.Origin = SourceSnapshot, sanitize(string(snap.Source))
@@ -324,7 +342,7 @@ func findingDoc(f diagnose.Finding) FindingDoc {
 		evidence[name] = value
 	}
 	return FindingDoc{
-		Kind: string(f.Kind), Severity: f.Severity.String(), Start: f.Start, End: f.End, Prefix: f.Prefix,
+		Kind: string(f.Kind), Severity: f.Severity.String(), Start: f.Start, End: f.End, Prefix: f.Prefix, Dataset: sanitize(f.Dataset),
 		Summary: sanitize(f.Summary), Advice: sanitize(f.Advice), Evidence: evidence, Uncertain: f.Uncertain,
 	}
 }

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -91,10 +93,22 @@ func printable(s string) string {
 
 // nameText escapes a name (table, project, instance, a file's label) for
 // the text report by btviz's rule for free text, cutting it at
-// [maxTextKey] bytes.
+// [maxTextKey] bytes; a name cut says how long it was, as a file's names
+// cut when they are read do ([keyspace.MaxTextBytes]).
 func nameText(s string) string {
-	return cutEscaped(sanitize(s), maxTextKey)
+	text := sanitize(s)
+	if len(text) <= maxTextKey {
+		return text
+	}
+	note := sizeNote.FindString(s)
+	if note == "" {
+		note = "… (" + strconv.Itoa(len(s)) + " bytes)"
+	}
+	return strings.TrimSuffix(cutEscaped(strings.TrimSuffix(text, note), maxTextKey-len(note)+3), "...") + note
 }
+
+// sizeNote matches the note a name cut when it was read ends with.
+var sizeNote = regexp.MustCompile(`… \([0-9]+ bytes\)$`)
 
 // cutEscaped cuts escaped text to at most width bytes, ending in "..."
 // when cut, never inside a \xNN escape or a UTF-8 sequence.

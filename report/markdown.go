@@ -23,9 +23,10 @@ func Markdown(in Input) []byte {
 	md.line("")
 	md.section(SectionSummary)
 	md.summary(doc)
+	md.datasets(doc)
 	md.heading("## Findings", SectionFindings)
 	md.findings(doc.Findings)
-	if !doc.RecordingOnly() {
+	if doc.stored() {
 		md.heading("## Top prefixes", SectionPrefixes)
 		md.prefixes(doc.Prefixes)
 		md.heading("## Largest rows", SectionLargestRows)
@@ -34,6 +35,10 @@ func Markdown(in Input) []byte {
 	if doc.Traffic != nil {
 		md.heading("## Traffic", SectionTraffic)
 		md.traffic(doc.Traffic)
+	}
+	if doc.HotTablets != nil {
+		md.heading("## Hot tablets", SectionHotTablets)
+		md.hotTablets(doc.HotTablets)
 	}
 	for _, w := range doc.WhatIf {
 		md.heading("## What-if: "+mdCode(w.Transform), SectionWhatIf)
@@ -100,9 +105,12 @@ func (md *markdown) summary(doc Document) {
 		source = doc.Source + " (scanned from " + doc.Origin + ")"
 	}
 	rows := [][]string{{"Table", table}, {"Source", mdText(source)}}
-	if doc.RecordingOnly() {
+	switch {
+	case doc.RecordingOnly():
 		rows = append(rows, []string{"Recorded", mdText(trafficSummary(doc.Traffic))})
-	} else {
+	case doc.HotTabletsOnly():
+		rows = append(rows, []string{"Hot tablets", mdText(hotTabletsSummary(doc.HotTablets))})
+	default:
 		ranges := fmt.Sprintf("%s tablets", units.Thousands(int64(len(doc.Tablets))))
 		if !doc.RangesAreTablets {
 			ranges = fmt.Sprintf("%s ranges (samples, not tablets)", units.Thousands(int64(len(doc.Tablets))))

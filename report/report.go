@@ -81,6 +81,7 @@ const (
 	SectionLargestRows Section = "largest-rows"
 	SectionWhatIf      Section = "what-if"
 	SectionTraffic     Section = "traffic"
+	SectionHotTablets  Section = "hot-tablets"
 )
 
 // Image is one picture linked from a Markdown section: Path is relative

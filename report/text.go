@@ -19,7 +19,7 @@ func Text(in Input) []byte {
 	doc := Build(in)
 	t := &text{}
 	t.line("btviz report: %s (%s)", nameText(doc.Table), sourceText(doc))
-	if !doc.RecordingOnly() {
+	if doc.stored() {
 		t.line("scan: %s", scanText(doc.Scan))
 		ranges := "tablets"
 		if !doc.RangesAreTablets {
@@ -30,15 +30,19 @@ func Text(in Input) []byte {
 			units.Thousands(int64(len(doc.Tablets))), ranges)
 	}
 	t.line("findings: %d error, %d warning, %d info", doc.FindingCounts.Error, doc.FindingCounts.Warning, doc.FindingCounts.Info)
+	t.datasets(doc)
 	for _, f := range doc.Findings {
 		t.line("")
 		t.finding(f, "")
 	}
-	if !doc.RecordingOnly() {
+	if doc.stored() {
 		t.storage(doc)
 	}
 	if doc.Traffic != nil {
 		t.traffic(doc.Traffic)
+	}
+	if doc.HotTablets != nil {
+		t.hotTablets(doc.HotTablets)
 	}
 	for _, w := range doc.WhatIf {
 		t.line("")

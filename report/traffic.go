@@ -18,16 +18,25 @@ import (
 // [count_low, count]; the row lists hold only rows read or written more
 // than once for certain (count_low ≥ 2).
 type TrafficDoc struct {
-	Started        string             `json:"started"`
-	DurationMillis int64              `json:"duration_ms"`
-	BucketSeconds  float64            `json:"bucket_seconds"`
-	Upstream       string             `json:"upstream,omitempty"`
-	Totals         TrafficCountsDoc   `json:"totals"`
-	Methods        []MethodDoc        `json:"methods"`
-	Prefixes       []TrafficPrefixDoc `json:"prefixes"`
-	TopReads       []HotRowDoc        `json:"top_reads"`
-	TopWrites      []HotRowDoc        `json:"top_writes"`
-	TopScans       []HotScanDoc       `json:"top_scans"`
+	Started        string  `json:"started"`
+	DurationMillis int64   `json:"duration_ms"`
+	BucketSeconds  float64 `json:"bucket_seconds"`
+	Upstream       string  `json:"upstream,omitempty"`
+	// Complete is false for a recording that was cut off (btviz record
+	// killed or crashed): Incomplete says so, and the counts stop at its
+	// last periodic write.
+	Complete   bool               `json:"complete"`
+	Incomplete string             `json:"incomplete,omitempty"`
+	Totals     TrafficCountsDoc   `json:"totals"`
+	Methods    []MethodDoc        `json:"methods"`
+	Prefixes   []TrafficPrefixDoc `json:"prefixes"`
+	TopReads   []HotRowDoc        `json:"top_reads"`
+	TopWrites  []HotRowDoc        `json:"top_writes"`
+	TopScans   []HotScanDoc       `json:"top_scans"`
+	// Latency is the calls' latency by kind, when the recording kept it;
+	// Merged says what a recording merged from several was made of.
+	Latency *LatencyDoc `json:"latency,omitempty"`
+	Merged  *MergedDoc  `json:"merged,omitempty"`
 }
 
 // TrafficCountsDoc are traffic totals: operations (one per row named by a
@@ -56,6 +65,10 @@ type TrafficPrefixDoc struct {
 	Depth    int          `json:"depth"`
 	OpsShare float64      `json:"ops_share"`
 	TrafficCountsDoc
+	// LatencyMedianNs and LatencyMaxNs are the median and the slowest
+	// latency of the calls that touched the prefix, when kept.
+	LatencyMedianNs int64 `json:"latency_median_ns,omitempty"`
+	LatencyMaxNs    int64 `json:"latency_max_ns,omitempty"`
 }
 
 // HotRowDoc is one of the rows read or written most often.
@@ -85,8 +98,10 @@ func trafficDoc(snap *keyspace.Snapshot) *TrafficDoc {
 	doc := &TrafficDoc{
 		Started: timestamp(t.Started), DurationMillis: t.Duration.Milliseconds(),
 		BucketSeconds: float64(t.BucketMicros) / 1e6, Upstream: sanitize(t.Upstream),
+		Complete: t.Incomplete == "", Incomplete: sanitize(t.Incomplete),
 		Totals: countsDoc(snap.TrafficTotals()), Methods: []MethodDoc{}, Prefixes: trafficPrefixes(snap),
 		TopReads: hotRowDocs(t.TopReads), TopWrites: hotRowDocs(t.TopWrites), TopScans: []HotScanDoc{},
+		Latency: latencyDoc(snap), Merged: mergedDoc(t),
 	}
 	for _, m := range t.Methods {
 		doc.Methods = append(doc.Methods, MethodDoc{Method: sanitize(m.Method), Calls: units.Round(m.Calls), Errors: units.Round(m.Errors)})
@@ -130,7 +145,12 @@ func trafficPrefixes(snap *keyspace.Snapshot) []TrafficPrefixDoc {
 		})
 		slices.SortStableFunc(nodes, func(a, b *keyspace.Node) int { return cmp.Compare(b.Traffic.Ops, a.Traffic.Ops) })
 		for _, n := range nodes[:min(len(nodes), PrefixesPerDepth)] {
-			docs = append(docs, TrafficPrefixDoc{Prefix: n.Prefix, Depth: n.Depth, OpsShare: shareOf(n.Traffic.Ops, total), TrafficCountsDoc: countsDoc(&n.Traffic.OpCounts)})
+			doc := TrafficPrefixDoc{Prefix: n.Prefix, Depth: n.Depth, OpsShare: shareOf(n.Traffic.Ops, total), TrafficCountsDoc: countsDoc(&n.Traffic.OpCounts)}
+			if l := n.Traffic.Latency; l != nil {
+				whole := l.Whole()
+				doc.LatencyMedianNs, doc.LatencyMaxNs = int64(whole.Median()), int64(whole.Max())
+			}
+			docs = append(docs, doc)
 		}
 	}
 	return docs
@@ -138,6 +158,16 @@ func trafficPrefixes(snap *keyspace.Snapshot) []TrafficPrefixDoc {
 
 // trafficSummary says in one line what the recording saw.
 func trafficSummary(t *TrafficDoc) string {
+	summary := trafficCounts(t)
+	if !t.Complete {
+		summary += "; incomplete: " + firstNonEmpty(t.Incomplete, "the recording was cut off")
+	}
+	return summary
+}
+
+// trafficCounts says when and how long the recording ran and what it
+// counted.
+func trafficCounts(t *TrafficDoc) string {
 	return fmt.Sprintf("%s recorded from %s: %s (%s, %s), %s read (%s), %s written (%s)",
 		units.Duration(time.Duration(t.DurationMillis)*time.Millisecond), t.Started,
 		units.Plural(t.Totals.Ops, "op"), units.Plural(t.Totals.PointReads, "point read"), units.Plural(t.Totals.Scans, "scan"),
@@ -179,6 +209,12 @@ func (t *text) traffic(doc *TrafficDoc) {
 			t.line("  %s %10s %10s", rangeText(s.Start, s.End, printable), units.CountRange(float64(s.CountLow), float64(s.Count)), units.Thousands(s.Rows))
 		}
 	}
+	if doc.Latency != nil {
+		t.latency(doc.Latency)
+	}
+	if doc.Merged != nil {
+		t.merged(doc.Merged)
+	}
 }
 
 // traffic writes the traffic section of the Markdown report.
@@ -210,4 +246,20 @@ func (md *markdown) traffic(doc *TrafficDoc) {
 	if len(hot) > 0 {
 		md.table([]string{"Hot row", "Key", "Count", "Bytes"}, hot)
 	}
+	if doc.Latency != nil {
+		md.latency(doc.Latency)
+	}
+	if doc.Merged != nil {
+		md.merged(doc.Merged)
+	}
+}
+
+// firstNonEmpty returns the first of texts that is not empty.
+func firstNonEmpty(texts ...string) string {
+	for _, t := range texts {
+		if t != "" {
+			return t
+		}
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -36,8 +37,35 @@ func (m *Model) copyKey() tea.Cmd {
 		return nil
 	}
 	text := escape.Key(string(k))
-	m.message = statusMessage{text: "copied the " + what + ", " + keyText(k, copiedKeyWidth) + ", to the clipboard (OSC 52; escaped as \\xNN)", done: true}
+	// Not "✓ copied": btviz hands the key to the terminal (OSC 52) and
+	// cannot know whether the terminal passes it on to the clipboard.
+	// What may keep it from arriving comes first: a narrow status line
+	// cuts the key, not the caveat.
+	m.message = statusMessage{text: "sent the " + what + " to the clipboard; " + clipboardCaveat(m.cfg.Environ) +
+		" · " + keyText(k, copiedKeyWidth) + " (escaped as \\xNN)"}
 	return tea.SetClipboard(text)
+}
+
+// clipboardCaveat says whether the copy reaches the clipboard, as far as
+// the environment tells: btviz asks the terminal with OSC 52, which tmux
+// passes on only with set-clipboard on, GNU screen and Apple's Terminal
+// not at all, and other terminals as their settings allow.
+func clipboardCaveat(environ []string) string {
+	env := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	switch {
+	case env["TMUX"] != "":
+		return "inside tmux it reaches the clipboard only with `set -g set-clipboard on` in ~/.tmux.conf"
+	case env["STY"] != "":
+		return "GNU screen does not pass it on (OSC 52): copy the key from here"
+	case env["TERM_PROGRAM"] == "Apple_Terminal":
+		return "Terminal.app does not pass it on (OSC 52): copy the key from here"
+	}
+	return "it reaches the clipboard if your terminal allows OSC 52"
 }
 
 // copiedKeyWidth is the most cells of a copied key the status line

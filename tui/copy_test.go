@@ -34,8 +34,9 @@ func TestCopyPutsTheSelectedKeyEscapedOnTheClipboard(t *testing.T) {
 	if got := clipboardText(t, update(m, keyMsg("y"))); got != "user#mila_rosewood#" {
 		t.Fatalf("y on the celebrity's bucket copies %q", got)
 	}
-	if line := ansi.Strip(m.render()); !strings.Contains(line, "copied the start key of bucket") || !strings.Contains(line, "user#mila_rosewood#, to the clipboard") {
-		t.Fatalf("the status line does not say what was copied:\n%s", line)
+	if line := ansi.Strip(m.render()); !strings.Contains(line, "sent the start key of bucket") || !strings.Contains(line, "· user#mila_rosewood# (escaped as \\xNN)") ||
+		!strings.Contains(line, "if your terminal allows OSC 52") || strings.Contains(line, "✓") {
+		t.Fatalf("the status line does not say what was sent, and that the terminal may not pass it on:\n%s", line)
 	}
 
 	// In the largest-rows view, the selected row's key; binary bytes
@@ -50,6 +51,25 @@ func TestCopyPutsTheSelectedKeyEscapedOnTheClipboard(t *testing.T) {
 	got := clipboardText(t, update(m, keyMsg("y")))
 	if got != row.Key.String() || strings.ContainsFunc(got, func(r rune) bool { return r < 0x20 || r > 0x7e }) {
 		t.Fatalf("y on a binary row copies %q, want %q escaped", got, row.Key.String())
+	}
+}
+
+// TestCopySaysWhenTheTerminalMayNotPassItOn: inside tmux, GNU screen or
+// Apple's Terminal the status line says what the copy needs or that it
+// will not arrive, never that it was copied.
+func TestCopySaysWhenTheTerminalMayNotPassItOn(t *testing.T) {
+	for env, want := range map[string]string{
+		"TMUX=/tmp/tmux-0/default,1234,0": "inside tmux it reaches the clipboard only with `set -g set-clipboard on` in ~/.tmux.conf",
+		"STY=1234.pts-0.host":             "GNU screen does not pass it on",
+		"TERM_PROGRAM=Apple_Terminal":     "Terminal.app does not pass it on",
+		"TERM=xterm-256color":             "it reaches the clipboard if your terminal allows OSC 52",
+	} {
+		m := New(t.Context(), Config{Snapshot: scenarioSnapshot(t, "social-celebrity"), Profile: colorprofile.NoTTY, Environ: []string{env}})
+		update(m, tea.WindowSizeMsg{Width: 240, Height: 60})
+		clipboardText(t, update(m, keyMsg("y")))
+		if line := ansi.Strip(m.render()); !strings.Contains(line, want) || strings.Contains(line, "✓") {
+			t.Errorf("%s: the status line lacks %q (or claims a copy):\n%s", env, want, line)
+		}
 	}
 }
 
@@ -106,15 +126,20 @@ func TestTTogglesTimesInLabels(t *testing.T) {
 	}
 }
 
+// TestKeyWithTimeShortensTheTimeBeforeDroppingIt: the time beside a key
+// is shortened, then dropped, as the width shrinks; the key is never cut
+// to make room for it (the details pane writes the time), only when it
+// does not fit alone, and then its last segment stays whole.
 func TestKeyWithTimeShortensTheTimeBeforeDroppingIt(t *testing.T) {
 	key := keyspace.Key("machine_1032405#9223370243367285445")
 	for _, tt := range []struct {
 		width int
 		want  string
 	}{
-		{80, "(reversed: 2026-10-31 22:"},
-		{44, "(reversed: 10-31 "},
-		{40, "(reversed: 10-31 22:"},
+		{80, "machine_1032405#9223370243367285445 (reversed: 2026-10-31 22:"},
+		{62, "machine_1032405#9223370243367285445 (reversed: 10-31 22:"},
+		{44, "machine_1032405#9223370243367285445"},
+		{30, "machine_1…#9223370243367285445"},
 		{10, "machine"},
 	} {
 		got := keyWithTime(key, "#", tt.width)

@@ -51,13 +51,28 @@ func (f *frame) bucketDetails(r rect) []string {
 	}
 	lines := []string{paneTitle(st, fmt.Sprintf("Bucket %d of %d", i+1, len(f.matrix.Buckets)), kind, r.w, false)}
 	valueWidth := r.w - detailLabelColumn - 2
-	lines = append(lines, f.boundFields("start", b.Start, "(table start)", valueWidth)...)
-	lines = append(lines, f.boundFields("end excl", b.End, "(table end)", valueWidth)...)
+	startText, endText := f.matrix.BoundTexts(i)
+	lines = append(lines, f.boundFields("start", b.Start, startText, "(table start)", valueWidth)...)
+	lines = append(lines, f.boundFields("end excl", b.End, endText, "(table end)", valueWidth)...)
 	if f.snap.HasTraffic() {
 		lines = append(lines, f.trafficFields(b)...)
 	}
+	if !b.Latency.Empty() {
+		lines = append(lines, f.field("latency", "median "+units.Latency(b.Latency.Median())+"   max "+units.Latency(b.Latency.Max())+
+			"   ("+units.Count(b.Latency.Count())+" calls)"))
+	}
+	if h := f.snap.HotTablets; h != nil {
+		text := "none in the window"
+		if first, last, micros := f.snap.CPUSpan(); last > first {
+			text = units.Percent(b.CPU/(float64(last-first)*float64(micros)/60e6)/100) + " of a node on average"
+		}
+		if h.Simulated() {
+			text += " (simulated)"
+		}
+		lines = append(lines, f.field("node CPU", text))
+	}
 	total := f.snap.Totals()
-	if total.Rows > 0 || !f.snap.HasTraffic() {
+	if total.Rows > 0 || !f.snap.HasTraffic() && !f.snap.HotTabletsOnly() {
 		share := ""
 		if total.Rows > 0 {
 			share = "  (" + heatmap.UnitShare.Format(b.Stats.Rows/total.Rows) + " of rows)"
@@ -127,11 +142,13 @@ func (f *frame) drillHint(b *heatmap.Bucket) string {
 	return "enter: re-read this range in full for more detail"
 }
 
-// boundFields writes a range bound whole under label, and on the next
-// line the time its first time segment holds, when it holds one.
-func (f *frame) boundFields(label string, k keyspace.Key, tableEnd string, width int) []string {
+// boundFields writes a range bound whole under label, escaped as text
+// says (as the bucket's labels escape it: [heatmap.Matrix.BoundTexts]),
+// and on the next line the time its first time segment holds, when it
+// holds one.
+func (f *frame) boundFields(label string, k keyspace.Key, text, tableEnd string, width int) []string {
 	var lines []string
-	for i, line := range keyLines(k, width, tableEnd) {
+	for i, line := range keyLines(text, width, tableEnd) {
 		if i > 0 {
 			label = ""
 		}
@@ -178,10 +195,11 @@ func nodeList(n *keyspace.Node, versions bool) []keyspace.RowStat {
 }
 
 // findingsIn returns the findings that name a key range overlapping
-// [start, end), and how many table-wide findings (no prefix) there are.
+// [start, end), and how many table-wide findings (no prefix, and no
+// dataset of a table of several) there are.
 func findingsIn(findings []diagnose.Finding, start, end keyspace.Key) (here []diagnose.Finding, tableWide int) {
 	for _, fi := range findings {
-		if fi.Prefix == "" {
+		if fi.Prefix == "" && fi.Dataset == "" {
 			tableWide++
 			continue
 		}

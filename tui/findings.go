@@ -140,6 +140,8 @@ func findingCounts(findings []diagnose.Finding) string {
 // findingWhere names where a finding points, unless its summary does.
 func findingWhere(fi diagnose.Finding) string {
 	switch {
+	case fi.Prefix == "" && fi.Dataset != "":
+		return "" // its summary opens with its dataset
 	case fi.Prefix == "":
 		return "table-wide: "
 	case strings.Contains(fi.Summary, fi.Prefix.String()):

@@ -17,7 +17,29 @@ const (
 	noteEmulator = "emulator: boundaries are samples, not tablets"
 	noteGC       = "only versions kept by GC are visible"
 	noteTraffic  = "traffic: only calls made through btviz record"
+	// noteSimulated labels the demo's hot tablets wherever they are drawn.
+	noteSimulated  = "SIMULATED hot tablets: computed from the recorded operations, not Cloud Bigtable's"
+	noteHotTablets = "hot tablets: one node's CPU of one cluster, one-minute samples (ListHotTablets)"
 )
+
+// hotTabletsHeader sums up the hot tablets for the header: how many
+// samples, the peak, the cluster drawn, and SIMULATED for the demo's.
+func hotTabletsHeader(h *keyspace.HotTablets) string {
+	if len(h.Tablets) == 0 {
+		return "no hot tablets in the window"
+	}
+	peak := 0.0
+	for _, t := range h.Tablets {
+		if t.Cluster == h.Shown() {
+			peak = max(peak, t.CPU)
+		}
+	}
+	text := fmt.Sprintf("%s · peak %s · cluster %s", units.Plural(int64(len(h.Tablets)), "hot-tablet sample"), units.Percent(peak/100), h.Shown())
+	if h.Simulated() {
+		text = "SIMULATED · " + text
+	}
+	return text
+}
 
 // headerLines draws the three header lines: table, source and scan;
 // breadcrumb and view settings; notes.
@@ -28,6 +50,8 @@ func (f *frame) headerLines() []string {
 	left := st.AppName.Render(" btviz ") + " " + st.Table.Render(safeText(table)) + "  " + st.Text.Render(safeText(f.scanText()))
 	right := ""
 	switch {
+	case f.snap != nil && f.state.Metric == heatmap.MetricCPU && f.snap.HotTablets != nil:
+		right = st.Muted.Render(hotTabletsHeader(f.snap.HotTablets) + " ")
 	case f.snap != nil && f.state.Metric.FromTraffic(f.snap):
 		t := f.snap.TrafficTotals()
 		right = st.Muted.Render(fmt.Sprintf("%s ops · %s rows read · %s rows written ",
@@ -93,6 +117,10 @@ func (f *frame) scanText() string {
 // scanSummary describes a snapshot's scan, or its traffic recording, in
 // a few words.
 func scanSummary(s *keyspace.Snapshot) string {
+	if s.HotTabletsOnly() {
+		return strings.TrimSpace(string(s.HotTablets.Source)+" "+s.Project+"/"+s.Instance) + " · hot tablets alone, no scan · " +
+			s.HotTablets.From.UTC().Format("2006-01-02 15:04") + " to " + s.HotTablets.To.UTC().Format("2006-01-02 15:04Z")
+	}
 	mode := s.Scan.ModeText()
 	if s.Traffic != nil {
 		recorded := "traffic recorded for " + units.Duration(s.Traffic.Duration.Round(time.Second))
@@ -106,11 +134,8 @@ func scanSummary(s *keyspace.Snapshot) string {
 		mode += " of a key range"
 	}
 	state := "complete"
-	if !s.Scan.Complete {
-		state = "incomplete"
-		if s.Scan.Incomplete != "" {
-			state += " (" + s.Scan.Incomplete + ")"
-		}
+	if complete, why := s.Completeness(); !complete {
+		state = "incomplete (" + why + ")"
 	}
 	source := string(s.Source)
 	if s.Project != "" || s.Instance != "" {
@@ -126,6 +151,10 @@ func (f *frame) notes() []string {
 		notes = append(notes, noteEmulator)
 	}
 	switch {
+	case f.snap != nil && f.state.Metric == heatmap.MetricCPU && f.snap.HotTablets.Simulated():
+		notes = append(notes, noteSimulated)
+	case f.snap != nil && f.state.Metric == heatmap.MetricCPU:
+		notes = append(notes, noteHotTablets)
 	case f.snap != nil && f.state.Metric.FromTraffic(f.snap):
 		notes = append(notes, noteTraffic)
 	case f.state.Metric.Timed() || f.state.Metric == heatmap.MetricVersions:

@@ -102,7 +102,7 @@ func (f *frame) heatRect() rect {
 func (f *frame) heatLines(r rect, focused bool) []string {
 	title := "Heatmap · " + f.metricDescription() + " by key"
 	switch {
-	case f.state.Metric.Timed() && f.state.Metric.FromTraffic(f.snap):
+	case f.state.Metric.Timed() && f.snap != nil && f.state.Metric.OnCallTime(f.snap):
 		title += " and time"
 	case f.state.Metric.Timed():
 		title += " and write time"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
@@ -41,13 +43,63 @@ func (f *frame) keyHelp() help.KeyMap {
 	return f.state.focused().help(f.shared)
 }
 
-// helpLines draws the help: one line, or every key when the full help is
-// open.
+// helpLines draws the one-line key help at the bottom of the screen.
 func (f *frame) helpLines(width int) []string {
 	h := f.help
 	h.SetWidth(width - 1)
-	h.ShowAll = f.state.FullHelp
+	h.ShowAll = false
 	return prefixLines(" ", splitLines(h.View(f.keyHelp())))
+}
+
+// fullHelpArea is where the full help is drawn while it is open: over the
+// details and findings panes (the side column, or the strip below the
+// main pane), or the bottom of the table picker's list, never over the
+// heatmap.
+func (f *frame) fullHelpArea() rect {
+	l := f.layout
+	switch {
+	case f.picker != nil:
+		lines := min(l.picker.h/2, fullHelpPickerLines)
+		return rect{l.picker.x, l.picker.y + l.picker.h - lines, l.picker.w, lines}
+	case l.wide:
+		return rect{l.details.x, l.details.y, l.details.w, l.details.h + l.findings.h}
+	}
+	return rect{0, l.details.y, l.width, l.details.h}
+}
+
+// fullHelpPickerLines is the most lines the full help takes at the bottom
+// of the table picker.
+const fullHelpPickerLines = 8
+
+// fullHelpBlock draws every key of what has the keyboard for r: the
+// help's columns side by side when they fit r, else one below the other
+// when that fits, else side by side cut to r's width.
+func (f *frame) fullHelpBlock(r rect) []string {
+	h := f.help
+	h.ShowAll = true
+	h.SetWidth(0) // no width: the columns side by side, whole, to measure them
+	km := f.keyHelp()
+	title := " " + f.styles.Strong.Render("Keys") + f.styles.Muted.Render(" · ? closes")
+	lines := splitLines(h.View(km))
+	widest := 0
+	for _, line := range lines {
+		widest = max(widest, ansi.StringWidth(line))
+	}
+	if widest > r.w-2 || len(lines)+1 > r.h {
+		var stacked []string
+		for _, column := range km.FullHelp() {
+			if len(stacked) > 0 {
+				stacked = append(stacked, "")
+			}
+			stacked = append(stacked, splitLines(h.FullHelpView([][]key.Binding{column}))...)
+		}
+		lines = stacked
+		if len(stacked)+1 > r.h {
+			h.SetWidth(max(r.w-2, 1))
+			lines = splitLines(h.View(km))
+		}
+	}
+	return append([]string{title}, prefixLines(" ", lines)...)
 }
 
 // prefixLines puts p before every line.

@@ -23,7 +23,7 @@ func (hotPane) showsBuckets() bool { return false }
 func (hotPane) open() key.Binding {
 	return key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "hot rows"))
 }
-func (hotPane) help(s *shared) help.KeyMap { return hotHelp{s.keys} }
+func (hotPane) help(s *shared) help.KeyMap { return listHelp{s.keys} }
 
 // PaneHot shows the hottest rows and scans of a traffic recording.
 const PaneHot Pane = "hot"
@@ -219,16 +219,17 @@ func (hotPane) wheel(m *Model, delta int) {
 	cur.state.SetLine(PaneHot, clampIndex(cur.state.Line(PaneHot)+delta, len(selectable(hotItems(m.frame().snap)))))
 }
 
-// hotHelp is the key help of the hot-rows view.
-type hotHelp struct{ k KeyMap }
+// listHelp is the key help of a list pane whose enter shows the selected
+// item in the heatmap: the hot rows, the datasets.
+type listHelp struct{ k KeyMap }
 
-// ShortHelp lists the hot-rows view's keys.
-func (h hotHelp) ShortHelp() []key.Binding {
+// ShortHelp lists the list pane's keys.
+func (h listHelp) ShortHelp() []key.Binding {
 	return []key.Binding{h.k.Up, h.k.Down, relabel(h.k.Drill, "show it"), h.k.Back, findingsPane{}.open(), h.k.Screenshot, h.k.Help, h.k.Quit}
 }
 
-// FullHelp lists the hot-rows view's keys by theme.
-func (h hotHelp) FullHelp() [][]key.Binding {
+// FullHelp lists the list pane's keys by theme.
+func (h listHelp) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{h.k.Up, h.k.Down, h.k.Top, h.k.Bottom},
 		{relabel(h.k.Drill, "show it"), h.k.Back, h.k.Focus},

@@ -171,7 +171,10 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Search):
-		return m.openPrompt(filterPrompt, filterPlaceholder, p.filter)
+		// A new filter, as / starts a new search anywhere: the old one
+		// goes, rather than take the new typing at its end.
+		p.setFilter("")
+		return m.openPrompt(filterPrompt, filterPlaceholder, "")
 	case key.Matches(msg, k.OpenTable):
 		t, ok := p.selectedTable()
 		if !ok {

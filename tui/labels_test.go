@@ -7,9 +7,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/internal/testkit/tier"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -17,8 +19,9 @@ import (
 // follows drill-downs.
 const maxLabelDrill = 6
 
-// TestLabelsIncreaseAtEveryDrillLevel checks, for every demo table at
-// both golden sizes and in every bucketing, the first screen and every
+// TestLabelsIncreaseAtEveryDrillLevel checks, for every demo table (in the
+// slow tier; a sample of them in the fast one) at both golden sizes and in
+// every bucketing, the first screen and every
 // level reached from it by drilling (every bucket of the first screen,
 // then the first, last and fullest bucket of each deeper level): labels
 // read top to bottom in key order, and each is a prefix of its bucket's
@@ -26,7 +29,8 @@ const maxLabelDrill = 6
 // order is the order of the bytes a label stands for: escaped text
 // cannot keep it for binary keys (\x1f sorts after a space).
 func TestLabelsIncreaseAtEveryDrillLevel(t *testing.T) {
-	for _, sc := range demo.Scenarios() {
+	// Every demo table in the slow tier; six of them in the fast one.
+	for _, sc := range tier.Sample(demo.Scenarios(), 6) {
 		snap := scenarioSnapshot(t, sc.Name)
 		for _, size := range labelSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", sc.Name, size.width, size.height), func(t *testing.T) {
@@ -185,4 +189,33 @@ func labelKeyOf(t *testing.T, label string, shared keyspace.Key, path string) st
 		t.Errorf("%s: label %q is not an escaped key: %v", path, label, err)
 	}
 	return prefix + key
+}
+
+// TestBinaryKeysReadTheSameInLabelsAndDetails: the details pane writes a
+// bucket's start key escaped as its label (every byte as \xNN from where
+// the labels do), not "\x0c\x13\x82e" beside a label "\x0c\x13\x82\x65".
+func TestBinaryKeysReadTheSameInLabelsAndDetails(t *testing.T) {
+	snap := scenarioSnapshot(t, "binary-sensor-keys")
+	m := newSnapshotModel(t, snap, 200, 40, colorprofile.NoTTY)
+	checked := 0
+	for b := 1; b < min(len(m.matrix.Buckets), 12); b++ {
+		m.current().state.Selected = b
+		label := m.matrix.Buckets[b].Label
+		if !strings.Contains(label, `\x`) {
+			continue
+		}
+		var start string
+		for _, line := range strings.Split(ansi.Strip(m.render()), "\n") {
+			if _, details, ok := strings.Cut(line, "│ start    "); ok {
+				start = strings.TrimSpace(details)
+			}
+		}
+		if !strings.HasPrefix(start, label) {
+			t.Errorf("bucket %d: the label is %q, the details' start %q", b, label, start)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no bucket of the binary table has an escaped label")
+	}
 }

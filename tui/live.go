@@ -92,14 +92,24 @@ func (m *Model) gotLive(msg liveMsg) tea.Cmd {
 		}
 	}
 	m.rebuild()
-	return tea.Batch(next, m.diagnose())
+	cmds := []tea.Cmd{next, m.diagnose()}
+	if src := m.cfg.HotTablets; src != nil && src.Simulated() {
+		cmds = append(cmds, hotTabletsCmd(m.ctx, src, m.table, m.join(m.levels[0].stored)))
+	}
+	return tea.Batch(cmds...)
 }
 
 // compose returns what a level shows: the snapshot its scan stored joined
 // with the recording's traffic of the table, either one alone when the
 // other is missing (a table only the traffic knows, a view without a
-// recording).
+// recording), with the table's hot tablets placed on it.
 func (m *Model) compose(stored *keyspace.Snapshot) *keyspace.Snapshot {
+	return m.withHot(m.join(stored))
+}
+
+// join returns stored joined with the recording's traffic of the table
+// (see [Model.compose]).
+func (m *Model) join(stored *keyspace.Snapshot) *keyspace.Snapshot {
 	switch {
 	case m.traffic == nil:
 		return stored

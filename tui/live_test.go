@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -174,5 +175,33 @@ func TestPickerSaysHowATableIsRead(t *testing.T) {
 	}
 	if got := NewRecordingBackend(rec, NewConnBackend(nil)).Reads(); !strings.Contains(got, "read directly, not through the proxy") {
 		t.Errorf("a live recording of an instance: %q", got)
+	}
+}
+
+// TestPickerSaysWhatItsSizesMeasure: the picker's size column says
+// whether it shows what SampleRowKeys reports (stored: on the emulator,
+// values only) or what a saved scan counted (logical bytes, as the
+// table's header), and a note under the list says which; the two differ
+// for the same table (1.47 MB and 2.66 MB for social-celebrity).
+func TestPickerSaysWhatItsSizesMeasure(t *testing.T) {
+	storage := scenarioSnapshot(t, "social-celebrity")
+	for _, c := range []struct {
+		name       string
+		backend    Backend
+		head, note string
+	}{
+		{"a live emulator", demoBackend(t, "social-celebrity"), "stored", "stored: the bytes SampleRowKeys reports (an emulator counts only values"},
+		{"a scan's file", NewSnapshotBackend("scan.btviz", storage), "size", "size: the logical bytes each saved scan counted"},
+		{"a live recording on a scan's file", NewRecordingBackend(newBuilderRecording(time.Now()), NewSnapshotBackend("x", storage)), "size", "size: the logical bytes"},
+	} {
+		m := New(t.Context(), Config{Backend: c.backend, Profile: colorprofile.NoTTY, Theme: ThemeDark})
+		rt := newRuntime(t, m)
+		rt.send(tea.WindowSizeMsg{Width: 200, Height: 40})
+		rt.run(m.Init())
+		rt.until(timeoutShort, "the table list and its note", func() bool { return strings.Contains(screen(m), c.note) })
+		s := screen(m)
+		if !regexp.MustCompile(`families +`+c.head+` +status`).MatchString(s) || !strings.Contains(s, c.note) {
+			t.Errorf("%s: the picker's size column is not headed %q with the note %q:\n%s", c.name, c.head, c.note, s)
+		}
 	}
 }

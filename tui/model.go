@@ -65,6 +65,11 @@ type Model struct {
 	// shown, and liveStatus the recording's status (live view only).
 	traffic    *keyspace.Snapshot
 	liveStatus RecordingStatus
+
+	// hot is the table's hot tablets (nil before they arrive, or without
+	// a source), hotErr why they could not be had.
+	hot    *keyspace.HotTablets
+	hotErr error
 }
 
 // level is one drill-down step: a snapshot (the table's, or a re-read of
@@ -99,7 +104,7 @@ func New(ctx context.Context, cfg Config) *Model {
 	if profile == colorprofile.Unknown {
 		profile = colorprofile.TrueColor
 	}
-	m := &Model{ctx: ctx, cfg: cfg, backend: cfg.Backend, picker: &picker{listing: cfg.Backend != nil}}
+	m := &Model{ctx: ctx, cfg: cfg, backend: cfg.Backend, picker: &picker{listing: cfg.Backend != nil, stored: sizesAreStored(cfg.Backend)}}
 	m.fullHelp = cfg.View.FullHelp
 	m.sh = newShared(panes(), cfg.Theme != ThemeLight, profile, 0, 0, m.fullHelp)
 	m.search = newSearchInput(&m.sh.styles)
@@ -272,4 +277,18 @@ func (m *Model) diagnose() tea.Cmd {
 // setMessage shows text in the status line until the next key.
 func (m *Model) setMessage(text string, isErr bool) {
 	m.message = statusMessage{text: text, isErr: isErr}
+}
+
+// sizesAreStored reports whether b's table sizes are what SampleRowKeys
+// reports of a live table, rather than what a saved scan counted.
+func sizesAreStored(b Backend) bool {
+	switch b := b.(type) {
+	case nil:
+		return false
+	case *SnapshotBackend:
+		return false
+	case *RecordingBackend:
+		return sizesAreStored(b.storage)
+	}
+	return b.Live()
 }

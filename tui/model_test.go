@@ -390,23 +390,30 @@ func TestLayoutReflowsAndRefusesATinyTerminal(t *testing.T) {
 	requireFrame(t, m.View().Content, 80, 24)
 }
 
+// TestHelpKeyShowsEveryKey: ? shows every key where the details and
+// findings are, and leaves the heatmap as it was: the same buckets, the
+// same selection (it used to take lines from the heatmap: 39 buckets
+// became 34 at 200x60).
 func TestHelpKeyShowsEveryKey(t *testing.T) {
-	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 120, 40, colorprofile.NoTTY)
-	short := m.sh.layout.help.h
-	press(m, "?")
-	if m.sh.layout.help.h <= short {
-		t.Fatal("? does not grow the help")
-	}
-	s := screen(m)
-	for _, want := range []string{"brighter", "dimmer", "next pane", "tables", "stop scan", "largest rows"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("full help lacks %q", want)
+	for _, size := range [][2]int{{120, 40}, {200, 60}, {100, 40}, {80, 24}} {
+		m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), size[0], size[1], colorprofile.NoTTY)
+		buckets := len(m.matrix.Buckets)
+		heat := m.frame().heatRect()
+		press(m, "?")
+		s := screen(m)
+		for _, want := range []string{"brighter", "dimmer", "next pane", "tables", "stop scan", "largest rows", "? closes"} {
+			if !strings.Contains(s, want) && size[0] >= 100 {
+				t.Errorf("%dx%d: the full help lacks %q:\n%s", size[0], size[1], want, s)
+			}
 		}
-	}
-	requireFrame(t, m.View().Content, 120, 40)
-	press(m, "?")
-	if m.sh.layout.help.h != short {
-		t.Fatal("? does not close the full help")
+		if got := len(m.matrix.Buckets); got != buckets || m.frame().heatRect() != heat {
+			t.Errorf("%dx%d: ? changed the heatmap from %d buckets in %+v to %d in %+v", size[0], size[1], buckets, heat, got, m.frame().heatRect())
+		}
+		requireFrame(t, m.View().Content, size[0], size[1])
+		press(m, "?")
+		if strings.Contains(screen(m), "? closes") {
+			t.Fatalf("%dx%d: ? does not close the full help", size[0], size[1])
+		}
 	}
 }
 
@@ -655,6 +662,23 @@ func TestPickerFilter(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, `2 of 4 tables hold "CELEB"`) {
 		t.Fatalf("status line with a filter:\n%s", s)
 	}
+	// A second / starts a new filter: what is typed next replaces the
+	// old one ("celebtimestamp-first" matched nothing).
+	rt.press("/")
+	if m.picker.filter != "" || len(m.picker.shown()) != 4 {
+		t.Fatalf("/ again keeps the filter %q", m.picker.filter)
+	}
+	for _, r := range "binary" {
+		rt.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if s := screen(m); m.picker.filter != "binary" || !strings.Contains(s, "filter tables: binary") || len(m.picker.shown()) != 1 {
+		t.Fatalf("the second filter is %q, showing %d tables:\n%s", m.picker.filter, len(m.picker.shown()), s)
+	}
+	rt.press("esc", "/")
+	for _, r := range "CELEB" {
+		rt.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	rt.press("enter", "j")
 	// esc clears the filter and keeps the selected table.
 	rt.press("esc")
 	if got, _ := m.picker.selectedTable(); got.Name != "social-celebrity-salted" || m.picker.filter != "" || len(m.picker.shown()) != 4 {

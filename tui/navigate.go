@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/escape"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -205,6 +206,11 @@ func (m *Model) showFinding(fi diagnose.Finding) {
 		return
 	}
 	root := m.levels[0].snap.Root
+	if fi.Prefix == "" && fi.Dataset != "" && (fi.Start != "" || fi.End != "") {
+		m.showRange(fi.Start, fi.End)
+		m.setMessage("a finding about dataset "+escape.Text(fi.Dataset)+": it is about the keys of that dataset", false)
+		return
+	}
 	if fi.Prefix == "" {
 		m.jump(string(fi.Start), false)
 		m.setMessage("a table-wide finding: it is about the keys of the whole table", false)

@@ -79,7 +79,7 @@ const (
 // panes lists every pane, in the order tab visits those that are tab
 // stops. It is the one place a pane is registered.
 func panes() []pane {
-	return []pane{heatPane{}, prefixPane{}, findingsPane{}, rowsPane{}, hotPane{}}
+	return []pane{heatPane{}, prefixPane{}, findingsPane{}, rowsPane{}, hotPane{}, datasetsPane{}}
 }
 
 // paneOf returns the pane named id, or the heatmap for an unknown name.

@@ -45,6 +45,9 @@ type picker struct {
 	err     error
 	// sizeErr is why sizes are missing, when they are.
 	sizeErr error
+	// stored says that the sizes are SampleRowKeys' (a live backend),
+	// not a saved scan's logical bytes.
+	stored bool
 }
 
 // shown returns the tables the filter keeps, in order.
@@ -131,7 +134,7 @@ func (p *picker) statusText() string {
 	if p.filter != "" {
 		n := len(p.shown())
 		if n == 0 {
-			return fmt.Sprintf("no table name holds %q · / changes the filter, esc clears it", p.filter)
+			return fmt.Sprintf("no table name holds %q · / starts a new filter, esc clears it", p.filter)
 		}
 		return fmt.Sprintf("%d of %d tables hold %q · esc clears the filter · %s", n, len(p.tables), p.filter, pickerHint)
 	}
@@ -152,6 +155,9 @@ func (p *picker) render(f *frame, c *canvas) {
 	}
 	c.paint(l.header, header)
 	body := l.picker
+	if f.state.FullHelp {
+		body.h -= f.fullHelpArea().h // the full help is drawn below the list
+	}
 	lines := []string{}
 	if p.err != nil {
 		lines = append(lines, " "+st.Error.Render("✗ ")+st.Text.Render(safeText(p.err.Error())))
@@ -163,11 +169,20 @@ func (p *picker) render(f *frame, c *canvas) {
 		nameWidth = max(nameWidth, ansi.StringWidth(safeText(t.Name))+2)
 	}
 	nameWidth = min(nameWidth, body.w/3)
-	head := "  " + padRight("table", nameWidth) + padLeft("families", pickerFamiliesColumn) + padLeft("size", pickerSizeColumn) +
+	sizeHead, sizeNote := "size", pickerScanSizeNote
+	if p.stored {
+		sizeHead, sizeNote = pickerSizeHead, pickerSizeNote
+	}
+	head := "  " + padRight("table", nameWidth) + padLeft("families", pickerFamiliesColumn) + padLeft(sizeHead, pickerSizeColumn) +
 		"  " + padRight("status", pickerStatusColumn) + "description"
 	lines = append(lines, st.Muted.Render(fitLine(head, body.w)))
 	shown := p.shown()
 	visible := max(body.h-1, 1)
+	note := ""
+	if body.h >= pickerNoteMinLines && len(shown) > 0 {
+		note = " " + cut(sizeNote, body.w-1)
+		visible = max(body.h-3, 1) // the note and a blank line above it
+	}
 	first := scrollStart(p.selected, len(shown), visible)
 	for i := first; i < len(shown) && i < first+visible; i++ {
 		t := shown[i]
@@ -179,8 +194,26 @@ func (p *picker) render(f *frame, c *canvas) {
 			padLeft(size, pickerSizeColumn) + "  " + padRight(loadText(t.Loading), pickerStatusColumn)
 		lines = append(lines, f.listLine(i == p.selected, true, text, safeText(t.Description), body.w))
 	}
+	if note != "" {
+		for len(lines) < body.h-1 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, st.Muted.Render(note))
+	}
 	c.paint(body, lines)
 }
+
+// The picker's size column and what it measures: what SampleRowKeys
+// says a table stores, which is not what a scan counts (the table's
+// header): on an emulator the offsets count only the values' bytes, on
+// Cloud Bigtable compressed stored bytes, where a scan adds up keys,
+// column names, timestamps and values.
+const (
+	pickerSizeHead     = "stored"
+	pickerSizeNote     = "stored: the bytes SampleRowKeys reports (an emulator counts only values; Cloud Bigtable, compressed data) · a table's header shows logical bytes, keys and column names included"
+	pickerScanSizeNote = "size: the logical bytes each saved scan counted (keys, column names, values), as the table's header shows them"
+	pickerNoteMinLines = 6
+)
 
 // loadText is a table's load status: "ready", "waiting", a bar and share,
 // or "failed".

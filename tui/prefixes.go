@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -156,15 +158,50 @@ func (f *frame) prefixColumns() []prefixColumn {
 			return heatmap.UnitShare.Format(v(b) / total)
 		}}
 	}
+	if f.snap != nil && f.state.Metric == heatmap.MetricCPU {
+		cpu := func(b *heatmap.Bucket) float64 { return b.CPU }
+		total := 0.0
+		if f.snap.Root != nil && f.snap.Root.CPU != nil {
+			total = f.snap.Root.CPU.Total()
+		}
+		minutes := 1.0
+		if first, last, micros := f.snap.CPUSpan(); last > first {
+			minutes = float64(last-first) * float64(micros) / 60e6
+		}
+		columns := []prefixColumn{
+			{"cpu", numberColumn, func(b *heatmap.Bucket) string { return heatmap.UnitPercent.Format(b.CPU / minutes) }},
+			shareOf(cpu, total),
+		}
+		if f.snap.Totals().Rows > 0 {
+			rows := func(b *heatmap.Bucket) float64 { return b.Stats.Rows }
+			columns = append(columns, count("rows", rows), size("bytes", func(b *heatmap.Bucket) float64 { return b.Stats.Bytes }))
+		}
+		return columns
+	}
 	if f.snap != nil && f.state.Metric.FromTraffic(f.snap) {
 		ops := func(b *heatmap.Bucket) float64 { return b.Traffic.Ops }
-		return []prefixColumn{
+		columns := []prefixColumn{
 			count("ops", ops), shareOf(ops, f.snap.TrafficTotals().Ops),
 			count("reads", func(b *heatmap.Bucket) float64 { return b.Traffic.RowsRead }),
 			size("read", func(b *heatmap.Bucket) float64 { return b.Traffic.BytesRead }),
 			count("writes", func(b *heatmap.Bucket) float64 { return b.Traffic.RowsWritten }),
 			size("written", func(b *heatmap.Bucket) float64 { return b.Traffic.BytesWritten }),
 		}
+		if f.state.Metric.Latency() {
+			latency := func(head string, v func(b *heatmap.Bucket) time.Duration) prefixColumn {
+				return prefixColumn{head, numberColumn, func(b *heatmap.Bucket) string {
+					if b.Latency.Empty() {
+						return "–"
+					}
+					return units.Latency(v(b))
+				}}
+			}
+			columns = append(columns[:2],
+				latency("median", func(b *heatmap.Bucket) time.Duration { return b.Latency.Median() }),
+				latency("max", func(b *heatmap.Bucket) time.Duration { return b.Latency.Max() }),
+				count("calls", func(b *heatmap.Bucket) float64 { return b.Latency.Count() }))
+		}
+		return columns
 	}
 	rows := func(b *heatmap.Bucket) float64 { return b.Stats.Rows }
 	return []prefixColumn{

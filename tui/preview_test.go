@@ -11,7 +11,7 @@ import (
 
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/internal/cloudlike"
-	"github.com/btviz/btviz/internal/scantest"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/sampler"
 	"github.com/btviz/btviz/units"
 )
@@ -22,10 +22,7 @@ import (
 // keeps saying it while the scan runs, and once it ends sets it against
 // what the scan read, in the details and on the status line.
 func TestScanShowsWhatItWillReadAndWhatItRead(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads 20,000 rows")
-	}
-	target := scantest.Seed(t, "social-celebrity", cloudlike.ServerOptions(cloudlike.Layout{Tablets: 20}, &cloudlike.Counter{})...)
+	target := emutest.Seed(t, "social-celebrity", cloudlike.ServerOptions(cloudlike.Layout{Tablets: 20}, &cloudlike.Counter{})...)
 	conn, err := connect.Open(t.Context(), target)
 	if err != nil {
 		t.Fatal(err)

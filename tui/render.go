@@ -47,6 +47,10 @@ type shared struct {
 	// with, so that a new pane's key changes no golden
 	// (TestFullHelpListsEveryPaneKey checks the full help lists it).
 	panes []pane
+	// datasetList is the datasets of snapshot datasetsOf, found once
+	// ([frame.datasets]).
+	datasetsOf  *keyspace.Snapshot
+	datasetList []diagnose.Dataset
 }
 
 // newShared builds the shared value for the panes whose keys the full
@@ -71,24 +75,13 @@ func (s *shared) setTheme(isDark bool, profile colorprofile.Profile) {
 	s.help.SetWidth(s.layout.width)
 }
 
-// resize recomputes the layout (on tea.WindowSizeMsg and when the full
-// help opens or closes).
-func (s *shared) resize(width, height int, fullHelp bool) {
-	helpLines := shortHelpLines
-	if fullHelp {
-		helpLines = fullHelpLines(heatHelp{s.keys, s.panes})
-	}
-	s.layout = newLayout(width, height, helpLines)
+// resize recomputes the layout (on tea.WindowSizeMsg). The full help
+// takes no room from the layout: it is drawn where the details and
+// findings panes are ([frame.fullHelpArea]), so that opening it leaves
+// the heatmap and its buckets as they are.
+func (s *shared) resize(width, height int, _ bool) {
+	s.layout = newLayout(width, height, shortHelpLines)
 	s.help.SetWidth(width)
-}
-
-// fullHelpLines is the height of the tallest column of h's full help.
-func fullHelpLines(h heatHelp) int {
-	lines := 1
-	for _, column := range h.FullHelp() {
-		lines = max(lines, len(column))
-	}
-	return lines
 }
 
 // frame is one screen's inputs: data, view state and the transient parts
@@ -161,7 +154,7 @@ func buildMatrix(snap *keyspace.Snapshot, state ViewState, o heatmap.TextOptions
 // snapshot: "cells written" for a scan's writes, "rows written" for a
 // recording's.
 func (f *frame) metricDescription() string {
-	return f.state.Metric.DescriptionOn(f.snap != nil && f.state.Metric.FromTraffic(f.snap))
+	return f.state.Metric.DescriptionFor(f.snap)
 }
 
 // clampIndex keeps i within [0, n).
@@ -179,14 +172,23 @@ func (f *frame) render() string {
 	c := newCanvas(l.width, l.height)
 	if f.picker != nil {
 		f.picker.render(f, c)
+		if f.state.FullHelp {
+			area := f.fullHelpArea()
+			c.paint(area, f.fullHelpBlock(area))
+		}
 	} else {
 		focused := f.state.focused()
 		c.paint(l.header, f.headerLines())
 		c.paint(l.main, paneOf(f.state.Main).lines(f, l.main, f.state.Focus == ""))
 		c.paint(f.separator(), vrule(f.styles.Rule, f.separator().h))
-		c.paint(l.details, focused.details(f, l.details))
-		side := sidePane()
-		c.paint(l.findings, side.lines(f, l.findings, focused.id() == side.id()))
+		if f.state.FullHelp {
+			area := f.fullHelpArea()
+			c.paint(area, f.fullHelpBlock(area))
+		} else {
+			c.paint(l.details, focused.details(f, l.details))
+			side := sidePane()
+			c.paint(l.findings, side.lines(f, l.findings, focused.id() == side.id()))
+		}
 	}
 	c.paint(l.status, []string{f.statusLine(l.status.w)})
 	c.paint(l.help, f.helpLines(l.help.w))
@@ -215,4 +217,17 @@ func tooSmall(st *Styles, width, height int) string {
 	c := newCanvas(max(width, 1), len(lines))
 	c.paint(rect{0, 0, max(width, 1), len(lines)}, lines)
 	return c.String()
+}
+
+// HeatView returns the heatmap view the heatmap pane draws for state on
+// snap in a width×height frame: its key range, metric and bucketing, one
+// key bucket a heat line and one time column a cell. A chart of the same
+// view (`btviz export` without --frame) builds its matrix from it, so
+// that it shows the buckets the interactive view shows at that size.
+func HeatView(snap *keyspace.Snapshot, state ViewState, width, height int) heatmap.View {
+	s := newShared(panes(), true, colorprofile.TrueColor, width, height, state.FullHelp)
+	f := &frame{shared: s, snap: snap, state: state.normalized(snap)}
+	l := heatmap.TextLayout(f.heatOptions(nil), f.state.Metric.Timed())
+	view, _ := f.state.heatView(snap, l.HeatLines, l.HeatWidth)
+	return view
 }

@@ -7,16 +7,11 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/heatmap"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/units"
-)
-
-// Column widths of the largest-rows view.
-const (
-	rowNumberColumn = 9
-	rowSmallColumn  = 9
 )
 
 // topRows returns the rows of the largest-rows view: the largest by bytes,
@@ -119,16 +114,13 @@ type rowItem struct {
 func rowItems(f *frame) (items []rowItem, selectedLine int) {
 	st := &f.styles
 	rows, bySize := topRows(f.snap)
-	keyWidth := rowKeyWidth(f.layout.main)
+	table := newRowTable(rows, f.layout.main.w)
 	items = []rowItem{{st.Strong.Render(" By size"), -1}}
 	for i, row := range rows {
 		if i == bySize {
 			items = append(items, rowItem{st.Strong.Render(" By versions of one column"), -1})
 		}
-		text := padRight(keyWithTime(row.Key, f.delimiters(), keyWidth-1), keyWidth) + padLeft(heatmap.UnitBytes.Format(float64(row.Bytes)), rowNumberColumn) +
-			padLeft(units.Thousands(row.Cells), rowSmallColumn) + padLeft(units.Thousands(row.Columns), rowSmallColumn) +
-			padLeft(strconv.Itoa(row.Families), rowSmallColumn) + padLeft(units.Thousands(row.MaxVersions), rowSmallColumn)
-		items = append(items, rowItem{text, i})
+		items = append(items, rowItem{table.line(keyWithTime(row.Key, f.delimiters(), table.keyWidth-1), rowFigures(row)), i})
 	}
 	selected := clampIndex(f.state.Line(PaneRows), len(rows))
 	for i, it := range items {
@@ -139,8 +131,55 @@ func rowItems(f *frame) (items []rowItem, selectedLine int) {
 	return items, selectedLine
 }
 
-// rowKeyWidth is the key column's width in a list r wide.
-func rowKeyWidth(r rect) int { return max(r.w-2-rowNumberColumn-4*rowSmallColumn, 12) }
+// rowNumberColumn is the width of a number column of a row's columns.
+const rowNumberColumn = 9
+
+// rowHeads are the largest-rows list's number columns.
+var rowHeads = []string{"size", "cells", "columns", "families", "versions"}
+
+// rowFigures are a row's numbers, in the order of [rowHeads].
+func rowFigures(row keyspace.RowStat) []string {
+	return []string{heatmap.UnitBytes.Format(float64(row.Bytes)), units.Thousands(row.Cells), units.Thousands(row.Columns),
+		strconv.Itoa(row.Families), units.Thousands(row.MaxVersions)}
+}
+
+// rowTable lays out the largest-rows list: each number column as wide as
+// its heading or its widest figure, and the key column every cell left,
+// so that a key is cut only when the numbers leave it too little room.
+type rowTable struct {
+	keyWidth int
+	widths   []int
+}
+
+// rowColumnGap is the space before each number column.
+const rowColumnGap = 2
+
+func newRowTable(rows []keyspace.RowStat, width int) rowTable {
+	t := rowTable{widths: make([]int, len(rowHeads))}
+	for i, head := range rowHeads {
+		t.widths[i] = len(head) + rowColumnGap
+	}
+	for _, row := range rows {
+		for i, figure := range rowFigures(row) {
+			t.widths[i] = max(t.widths[i], ansi.StringWidth(figure)+rowColumnGap)
+		}
+	}
+	t.keyWidth = width - 2
+	for _, w := range t.widths {
+		t.keyWidth -= w
+	}
+	t.keyWidth = max(t.keyWidth, 12)
+	return t
+}
+
+// line writes one line of the list: key, then the figures right-aligned.
+func (t rowTable) line(key string, figures []string) string {
+	text := padRight(key, t.keyWidth)
+	for i, figure := range figures {
+		text += padLeft(figure, t.widths[i])
+	}
+	return text
+}
 
 // rowsLines draws the largest-rows view: the top rows by size and by
 // versions with their key, size, cells, columns, families and versions.
@@ -151,9 +190,7 @@ func (f *frame) rowsLines(r rect) []string {
 	if len(rows) == 0 {
 		return append(lines, "", " "+st.Muted.Render("no rows read yet"))
 	}
-	keyWidth := rowKeyWidth(r)
-	head := "  " + padRight("row key", keyWidth) + padLeft("size", rowNumberColumn) + padLeft("cells", rowSmallColumn) +
-		padLeft("columns", rowSmallColumn) + padLeft("families", rowSmallColumn) + padLeft("versions", rowSmallColumn)
+	head := "  " + newRowTable(rows, r.w).line("row key", rowHeads)
 	lines = append(lines, st.Muted.Render(fitLine(head, r.w)))
 	items, selectedLine := rowItems(f)
 	selected := clampIndex(f.state.Line(PaneRows), len(rows))
@@ -182,7 +219,7 @@ func (f *frame) rowDetails(r rect) []string {
 	}
 	lines := []string{
 		paneTitle(st, "Row", hint, r.w, false),
-		f.field("key", keyText(row.Key, valueWidth)),
+		f.field("key", cutKeySegments(row.Key, f.delimiters(), valueWidth)),
 	}
 	if t := keyTime(row.Key, f.delimiters()); t != "" {
 		lines = append(lines, f.field("", st.Muted.Render(cut(t, valueWidth))))

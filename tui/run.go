@@ -72,8 +72,8 @@ type Config struct {
 	// ScreenshotDir is where the screenshot key writes (default: the
 	// current directory).
 	ScreenshotDir string
-	// Environ is the environment for profile detection (default
-	// os.Environ()).
+	// Environ is the environment for profile detection and for what the
+	// copy key can promise (tmux, GNU screen; default os.Environ()).
 	Environ []string
 	// Now is the clock for screenshot names (default time.Now).
 	Now func() time.Time
@@ -81,6 +81,9 @@ type Config struct {
 	// is live, joining each table's scan with the traffic recorded so far
 	// and taking in more every second.
 	Recording Recording
+	// HotTablets, when set, gives each table's hot tablets: the cpu
+	// metric and the hot-tablet findings show them.
+	HotTablets HotTabletSource
 }
 
 // Run runs the TUI on in and out until the user quits or ctx is

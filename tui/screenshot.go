@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -41,7 +42,7 @@ func ScreenshotTitle(snap *keyspace.Snapshot, state ViewState) string {
 var screenshotFormats = []artifact.Format{artifact.FormatPNG, artifact.FormatSVG}
 
 // screenshotCmd writes frame as PNG and SVG into dir, named after table
-// and the time now returns: the same files `btviz export` writes for the
+// and the time now returns: the same files `btviz export --frame` writes for the
 // same view and size.
 func screenshotCmd(dir, table string, frame artifact.Frame, now func() time.Time) tea.Cmd {
 	return func() tea.Msg {
@@ -63,8 +64,11 @@ func screenshotCmd(dir, table string, frame artifact.Frame, now func() time.Time
 // be long) last, so that a cut line keeps what to do.
 func screenshotFailed(err error, dir string) error {
 	cause := err
+	var errno syscall.Errno
 	if pathErr := (*os.PathError)(nil); errors.As(err, &pathErr) {
 		cause = pathErr.Err // the path is the directory's, named below
+	} else if errors.As(err, &errno) {
+		cause = errno // what went wrong, without the path (named below)
 	}
 	if dir == "" {
 		dir = "the current directory"

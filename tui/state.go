@@ -28,7 +28,8 @@ type ViewState struct {
 	Start, End keyspace.Key
 	// Metric, Bucketing and Scale pick what the heatmap measures, how it
 	// cuts the key range and how values map to colour (defaults: writes,
-	// [DefaultBucketing], linear).
+	// [DefaultBucketing] or, for a recording, even buckets of operations;
+	// linear).
 	Metric    heatmap.Metric
 	Bucketing heatmap.Bucketing
 	Scale     heatmap.Scale
@@ -53,9 +54,23 @@ type ViewState struct {
 	LabelTimes bool
 }
 
-// DefaultBucketing is the bucketing a view starts with: one row per child
-// prefix, hot children kept apart, which reads best while drilling down.
+// DefaultBucketing is the bucketing a view of a scan starts with: one row
+// per child prefix, hot children kept apart, which reads best while
+// drilling down.
 const DefaultBucketing = heatmap.BucketPrefix
+
+// defaultBucketing returns the bucketing a view of snap starts with:
+// [DefaultBucketing], or for a traffic recording (alone or joined with a
+// scan), whose metric is operations, even buckets of operations, which
+// give the rows of the heatmap to where the operations went: a hotspot
+// gets rows of its own, however deep it lies and however few rows it
+// stores, rather than one row among a thousand cold keys.
+func defaultBucketing(snap *keyspace.Snapshot) heatmap.Bucketing {
+	if snap.HasTraffic() {
+		return heatmap.BucketEven
+	}
+	return DefaultBucketing
+}
 
 // normalized fills the defaults of the zero fields; the metric's depends
 // on the snapshot shown (operations for a traffic recording, writes for a
@@ -71,7 +86,7 @@ func (s ViewState) normalized(snap *keyspace.Snapshot) ViewState {
 		s.Metric = heatmap.DefaultMetric(snap)
 	}
 	if s.Bucketing == "" {
-		s.Bucketing = DefaultBucketing
+		s.Bucketing = defaultBucketing(snap)
 	}
 	if s.Scale.Kind == "" {
 		s.Scale.Kind = heatmap.ScaleLinear

@@ -12,6 +12,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/btviz/btviz/heatmap"
+	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/tui/tuitest"
 )
 
@@ -57,6 +59,21 @@ func TestTuitestStringsAreOnScreen(t *testing.T) {
 	live.jump(strings.TrimSuffix(tuitest.CelebrityPrefix, "#"), false)
 	if share, ok := tuitest.SelectedOpsShare(screen(live)); !ok || share != 80 {
 		t.Errorf("the celebrity's bucket: share of ops %v (read: %v), want the 80%% the recording sent there:\n%s", share, ok, screen(live))
+	}
+
+	for _, source := range []keyspace.HotTabletSource{keyspace.HotTabletsBigtable, keyspace.HotTabletsSimulated} {
+		hot := newSnapshotModel(t, keyspace.WithHotTablets(snap, plantedHot(snap.Table, source)), 200, 60, colorprofile.NoTTY)
+		for hot.current().state.normalized(hot.levels[0].snap).Metric != heatmap.MetricCPU {
+			press(hot, "m")
+		}
+		if source == keyspace.HotTabletsSimulated {
+			want("the simulated cpu view", screen(hot), tuitest.SimulatedHeatmap, tuitest.SimulatedNote)
+			continue
+		}
+		hrt := newRuntime(t, hot)
+		hrt.run(hot.diagnose())
+		hrt.until(timeoutShort, "the hot-tablet finding", func() bool { return strings.Contains(screen(hot), tuitest.HotTabletFinding+" ") })
+		want("the cpu view", screen(hot), tuitest.CPUHeatmap, tuitest.HotTabletsNote, tuitest.HotTabletFinding)
 	}
 
 	stopped := snap.Clone()

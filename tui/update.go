@@ -91,6 +91,8 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		return m.gotScan(msg)
 	case liveMsg:
 		return m.gotLive(msg)
+	case hotMsg:
+		return m.gotHot(msg)
 	case findingsMsg:
 		m.diagnosing = false
 		if msg.gen == m.diagGen {
@@ -210,7 +212,7 @@ func (m *Model) openTable(table string) tea.Cmd {
 		return nil
 	}
 	opts := m.cfg.Scan
-	return m.startScan(table, opts, m.levels[0].id, "scanning "+table)
+	return tea.Batch(m.startScan(table, opts, m.levels[0].id, "scanning "+table), m.fetchHotTablets(table))
 }
 
 // startScan cancels any running scan and starts a new one that fills the

@@ -169,6 +169,25 @@ func Duration(d time.Duration) string {
 	return out
 }
 
+// Latency writes a call's latency to three significant digits: "850µs",
+// "1.25ms", "42.1ms", "1.5s"; below a microsecond, "0.4µs".
+func Latency(d time.Duration) string {
+	v := float64(d)
+	switch a := math.Abs(v); {
+	case a == 0:
+		return "0s"
+	case a < 1e3:
+		return trimZeros(strconv.FormatFloat(v/1e3, 'f', 2, 64)) + "µs"
+	case a < 999.5e3:
+		return trimZeros(strconv.FormatFloat(v/1e3, 'f', significant(v/1e3), 64)) + "µs"
+	case a < 999.5e6:
+		return trimZeros(strconv.FormatFloat(v/1e6, 'f', significant(v/1e6), 64)) + "ms"
+	case a < 999.5e9:
+		return trimZeros(strconv.FormatFloat(v/1e9, 'f', significant(v/1e9), 64)) + "s"
+	}
+	return Duration(d)
+}
+
 // day and year are the calendar-free units [Duration] writes.
 const (
 	day  = 24 * time.Hour

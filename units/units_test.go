@@ -115,3 +115,14 @@ func TestBar(t *testing.T) {
 		}
 	}
 }
+
+func TestLatency(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0s", 400: "0.4µs", 850 * time.Microsecond: "850µs", 1250 * time.Microsecond: "1.25ms",
+		42100 * time.Microsecond: "42.1ms", 999600 * time.Microsecond: "1s", 1500 * time.Millisecond: "1.5s",
+	} {
+		if got := Latency(d); got != want {
+			t.Errorf("Latency(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

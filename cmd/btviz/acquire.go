@@ -17,6 +17,7 @@ import (
 type snapshotFlags struct {
 	target    targetFlags
 	scan      scanFlags
+	hot       hotFlags
 	snapshots []string
 	// prefixIsView says that --prefix also places the view (export), so
 	// it goes with --snapshot too: there it only places the view.
@@ -26,7 +27,9 @@ type snapshotFlags struct {
 func (f *snapshotFlags) register(cmd *cobra.Command) {
 	f.target.register(cmd.Flags())
 	f.scan.register(cmd.Flags())
-	cmd.Flags().StringArrayVar(&f.snapshots, "snapshot", nil, "read a snapshot (`btviz scan --out`) or a traffic recording (`btviz record --out`) instead of scanning; give both to join a table's scan with its traffic")
+	f.hot.register(cmd.Flags())
+	cmd.Flags().StringArrayVar(&f.snapshots, "snapshot", nil, "read a snapshot (`btviz scan --out`), a traffic recording (`btviz record --out`) or hot tablets (`btviz hot-tablets --out`) instead of scanning; "+
+		"give a scan and its traffic to join them, several recordings of one table to merge them")
 }
 
 // acquired is a snapshot and how it was obtained. partial holds the
@@ -44,7 +47,15 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 	if err != nil {
 		return acquired{}, err
 	}
+	window, err := f.hot.parse(cmd)
+	if err != nil {
+		return acquired{}, err
+	}
 	if len(f.snapshots) > 0 {
+		if f.hot.asked() {
+			return acquired{}, usageErrorf("--hot-tablets reads them from an instance, --snapshot reads files: save a table's hot tablets with " +
+				"`btviz hot-tablets --table T --out hot.btviz` and give that file as another --snapshot, or scan with --hot-tablets")
+		}
 		for _, name := range []string{"project", "instance", "emulator", "emulator-host", "prefix", "start", "end", "full", "sample", "max-rows", "max-read"} {
 			if cmd.Flags().Changed(name) && !(name == "prefix" && f.prefixIsView) {
 				return acquired{}, usageErrorf("--snapshot reads a saved scan; --%s would need a new one: give one or the other", name)
@@ -68,6 +79,14 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 		return acquired{}, err
 	}
 	defer stop()
+	// Hot tablets first: a refused permission stops the command before
+	// a scan is spent.
+	var hot *keyspace.HotTablets
+	if f.hot.asked() {
+		if hot, err = a.fetchHotTablets(cmd.Context(), t, window, f.hot.cluster, t.Table); err != nil {
+			return acquired{}, err
+		}
+	}
 	// sampler.Scan checks that the table exists (and names the ones that
 	// do); no need to ask twice.
 	conn, err := connect.Open(cmd.Context(), t)
@@ -76,6 +95,9 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 	}
 	defer conn.Close()
 	snap, err := sampler.Scan(cmd.Context(), conn, t.Table, a.samplerOptions(req))
+	if snap != nil && hot != nil {
+		snap = keyspace.WithHotTablets(snap, hot)
+	}
 	switch {
 	case errors.Is(err, sampler.ErrIncomplete) && snap != nil:
 		return acquired{snap: snap, partial: partialError(err)}, nil

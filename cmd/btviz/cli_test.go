@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +18,7 @@ import (
 
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/internal/scantest"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -52,8 +53,33 @@ func (r result) requireExit(t *testing.T, code int, stderrHas ...string) {
 // scenarios and returns the environment that points btviz at it.
 func seededEmulator(t *testing.T, scenarios string, opts ...grpc.ServerOption) map[string]string {
 	t.Helper()
-	target := scantest.Seed(t, scenarios, opts...)
+	return emulatorEnv(t, emutest.Seed(t, scenarios, opts...))
+}
+
+// demoTables are the demo tables of [sharedEmulator].
+const demoTables = "social-celebrity,social-celebrity-salted,bus-locations"
+
+// sharedEmulator returns the environment that points btviz at the one
+// in-process emulator holding [demoTables], loaded once for the package;
+// tests only read it.
+func sharedEmulator(t *testing.T) map[string]string {
+	t.Helper()
+	return emulatorEnv(t, emutest.Shared(t, demoTables))
+}
+
+func emulatorEnv(t *testing.T, target connect.Target) map[string]string {
 	return map[string]string{connect.EmulatorHostEnv: target.EmulatorHost, "HOME": t.TempDir()}
+}
+
+// freePort returns a loopback port free at the time of the call.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 func TestSeedRefusesATargetThatIsNotAnEmulator(t *testing.T) {
@@ -76,7 +102,7 @@ func TestBadFlagsExitTwoWithAClearMessage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"report", "--table", "t", "--sample", "3"}, "--sample 3: give a fraction of rows between 0 and 1"},
+		{[]string{"report", "--table", "t", "--sample", "3"}, `--sample "3": that is more than all the rows`},
 		{[]string{"report", "--table", "t", "--full", "--sample", "0.1"}, "give at most one"},
 		{[]string{"report", "--table", "t", "--max-rows", "-5"}, "--max-rows -5"},
 		{[]string{"report", "--table", "t", "--start", "b", "--end", "a"}, "is not before --end"},
@@ -134,13 +160,13 @@ func TestUnreadableSnapshotsExitTwo(t *testing.T) {
 }
 
 func TestMissingTableNamesWhatExists(t *testing.T) {
-	env := seededEmulator(t, "bus-locations")
+	env := sharedEmulator(t)
 	r := runBtviz(t, env, "report", "--table", "buses")
 	r.requireExit(t, exitUsage, `table "buses"`, "it has: bus-locations")
 }
 
 func TestScanThenReportGatesOnFindings(t *testing.T) {
-	env := seededEmulator(t, "social-celebrity,social-celebrity-salted")
+	env := sharedEmulator(t)
 	dir := t.TempDir()
 	for _, table := range []string{"social-celebrity", "social-celebrity-salted"} {
 		out := filepath.Join(dir, table+".btviz")
@@ -208,7 +234,7 @@ func (s *failingStream) SendMsg(m any) error {
 // btviz reads; a --max-rows below a row a key range reads one row from
 // each range and says so; neither needs a terminal to say it.
 func TestScanSaysWhyItReadsOtherThanAsked(t *testing.T) {
-	env := seededEmulator(t, "bus-locations")
+	env := sharedEmulator(t)
 	for _, tc := range []struct {
 		args []string
 		want []string

@@ -37,7 +37,7 @@ func (a *app) diffCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			outFormat, err := report.ParseFormat(format)
 			if err != nil {
-				return usageError(err)
+				return usageErrorf("--format: %w", err)
 			}
 			var snaps [2]*keyspace.Snapshot
 			for i, path := range args {
@@ -52,7 +52,7 @@ func (a *app) diffCommand() *cobra.Command {
 				AllowDifferentTables: force,
 			}
 			if out != "" {
-				if err := export.WriteDiffImage(out, snaps[0], snaps[1], export.DiffImageOptions{}); err != nil {
+				if err := export.WriteDiffImage(out, snaps[0], snaps[1], export.DiffImageOptions{FindingsA: in.FindingsA, FindingsB: in.FindingsB}); err != nil {
 					return usageError(err)
 				}
 				in.Images = append(in.Images, report.Image{Alt: "before and after, one colour scale", Path: out})

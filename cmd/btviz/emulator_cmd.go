@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -25,8 +26,10 @@ func (a *app) emulatorCommand() *cobra.Command {
 		Short: "Serve an in-memory Bigtable emulator, optionally loaded with demo tables",
 		Long: "Serve the Bigtable emulator (the same in-memory server as cbtemulator) until interrupted.\n" +
 			"Point btviz, cbt or your own code at it with the printed BIGTABLE_EMULATOR_HOST line.",
-		Example: "  btviz emulator --seed all\n  export BIGTABLE_EMULATOR_HOST=localhost:8086\n  btviz --table celebrity",
-		Args:    cobra.NoArgs,
+		Example: "  btviz emulator --seed all                     # terminal 1\n" +
+			"  export BIGTABLE_EMULATOR_HOST=localhost:8086  # terminal 2\n" +
+			"  btviz --table social-celebrity",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if port < 0 || port > 65535 {
 				return usageErrorf("--port %d: give a port from 0 to 65535 (0 picks a free one)", port)
@@ -41,7 +44,11 @@ func (a *app) emulatorCommand() *cobra.Command {
 			addr := net.JoinHostPort(host, strconv.Itoa(port))
 			srv, err := emulator.Start(addr)
 			if err != nil {
-				return usageErrorf("starting the emulator on %s: %w; pick another --port", addr, err)
+				cause := err
+				if op := (*net.OpError)(nil); errors.As(err, &op) {
+					cause = op.Err // "listen tcp" says nothing to the reader
+				}
+				return usageErrorf("cannot serve the emulator on %s: %v; pick another --port (0 picks a free one) or --host", addr, cause)
 			}
 			defer srv.Close()
 			target := connect.Target{Project: project, Instance: instance, EmulatorHost: srv.Addr}

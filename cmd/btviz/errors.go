@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
-	"charm.land/fang/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 
@@ -15,12 +15,12 @@ import (
 )
 
 // printError writes a command's error to stderr as "btviz: message",
-// exactly as the error says it: fang's default handler capitalises the
-// first letter, which mangles flags and paths, and wraps lines mid-word.
+// exactly as the error says it (no capitalised first letter, which would
+// mangle flags and paths, and no line cut mid-word).
 // On a terminal the prefix is red. It is the last guard before the
 // terminal: errors quote file names, table names, server messages and
 // file contents, so every line goes through [escape.Text].
-func printError(w io.Writer, _ fang.Styles, err error) {
+func printError(w io.Writer, err error) {
 	if errors.Is(err, errFindingsGate) {
 		return // the report says it all; the exit code is the message
 	}
@@ -43,4 +43,14 @@ func safeMessage(message string) string {
 		lines[i] = escape.Text(line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// pathCause is what went wrong with a file, without the system call that
+// found it ("stat", "open") and the path the message names already.
+func pathCause(err error) error {
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		return pathErr.Err
+	}
+	return err
 }

@@ -47,7 +47,7 @@ func (f *scanFlags) register(flags *pflag.FlagSet) {
 	flags.StringVar(&f.start, "start", "", `first key to read, inclusive (bytes as \xNN)`)
 	flags.StringVar(&f.end, "end", "", `key to stop before, exclusive (bytes as \xNN)`)
 	flags.BoolVar(&f.full, "full", false, "read every row (default for small tables)")
-	flags.Float64Var(&f.fraction, "sample", 0, "read about this fraction of rows, 0 < F ≤ 1, at random (default for large tables)")
+	flags.Var(fractionValue{&f.fraction}, "sample", "read about this share of the rows at random: a fraction (0.05) or a percentage (5%), above 0 and at most all (default for large tables)")
 	flags.Int64Var(&f.maxRows, "max-rows", 0, "read at most about N rows, spread over the key space")
 	flags.StringVar(&f.maxRead, "max-read", "", "read at most about this many bytes without --full, e.g. 500MB or 10GB (default 2GB): a larger sample is made smaller")
 	flags.IntVar(&f.concurrency, "concurrency", 0, "key ranges read in parallel (default 8; on an emulator 2, or 8 for a sample inside tablets)")

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"os"
@@ -194,17 +195,27 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 
 	for _, view := range tui.Panes() {
 		for _, format := range artifact.Formats() {
-			var out bytes.Buffer
-			o := export.Options{Format: format, View: view, Width: 160, Height: 48}
-			if err := export.Render(&out, a, findingsA, o); err != nil {
-				t.Fatalf("%s %s: %v", view, format, err)
+			for _, frame := range []bool{false, true} {
+				var out bytes.Buffer
+				o := export.Options{Format: format, View: view, Width: 160, Height: 48, Frame: frame}
+				err := export.Render(&out, a, findingsA, o)
+				if view == tui.PaneHot && !frame {
+					if !errors.Is(err, export.ErrCannotDraw) {
+						t.Errorf("a chart of a scan's hot rows: %v, want ErrCannotDraw", err)
+					}
+					checkClean(t, "the error of a hot chart", []byte(escape.Text(fmt.Sprint(err))), false)
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s %s (frame %v): %v", view, format, frame, err)
+				}
+				checkExport(t, fmt.Sprintf("the %s export of the %s view (frame %v)", format, view, frame), format, out.Bytes())
 			}
-			checkExport(t, fmt.Sprintf("the %s export of the %s view", format, view), format, out.Bytes())
 		}
 	}
 	for _, format := range []artifact.Format{artifact.FormatSVG, artifact.FormatPNG} {
 		var out bytes.Buffer
-		if err := export.DiffImage(&out, format, a, b, export.DiffImageOptions{}); err != nil {
+		if err := export.DiffImage(&out, format, a, b, export.DiffImageOptions{FindingsA: findingsA, FindingsB: findingsB}); err != nil {
 			t.Fatal(err)
 		}
 		checkExport(t, "the "+string(format)+" diff image", format, out.Bytes())

@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"charm.land/fang/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
@@ -58,10 +57,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		select {
 		case code := <-done:
-			if code == exitUsage || code == exitPartial {
+			if (code == exitUsage || code == exitPartial) && a.windDown.Load() == 0 {
 				// Failed because the signal cut it short (a read
 				// cancelled before any row came, a scan that wrote what
 				// it read): the signal's code, as the README promises.
+				// A command that the signal ends normally (record) failed
+				// by itself, and says so with its own code.
 				return interrupted{sig}.exitCode()
 			}
 			return code
@@ -125,7 +126,7 @@ func (a *app) recoverPanic(code *int) {
 		return
 	}
 	a.terminal.restore()
-	printError(a.stderr, fang.Styles{}, err)
+	printError(a.stderr, err)
 	*code = exitInternal
 }
 

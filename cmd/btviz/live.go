@@ -10,6 +10,7 @@ import (
 	"github.com/btviz/btviz/connect"
 	"github.com/btviz/btviz/demo"
 	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/internal/cloudlike"
 	"github.com/btviz/btviz/keyspace"
 	"github.com/btviz/btviz/record"
 	"github.com/btviz/btviz/record/loadgen"
@@ -80,6 +81,9 @@ func (p *liveProxy) stop() (serveErr, flushErr error) {
 	return serveErr, p.recorder.Close()
 }
 
+// demoTablets is how many tablets the demo's emulator cuts a table into.
+const demoTablets = 16
+
 // trafficDemo is `btviz --emulator --traffic NAME`: an embedded emulator
 // loaded with the workload's demo table, a recording proxy in front of
 // it, the workload's load generator calling through the proxy with the
@@ -93,7 +97,9 @@ func (a *app) trafficDemo(ctx context.Context, name string, cfg tui.Config) erro
 	if err != nil {
 		return usageError(err)
 	}
-	srv, err := emulator.Start("127.0.0.1:0")
+	// The emulator answers SampleRowKeys with tablets, as Cloud Bigtable
+	// does, so that the simulated hot tablets are on Cloud-like tablets.
+	srv, err := emulator.Start("127.0.0.1:0", cloudlike.ServerOptions(cloudlike.Layout{Tablets: demoTablets}, nil)...)
 	if err != nil {
 		return fmt.Errorf("starting the embedded emulator: %w", err)
 	}
@@ -138,6 +144,7 @@ func (a *app) trafficDemo(ctx context.Context, name string, cfg tui.Config) erro
 	defer conn.Close()
 	cfg.Table = w.Table
 	cfg.Recording = p.liveRecording
+	cfg.HotTablets = simulatedSource{}
 	cfg.Backend = tui.NewRecordingBackend(p.liveRecording, tui.NewConnBackend(conn))
 	return a.runTUI(ctx, cfg)
 }

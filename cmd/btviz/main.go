@@ -8,7 +8,6 @@ import (
 	"context"
 	"os"
 
-	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 )
 
@@ -20,17 +19,22 @@ func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
-// execute runs root with args through fang and returns the exit code; a
-// panic in the command becomes [exitInternal] (see [app.recoverPanic]).
+// execute runs root with args and returns the exit code: errors are
+// printed by [printError], help is laid out for the terminal by
+// [app.help], and a panic in the command becomes [exitInternal] (see
+// [app.recoverPanic]).
 func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) (code int) {
 	defer a.recoverPanic(&code)
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	options := []fang.Option{
-		fang.WithErrorHandler(printError),
-		fang.WithVersion(version),
+	root.SetHelpFunc(a.help)
+	root.SilenceUsage, root.SilenceErrors = true, true
+	root.Version = version
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		printError(a.stderr, err)
 	}
-	return exitCode(fang.Execute(ctx, root, options...))
+	return exitCode(err)
 }

@@ -52,12 +52,13 @@ func (a *app) recordCommand() *cobra.Command {
 			"Ctrl+C (or after --duration); open it with `btviz open FILE`.\n\n" +
 			"The proxy forwards, it never answers in the upstream's place: an application gets exactly\n" +
 			"what the upstream sends, writes included. While the upstream does not answer, calls get\n" +
-			"Unavailable and the proxy keeps running.",
-		Example: "  btviz emulator --seed all\n" +
-			"  btviz record --upstream localhost:8086 --out traffic.btviz\n" +
-			"  BIGTABLE_EMULATOR_HOST=127.0.0.1:8087 ./my-app\n" +
-			"  btviz open traffic.btviz\n\n" +
-			"  btviz record --project my-project --instance prod --out prod.btviz --duration 10m",
+			"Unavailable and the proxy keeps running.\n\n" +
+			"To record an application against a Cloud Bigtable instance for ten minutes:\n\n" +
+			"    btviz record --project my-project --instance prod --out prod.btviz --duration 10m",
+		Example: "  btviz emulator --seed all                                   # terminal 1\n" +
+			"  btviz record --upstream localhost:8086 --out traffic.btviz  # terminal 2; Ctrl+C writes it\n" +
+			"  BIGTABLE_EMULATOR_HOST=127.0.0.1:8087 ./my-app              # terminal 3: your application\n" +
+			"  btviz open traffic.btviz",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.record(cmd.Context(), f)
@@ -135,7 +136,7 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 	}
 	if err := sink.WriteTo(f.out); err != nil {
 		p.stop()
-		return usageErrorf("cannot write the recording to --out %s: %w", f.out, err)
+		return usageErrorf("cannot write the recording to --out %s: %w; nothing was recorded: give --out a path in a directory you can write to", f.out, err)
 	}
 	if f.tui {
 		err := a.recordLive(ctx, p, session, f, screenshots)
@@ -165,11 +166,26 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 // says what it holds.
 func (a *app) endRecording(p *liveProxy, f recordFlags) error {
 	serveErr, flushErr := p.stop()
-	fmt.Fprintf(a.stderr, "%s\n", describeRecording(p.recorder.Stats(), p.sink.Tables(), time.Since(p.started), f.out, flushErr))
+	stats := p.recorder.Stats()
+	notFound, overLimit := p.sink.LeftOut()
+	fmt.Fprintf(a.stderr, "%s\n", describeRecording(stats, p.sink.Tables(), notFound, overLimit, time.Since(p.started), f.out, flushErr))
 	if flushErr != nil {
-		return fmt.Errorf("writing the recording to %s: %w", f.out, flushErr)
+		return errors.Join(notWritten(p.sink, stats, f.out, flushErr), serveErr)
 	}
 	return serveErr
+}
+
+// notWritten explains a recording whose last write failed (a full disk,
+// a directory gone read-only): what the file holds from the write before
+// it, if one succeeded (exit 3, as a scan that failed part-way), or that
+// nothing was written (exit 2).
+func notWritten(sink *record.FileSink, stats record.Stats, out string, err error) error {
+	written, ok := sink.Written()
+	if !ok {
+		return usageErrorf("writing the recording to %s failed: %w; nothing was written: free space or give --out a writable path, and record again", out, err)
+	}
+	return partialError(fmt.Errorf("writing the recording to %s at the end failed: %w; %s holds the recording as of its last write at %s, %s of the %s calls, marked incomplete: free space (or make its directory writable) and record again",
+		out, err, out, written.At.Format(time.TimeOnly), units.Thousands(written.Calls), units.Thousands(stats.Calls)))
 }
 
 // recordLive shows the recording as it grows (`btviz record --tui`): the
@@ -290,9 +306,14 @@ func (p *recordProgress) logf(format string, args ...any) {
 	fmt.Fprintf(p.stderr, "btviz: %s\n", escape.Text(fmt.Sprintf(format, args...)))
 }
 
-// flushed runs on the recorder's goroutine after every flush.
-func (p *recordProgress) flushed(stats record.Stats, err error) {
+// flushed runs on the recorder's goroutine after every flush. The final
+// flush's failure is told by the command's error, which says what the
+// file holds.
+func (p *recordProgress) flushed(info record.FlushInfo, err error) {
+	stats := info.Stats
 	switch {
+	case info.Final:
+		return
 	case err != nil && !p.failing:
 		p.failing = true
 		fmt.Fprintf(p.stderr, "btviz: writing the recording to %s failed: %v; still recording, trying again in %s\n", p.out, err, units.Duration(record.DefaultFlushEvery))
@@ -306,16 +327,29 @@ func (p *recordProgress) flushed(stats record.Stats, err error) {
 	}
 }
 
+// tablesNamed is how many tables the line that ends a recording names.
+const tablesNamed = 10
+
 // describeRecording sums up a finished recording in one line.
-func describeRecording(stats record.Stats, tables []string, took time.Duration, out string, flushErr error) string {
-	names := make([]string, len(tables))
-	for i, t := range tables {
-		names[i] = escape.Text(t)
+func describeRecording(stats record.Stats, tables []string, notFound, overLimit *keyspace.TablesLeftOut, took time.Duration, out string, flushErr error) string {
+	names := make([]string, 0, min(len(tables), tablesNamed+1))
+	for _, t := range tables[:min(len(tables), tablesNamed)] {
+		names = append(names, escape.Text(t))
+	}
+	if len(tables) > tablesNamed {
+		names = append(names, fmt.Sprintf("and %d more", len(tables)-tablesNamed))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "recorded %s calls in %s", units.Thousands(stats.Calls), units.Duration(took))
 	if len(names) > 0 {
-		fmt.Fprintf(&b, " on %d table(s): %s", len(names), strings.Join(names, ", "))
+		fmt.Fprintf(&b, " on %d table(s): %s", len(tables), strings.Join(names, ", "))
+	}
+	if notFound != nil {
+		fmt.Fprintf(&b, "; %s calls on tables that do not exist (NotFound) were counted, not recorded: %s", units.Thousands(notFound.Calls), leftOutNames(notFound))
+	}
+	if overLimit != nil {
+		fmt.Fprintf(&b, "; %s calls on tables beyond the %d a recording holds were counted, not recorded: %s",
+			units.Thousands(overLimit.Calls), keyspace.RecordingTables, leftOutNames(overLimit))
 	}
 	if stats.Unrecorded > 0 {
 		fmt.Fprintf(&b, "; %s calls named no table or another instance and were only forwarded", units.Thousands(stats.Unrecorded))
@@ -323,8 +357,32 @@ func describeRecording(stats record.Stats, tables []string, took time.Duration, 
 	if stats.Undecodable > 0 {
 		fmt.Fprintf(&b, "; %s messages could not be decoded (forwarded all the same)", units.Thousands(stats.Undecodable))
 	}
+	if stats.TooLarge > 0 {
+		fmt.Fprintf(&b, "; %s messages over %s were forwarded with only their start decoded (rows a read returned in them are not counted)",
+			units.Thousands(stats.TooLarge), units.Bytes(float64(record.MaxDecodedMessageBytes)))
+	}
 	if flushErr == nil {
 		fmt.Fprintf(&b, "; wrote %s", out)
 	}
 	return b.String()
+}
+
+// leftOutTablesShown is how many of the tables a recording left out a
+// message names.
+const leftOutTablesShown = 5
+
+// leftOutNames names the tables a recording left out, the most called
+// first, and says how many more there were.
+func leftOutNames(l *keyspace.TablesLeftOut) string {
+	names := l.Names()
+	shown := names[:min(len(names), leftOutTablesShown)]
+	quoted := make([]string, len(shown))
+	for i, name := range shown {
+		quoted[i] = quote(name)
+	}
+	text := strings.Join(quoted, ", ")
+	if len(names) > len(shown) {
+		text += ", …"
+	}
+	return text
 }

@@ -36,12 +36,12 @@ func (a *app) reportCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			outFormat, err := report.ParseFormat(format)
 			if err != nil {
-				return usageError(err)
+				return usageErrorf("--format: %w", err)
 			}
 			var threshold diagnose.Severity
 			if failOn != "" {
 				if threshold, err = report.ParseFailOn(failOn); err != nil {
-					return usageError(err)
+					return usageErrorf("--fail-on: %w", err)
 				}
 			}
 			var transforms []diagnose.Transform

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -19,6 +20,7 @@ import (
 func (a *app) rootCommand() *cobra.Command {
 	var target targetFlags
 	var scan scanFlags
+	var hot hotFlags
 	var theme, traffic, screenshots string
 	var listTraffic bool
 	cmd := &cobra.Command{
@@ -29,9 +31,9 @@ func (a *app) rootCommand() *cobra.Command {
 			"prefixes, and names the row-key design problems it finds: hotspots, timestamp-leading\n" +
 			"and sequential keys, oversized rows and more. No Key Visualizer, no hour of traffic needed.\n\n" +
 			"Without --table it starts on a list of the instance's tables. Press ? inside for the keys.",
-		Example: "  btviz --emulator                       # embedded emulator with demo tables\n" +
-			"  btviz --emulator --traffic read-hotspot # live demo traffic: a read hotspot appears\n" +
-			"  btviz --project p --instance i --table events\n" +
+		Example: "  btviz --emulator                         # an embedded emulator with the demo tables\n" +
+			"  btviz --emulator --traffic read-hotspot  # live demo traffic: a read hotspot appears\n" +
+			"  btviz --project my-project --instance prod --table events\n" +
 			"  btviz open events.btviz",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -42,9 +44,13 @@ func (a *app) rootCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			window, err := hot.parse(cmd)
+			if err != nil {
+				return err
+			}
 			cfg := tui.Config{Table: target.Table, Scan: req}
 			if cfg.Theme, err = tui.ParseTheme(theme); err != nil {
-				return usageError(err)
+				return usageErrorf("--theme: %w", err)
 			}
 			if cfg.ScreenshotDir, err = screenshotDir(screenshots); err != nil {
 				return err
@@ -53,7 +59,7 @@ func (a *app) rootCommand() *cobra.Command {
 				if _, err := loadgen.Lookup(traffic); err != nil {
 					return usageError(err)
 				}
-				for _, name := range []string{"project", "instance", "table", "emulator-host"} {
+				for _, name := range []string{"project", "instance", "table", "emulator-host", "hot-tablets", "cluster"} {
 					if cmd.Flags().Changed(name) {
 						return usageErrorf("--traffic runs a demo workload on an embedded emulator of its own; --%s does not go with it (btviz record records your own application's traffic)", name)
 					}
@@ -65,6 +71,13 @@ func (a *app) rootCommand() *cobra.Command {
 			if traffic != "" {
 				return a.trafficDemo(cmd.Context(), traffic, cfg)
 			}
+			if hot.asked() {
+				t, err := a.resolveTarget(target.Flags)
+				if err != nil {
+					return err
+				}
+				cfg.HotTablets = &hotSource{target: t, window: window, cluster: hot.cluster}
+			}
 			backend, closeBackend, err := a.backend(cmd.Context(), target.Flags)
 			if err != nil {
 				return err
@@ -74,38 +87,45 @@ func (a *app) rootCommand() *cobra.Command {
 			return a.runTUI(cmd.Context(), cfg)
 		},
 	}
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return commandLineError(err) })
 	target.register(cmd.Flags())
 	scan.register(cmd.Flags())
+	hot.register(cmd.Flags())
 	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(tui.Themes())+"; auto follows the terminal's background")
 	registerScreenshotDir(cmd, &screenshots)
 	cmd.Flags().StringVar(&traffic, "traffic", "", "with --emulator: run a demo workload through a recording proxy and show its traffic live (--list-traffic lists them)")
 	cmd.Flags().BoolVar(&listTraffic, "list-traffic", false, "list the demo traffic workloads and exit")
-	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand(), a.recordCommand())
+	cmd.AddCommand(a.openCommand(), a.scanCommand(), a.reportCommand(), a.exportCommand(), a.diffCommand(), a.seedCommand(), a.emulatorCommand(), a.recordCommand(),
+		a.hotTabletsCommand())
+	a.registerCompletions(cmd)
 	return cmd
 }
 
 func (a *app) openCommand() *cobra.Command {
 	var theme, screenshots string
 	cmd := &cobra.Command{
-		Use:   "open FILE.btviz [FILE.btviz]",
-		Short: "Explore a saved snapshot or traffic recording in the interactive view (no network)",
-		Long: "Open a snapshot (`btviz scan --out`) or a traffic recording (`btviz record --out`) in the\n" +
-			"interactive view. Given a recording and a scan of the same table, the view joins them:\n" +
-			"operations, reads and writes beside rows and bytes, on one key axis. A file of several\n" +
-			"tables starts on a list of them.",
+		Use:   "open FILE.btviz [FILE.btviz…]",
+		Short: "Explore saved snapshots, traffic recordings and hot tablets in the interactive view (no network)",
+		Long: "Open a snapshot (`btviz scan --out`), a traffic recording (`btviz record --out`) or hot\n" +
+			"tablets (`btviz hot-tablets --out`) in the interactive view. Given a recording and a scan\n" +
+			"of the same table, the view joins them: operations, reads and writes beside rows and\n" +
+			"bytes, on one key axis. Several recordings of one table (one recording proxy beside each\n" +
+			"instance of a service) are merged into one: counts add up, time is wall-clock time, and\n" +
+			"a recorder whose clock seems off is noted. Hot tablets go on the scan's key axis, or on\n" +
+			"their own. Files of several tables start on a list of them.",
 		Example: "  btviz scan --emulator --table social-celebrity --out celebrity.btviz\n  btviz open celebrity.btviz\n" +
-			"  btviz open traffic.btviz celebrity.btviz   # the recorded traffic on the scan's key axis",
+			"  btviz open traffic.btviz celebrity.btviz   # the recorded traffic on the scan's key axis\n" +
+			"  btviz open pod-a.btviz pod-b.btviz pod-c.btviz events.btviz   # three sidecars' recordings as one",
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) < 1 || len(args) > 2 {
-				return flagError(errors.New("open takes a snapshot or recording file, or a recording and a snapshot of the same table"))
+			if len(args) < 1 {
+				return flagError(errors.New("open takes snapshot, recording or hot-tablet files: at least one"))
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			parsed, err := tui.ParseTheme(theme)
 			if err != nil {
-				return usageError(err)
+				return usageErrorf("--theme: %w", err)
 			}
 			dir, err := screenshotDir(screenshots)
 			if err != nil {
@@ -142,8 +162,11 @@ func screenshotDir(dir string) (string, error) {
 		return "", nil
 	}
 	info, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", usageErrorf("--screenshot-dir %s does not exist; name an existing directory", escape.Text(dir))
+	}
 	if err != nil {
-		return "", usageErrorf("--screenshot-dir %s: %w; name an existing directory", escape.Text(dir), err)
+		return "", usageErrorf("--screenshot-dir %s: %w; name an existing directory", escape.Text(dir), pathCause(err))
 	}
 	if !info.IsDir() {
 		return "", usageErrorf("--screenshot-dir %s is a file; name a directory", escape.Text(dir))

@@ -23,7 +23,7 @@ func (a *app) scanCommand() *cobra.Command {
 			"cell values. A scan that stops part-way still writes what it read, marked incomplete,\n" +
 			"and exits 3 (130 or 143 when Ctrl+C or SIGTERM stopped it).",
 		Example: "  btviz scan --emulator --table social-celebrity --out celebrity.btviz\n" +
-			"  btviz scan --project p --instance i --table events --sample 0.05 --out events.btviz",
+			"  btviz scan --project my-project --instance prod --table events --sample 5% --out events.btviz",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {

@@ -24,8 +24,9 @@ func (a *app) seedCommand() *cobra.Command {
 		Long: "Load demo tables into the Bigtable emulator at $BIGTABLE_EMULATOR_HOST (or --emulator-host):\n" +
 			"each scenario is one table showing a row-key design from the Bigtable schema-design guide,\n" +
 			"good or bad. seed writes only to an emulator; it refuses any other target.",
-		Example: "  btviz seed --list\n  btviz seed --scenario all\n  btviz seed --scenario celebrity,celebrity-salted --emulator-host localhost:8086",
-		Args:    cobra.NoArgs,
+		Example: "  btviz seed --list\n  btviz seed --scenario all\n" +
+			"  btviz seed --scenario social-celebrity,social-celebrity-salted --emulator-host localhost:8086",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if list {
 				return a.listScenarios()

@@ -9,9 +9,12 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -112,19 +115,87 @@ func waitForPort(addr string) error {
 	}
 }
 
-// Start builds and runs the official emulator for the test, stops it when
-// the test ends, and returns its host:port. It skips the test under
-// -short.
+// BinaryEnv names the environment variable that gives tests the path of
+// an official emulator binary built beforehand (CI builds it once per run,
+// see .ci/run); when it is unset, [Binary] builds one.
+const BinaryEnv = "BTVIZ_TEST_CBTEMULATOR"
+
+// built is the binary [Binary] built, once per test process.
+var built struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// Binary returns the path of the official emulator binary: $BTVIZ_TEST_CBTEMULATOR
+// if set, else one built once per test process into the user's cache
+// directory, named by the Go and module versions it was built from, so that
+// the packages of one `go test` run, and later runs, build it once.
+func Binary(t testing.TB) string {
+	t.Helper()
+	if path := os.Getenv(BinaryEnv); path != "" {
+		return path
+	}
+	built.once.Do(func() { built.path, built.err = buildCached() })
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.path
+}
+
+// buildCached builds the emulator into the user's cache directory unless a
+// binary of the same versions is there; it builds into a temporary name and
+// renames, so that two packages building at once both end with a whole file.
+func buildCached() (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "btviz-test")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "cbtemulator-"+buildKey())
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	tmp, err := os.MkdirTemp(dir, "build-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	binary, err := Build(tmp)
+	if err != nil {
+		return "", err
+	}
+	return path, os.Rename(binary, path)
+}
+
+// buildKey names a build by the Go version and the version of the module
+// the emulator comes from, as this test binary was built with them.
+func buildKey() string {
+	version := "unknown"
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Path == module {
+				version = dep.Version
+			}
+		}
+	}
+	return safeName.ReplaceAllString(runtime.Version()+"-"+version, "_")
+}
+
+// module is the module [Package] belongs to.
+const module = "cloud.google.com/go/bigtable"
+
+// safeName matches what may not stand in a file name.
+var safeName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+
+// Start runs the official emulator ([Binary]) for the test, stops it when
+// the test ends, and returns its host:port.
 func Start(t testing.TB) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs the official emulator binary")
-	}
-	binary, err := Build(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Run(binary)
+	p, err := Run(Binary(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 // Package cloudlike makes a real Bigtable emulator (bttest, the server the
 // official cbtemulator binary runs) answer SampleRowKeys the way Cloud
-// Bigtable does, for tests and benchmarks of the sampler on tablets.
+// Bigtable does, for tests and benchmarks of the sampler on tablets, and
+// for the traffic demo (`btviz --emulator --traffic`), whose simulated
+// hot tablets are its tablets.
 //
 // The emulator answers SampleRowKeys with about 1% of its rows, picked at
 // random, and the exact count of value bytes before each. Cloud Bigtable

@@ -46,6 +46,27 @@ func Gzip(body []byte) []byte {
 	return buf.Bytes()
 }
 
+// Clone returns a deep copy of a generic JSON value, so that a test can
+// damage many copies of one file it read once.
+func Clone(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, member := range v {
+			out[k] = Clone(member)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, element := range v {
+			out[i] = Clone(element)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
 // Value walks a generic JSON value along object member names (strings)
 // and array indexes (ints) and returns what it reaches; it panics on a
 // path the value does not have, which in a test is a mistake in the test.

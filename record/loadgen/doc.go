@@ -7,6 +7,8 @@
 //	read-hotspot            social-celebrity: most reads go to one user's rows
 //	hot-counter             social-celebrity: every like increments one counter row
 //	timestamp-first-writes  timeseries-timestamp-first: new rows keyed by time, all at the end
+//	newcomer-app            newcomer-app: an app's sensors write time-first keys while its readers
+//	                        hammer one user's items and the config row
 //
 // A workload is deterministic given its seed and the table's content (the
 // keys it reads, the rows it writes and their order), paced at a fixed

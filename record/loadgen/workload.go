@@ -33,7 +33,7 @@ type caller interface {
 
 // Workloads returns every built-in workload, in a stable order.
 func Workloads() []Workload {
-	return []Workload{readHotspot(), hotCounter(), timestampWrites()}
+	return []Workload{readHotspot(), hotCounter(), timestampWrites(), newcomerApp()}
 }
 
 // Lookup returns the workload called name, or an error listing them all.

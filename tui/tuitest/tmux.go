@@ -89,6 +89,15 @@ const (
 	LiveRecording  = "● recording"
 	TrafficHeatmap = "Heatmap · operations by key and time"
 	ReadHotspot    = "read-hotspot"
+	// CPUHeatmap heads the heatmap of the cpu metric (hot tablets; the
+	// cluster follows); HotTabletsNote is the header's note on it, and
+	// SimulatedNote the note on the demo's simulated hot tablets.
+	// HotTabletFinding is the kind of their finding.
+	CPUHeatmap       = "Heatmap · node CPU % (cluster "
+	SimulatedHeatmap = "Heatmap · simulated node CPU % (cluster "
+	HotTabletsNote   = "hot tablets: one node's CPU of one cluster"
+	SimulatedNote    = "SIMULATED hot tablets"
+	HotTabletFinding = "hot-tablet"
 )
 
 // ReadHotspotFinding reports whether screen's findings list names the

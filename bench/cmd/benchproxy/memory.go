@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -29,6 +30,7 @@ const memoryMaxRatio = 1.3
 // memory measures what a traffic recording holds: -ops N operations of
 // an application's mix (point reads of Zipf-hot users' rows, short
 // scans, single-row and batch writes, a counter) over 200,000 users,
+// each with its latency (kept in sketches per node and time bucket),
 // through keyspace.RecordingBuilder as the recording proxy's sink feeds
 // it, at one operation every 0.1 ms of recording time. Without -ops it
 // runs 1M and 10M, each in a fresh process, and prints the comparison.
@@ -126,6 +128,12 @@ func recordOps(n int64) (memoryResult, error) {
 		default:
 			op.Method, op.Keys = keyspace.MethodReadModifyWriteRow, []keyspace.Key{"counter#likes"}
 			op.RowsWritten = []keyspace.RowIO{{Key: "counter#likes", Bytes: 16}}
+		}
+		// Each call's latency, as the proxy measures it: log-normal
+		// around 400 µs, batches and scans slower.
+		op.Latency = time.Duration(400e3 * math.Exp(0.6*rng.NormFloat64()))
+		if op.Method == keyspace.MethodMutateRows || len(op.Ranges) > 0 {
+			op.Latency *= 3
 		}
 		rec.Add(&op)
 		if i%max(1, n/memorySamples) == 0 {

@@ -1,0 +1,100 @@
+package diagnose
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestDatasetsByKeyForm: the datasets found in tables of known forms, by
+// name: tag words each a dataset while few, many words of one shape one
+// dataset, words glued to numbers, numbers by width, hex IDs that happen
+// to hold no letter kept with the hex, e-mail addresses and phone numbers
+// before the same shape of key one dataset, and binary keys one whatever
+// delimiter bytes they hold by chance.
+func TestDatasetsByKeyForm(t *testing.T) {
+	var (
+		newcomer, tenants, fewTenants, handles, glued, hexes, salted, logins, binary, tagged, hosts []string
+	)
+	for u := range 200 {
+		for item := range 10 {
+			newcomer = append(newcomer, fmt.Sprintf("user#u%04d#item#%03d", u, item))
+		}
+	}
+	for i := range 400 {
+		newcomer = append(newcomer, fmt.Sprintf("%013d#sensor%02d", 1_793_400_000_000+int64(i)*60_000, i%20))
+		tenants = append(tenants, fmt.Sprintf("tenant%c%c#sensor#%04d#2026103%d", 'a'+i%20, 'a'+i%7, i, i%2))
+		fewTenants = append(fewTenants, fmt.Sprintf("%s#sensor#%04d#2026103%d", []string{"acme", "globex", "initech"}[i%3], i, i%2))
+		handles = append(handles, fmt.Sprintf("%s_%s#p%03d#%013d", []string{"alice", "bob", "carmen", "dmitri", "emma"}[i%5],
+			[]string{"smith", "fischer", "garcia", "ivanova", "mensah", "nguyen"}[i%6]+fmt.Sprint(i%17), i%9, 1_793_400_000_000+int64(i)))
+		glued = append(glued, fmt.Sprintf("invoice%d", i+1), fmt.Sprintf("ticket%d", i+1))
+		hex := fmt.Sprintf("%08x", uint32(i)*2654435761)
+		hexes = append(hexes, hex+"#9223370243364407807")
+		salted = append(salted, fmt.Sprintf("%d#user#u%03d#p%02d", i%8, i, i%5), hex+"#9223370243364407807")
+		if i%3 == 0 {
+			logins = append(logins, fmt.Sprintf("+1415555%04d#%013d", i, 1_793_400_000_000+int64(i)))
+		} else {
+			logins = append(logins, fmt.Sprintf("user%d@example.com#%013d", i, 1_793_400_000_000+int64(i)))
+		}
+		binary = append(binary, string([]byte{byte(i), byte(i * 7), '|', byte(i * 13), 0, 1}))
+		tagged = append(tagged, fmt.Sprintf("user#u%03d", i), "user#\x00\x01"+string(rune('a'+i%26)))
+		hosts = append(hosts, fmt.Sprintf("%s.example.com#%06d", []string{"www", "maps", "docs", "news"}[i%4], i), fmt.Sprintf("crawl#%06d", i))
+	}
+	newcomer = append(newcomer, "config#global")
+	for _, tc := range []struct {
+		name string
+		keys []string
+		want []string
+	}{
+		{"newcomer", newcomer, []string{"<timestamp (epoch milliseconds)>#...", "config#", "user#"}},
+		{"many tenants", tenants, []string{"<word>#..."}},
+		{"few tenants", fewTenants, []string{"acme#", "globex#", "initech#"}},
+		{"handles and config", append(slices.Clone(handles), "config#global"), []string{"<word>#...", "config#"}},
+		{"glued words", glued, []string{"invoice", "ticket"}},
+		{"hex with and without letters", hexes, []string{"<hex, short>#..."}},
+		{"salt and hex", salted, []string{"<1-digit number>#...", "<hex, short>#..."}},
+		{"e-mail or phone", logins, []string{"<email or phone>#..."}},
+		{"binary", binary, []string{"<binary>"}},
+		{"tag then binary", tagged, []string{"user#"}},
+		{"hosts and a tag", hosts, []string{"<host name>#...", "crawl#"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			slices.Sort(tc.keys)
+			var got []string
+			for _, ds := range Datasets(keysSnapshot(tc.keys, "")) {
+				got = append(got, ds.Name)
+			}
+			want := slices.Clone(tc.want)
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("datasets %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestDatasetSharesAddUp: the datasets' shares of rows, bytes and writes
+// each add up to the table's, and a prefix dataset's rows are its tree
+// node's, exact after a full scan.
+func TestDatasetSharesAddUp(t *testing.T) {
+	snap := scenarioSnapshot(t, "newcomer-app")
+	var rows, bytes, writes float64
+	for _, ds := range Datasets(snap) {
+		rows += ds.RowShare
+		bytes += ds.ByteShare
+		writes += ds.WriteShare
+		if ds.Name == "user#" && ds.Rows != 20_000 {
+			t.Errorf("user# has %v rows, want its 20,000", ds.Rows)
+		}
+		if strings.HasPrefix(ds.Name, "<timestamp") && (ds.Rows < 3_999 || ds.Rows > 4_001) {
+			t.Errorf("the sensor readings have %v rows, want 4,000", ds.Rows)
+		}
+	}
+	for name, sum := range map[string]float64{"rows": rows, "bytes": bytes, "writes": writes} {
+		if sum < 0.999 || sum > 1.001 {
+			t.Errorf("the datasets' shares of %s add up to %v, want 1", name, sum)
+		}
+	}
+}
