@@ -273,7 +273,7 @@ func debugPieces(t *testing.T, shape tableshape.Shape) func(int, tabletPieces, [
 			pr := found[h]
 			t.Logf("    T%d.%d %q: true %d rows %d B; model %.0f (rel sd %.3f); spans %d cov %.4f read %d rows, HT %.0f B (sd %.0f) exact %v swept %v; combined %.0f, split %.0f (%+.1f%%)",
 				tablet, h, pc.prefix, hi-lo, v, pc.model.bytes, math.Sqrt(pc.model.relVar), len(pr.values), pr.coverage, int(pr.units.r),
-				pr.bytes/max(pr.coverage, 1e-12), math.Sqrt(pr.estimate(0).variance), pr.exact, pr.swept, est[h].bytes, bytes[h], 100*(bytes[h]-float64(v))/max(float64(v), 1))
+				pr.bytes/max(pr.coverage, 1e-12), math.Sqrt(pr.estimate(0, 0).variance), pr.exact, pr.swept, est[h].bytes, bytes[h], 100*(bytes[h]-float64(v))/max(float64(v), 1))
 		}
 	}
 }

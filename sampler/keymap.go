@@ -62,6 +62,8 @@ type keyMap struct {
 	// take; built by judge.
 	heavy              []map[int][]byte
 	lowerTop, upperTop byte
+	// wordy says whether the keys hold letters past the hex ones.
+	wordy bool
 	// segments[i] holds every known key's part after its i-th byte that
 	// is not a letter or digit, up to and with its next one, sorted (a
 	// list: repeats count); built by judge.
@@ -71,6 +73,9 @@ type keyMap struct {
 	pooled []map[int]bool
 	byKind map[int]bool
 	dirty  bool
+	// cdf is set, by judge, when the map is its known keys' order (see
+	// [cdfKeys]).
+	cdf bool
 }
 
 // unseenWeight is the share of a byte's room that a byte outside the
@@ -244,6 +249,7 @@ func (m *keyMap) judge() {
 	for kind, e := range byKind {
 		m.byKind[kind] = e.distinct < e.mean-kindZ*math.Sqrt(e.variance)
 	}
+	m.cdf = m.namesLike() && len(m.suffixes) >= cdfKeys
 }
 
 // A depth (or every depth, after one kind of byte) is structured when its
@@ -372,6 +378,7 @@ func (m *keyMap) letters() {
 		}
 	}
 	m.lowerTop, m.upperTop = 'z', 'Z'
+	m.wordy = lowerOther || upperOther
 	if lowerHex && !lowerOther && digits {
 		m.lowerTop = 'f'
 	}
@@ -396,19 +403,8 @@ type room struct {
 // the node above it is (a node of one known key follows its parent).
 func (m *keyMap) roomOf(node string, parent bool) (room, bool) {
 	d := len(node)
-	r := room{end: unseenWeight, unit: 1}
-	if d < len(m.heavy) {
-		kind := kindBefore(node)
-		heavy, ok := m.heavy[d][kind]
-		if !ok {
-			heavy = m.heavyFor(m.seen[d], kind)
-		}
-		r.heavy = heavy
-	}
-	if d < len(m.ends) && m.ends[d] {
-		r.end = 1
-	}
-	if d >= len(m.seen) {
+	r := m.classRoom(node)
+	if d >= len(m.seen) || !m.namesLike() {
 		return r, false
 	}
 	bytes, cum, ends, n := branches(m.suffixes, node)
@@ -481,6 +477,29 @@ func (m *keyMap) roomOf(node string, parent bool) (room, bool) {
 	}
 	r.bytes, r.cum = bytes, cum
 	return r, true
+}
+
+// classRoom returns the room after node by the prefix's classes alone:
+// every byte of the classes its position takes an equal share, every
+// other byte unseenWeight of one, and the end of the key a share where a
+// known key ends there. It is the room of a prefix whose keys are not
+// names, and how a names map reads a key between two known ones (see
+// [keyMap.cdfPosition]).
+func (m *keyMap) classRoom(node string) room {
+	d := len(node)
+	r := room{end: unseenWeight, unit: 1}
+	if d < len(m.heavy) {
+		kind := kindBefore(node)
+		heavy, ok := m.heavy[d][kind]
+		if !ok {
+			heavy = m.heavyFor(m.seen[d], kind)
+		}
+		r.heavy = heavy
+	}
+	if d < len(m.ends) && m.ends[d] {
+		r.end = 1
+	}
+	return r
 }
 
 // digitBytes are the digits, in order.
@@ -645,11 +664,18 @@ const finest = 1e-17
 // byte from on (keys sharing their first from bytes, at least the
 // prefix).
 func (m *keyMap) position(key string, from int) float64 {
+	if m.cdf {
+		return m.cdfPosition(key)
+	}
+	return m.triePosition(key, from)
+}
+
+// walkPosition returns key's place read from byte from on, each node's
+// room given by roomAt.
+func (m *keyMap) walkPosition(key string, from int, roomAt func(node string) room) float64 {
 	v, width := 0.0, 1.0
-	structured := m.nodeState(key, from)
 	for i := from; i < len(key) && width > finest; i++ {
-		var r room
-		r, structured = m.roomOf(key[len(m.prefix):i], structured)
+		r := roomAt(key[len(m.prefix):i])
 		total := r.total()
 		v += width * r.before(int(key[i])) / total
 		width *= r.weight(key[i]) / total
@@ -661,11 +687,18 @@ func (m *keyMap) position(key string, from int) float64 {
 // with common, at least the prefix, read from byte len(common) on): to
 // the map's precision, the largest key whose position is not above v.
 func (m *keyMap) key(common string, v float64) string {
+	if m.cdf {
+		return max(m.cdfKey(v), common)
+	}
+	return m.trieKey(common, v)
+}
+
+// walkKey returns the key at place v below common, each node's room
+// given by roomAt.
+func (m *keyMap) walkKey(common string, v float64, roomAt func(node string) room) string {
 	b := []byte(common)
-	structured := m.nodeState(common, len(common))
 	for width := 1.0; width > finest; {
-		var r room
-		r, structured = m.roomOf(string(b[len(m.prefix):]), structured)
+		r := roomAt(string(b[len(m.prefix):]))
 		total := r.total()
 		target := v / width * total // in the room's weights
 		if target < r.end {
@@ -681,6 +714,111 @@ func (m *keyMap) key(common string, v float64) string {
 		}
 	}
 	return string(b)
+}
+
+// A map of names (see [keyMap.namesLike]) that knows cdfKeys keys or more
+// is the known keys' own order: the K known keys are K evenly spaced
+// places of the line, 1/(K+1) apart, and a key between two of them lies
+// between their places as far along as the prefix's classes put it
+// between the two (see [keyMap.classRoom]). Known keys drawn about
+// evenly from the prefix's rows (tablet boundaries, probes, the rows the
+// spans of its tablets read) then space its rows about evenly, where a
+// trie of them, smoothed for the bytes no key took, gave the gaps
+// between names most of the line.
+const cdfKeys = 8
+
+// cdfPosition returns key's place on the line of a names map.
+func (m *keyMap) cdfPosition(key string) float64 {
+	k := len(m.suffixes)
+	suffix := strings.TrimPrefix(key, m.prefix)
+	j := sort.SearchStrings(m.suffixes, suffix)
+	if j < k && m.suffixes[j] == suffix {
+		return float64(j+1) / float64(k+1)
+	}
+	lo, hi := m.neighbours(j)
+	return (float64(j) + m.between(lo, hi, key)) / float64(k+1)
+}
+
+// neighbours returns the known keys around gap j (between known suffix
+// j-1 and j): the prefix itself before the first, "" (the prefix's end)
+// after the last.
+func (m *keyMap) neighbours(j int) (lo, hi string) {
+	lo = m.prefix
+	if j > 0 {
+		lo = m.prefix + m.suffixes[j-1]
+	}
+	if j < len(m.suffixes) {
+		hi = m.prefix + m.suffixes[j]
+	}
+	return lo, hi
+}
+
+// between returns how far key lies from lo to hi ("" the prefix's end),
+// 0 to 1, on the trie of the known keys (see [keyMap.roomOf]), which
+// knows how names go on past their first bytes.
+func (m *keyMap) between(lo, hi, key string) float64 {
+	common := m.gapCommon(lo, hi)
+	a, b := m.triePosition(lo, len(common)), 1.0
+	if hi != "" {
+		b = m.triePosition(hi, len(common))
+	}
+	if b <= a {
+		return 0
+	}
+	return min(max((m.triePosition(key, len(common))-a)/(b-a), 0), 1)
+}
+
+// gapCommon returns the bytes the keys between lo and hi ("" the
+// prefix's end) share: their common prefix, at least the map's.
+func (m *keyMap) gapCommon(lo, hi string) string {
+	if hi == "" {
+		return m.prefix
+	}
+	return max(m.prefix, commonPrefix(lo, hi))
+}
+
+// triePosition returns key's place read from byte from on, on the trie of
+// the known keys.
+func (m *keyMap) triePosition(key string, from int) float64 {
+	structured := m.nodeState(key, from)
+	return m.walkPosition(key, from, func(node string) room {
+		var r room
+		r, structured = m.roomOf(node, structured)
+		return r
+	})
+}
+
+// trieKey returns the key at place v below common on the trie of the
+// known keys.
+func (m *keyMap) trieKey(common string, v float64) string {
+	structured := m.nodeState(common, len(common))
+	return m.walkKey(common, v, func(node string) room {
+		var r room
+		r, structured = m.roomOf(node, structured)
+		return r
+	})
+}
+
+// cdfKey returns the key at place v of the line of a names map.
+func (m *keyMap) cdfKey(v float64) string {
+	k := len(m.suffixes)
+	r := min(max(v, 0), 1) * float64(k+1)
+	j := min(int(r), k)
+	frac := r - float64(j)
+	if j > 0 && frac < 1e-12 {
+		return m.prefix + m.suffixes[j-1]
+	}
+	lo, hi := m.neighbours(j)
+	common := m.gapCommon(lo, hi)
+	a, b := m.triePosition(lo, len(common)), 1.0
+	if hi != "" {
+		b = m.triePosition(hi, len(common))
+	}
+	key := m.trieKey(common, a+frac*(b-a))
+	if key < lo {
+		return lo
+	}
+	return key
 }
 
 // segment is the part of a prefix's line that a key range [start, end)

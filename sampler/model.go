@@ -30,12 +30,16 @@ type pieceModel struct {
 // neighbouring tablets are compared, with the weight of one comparison:
 // a prefix with one pair of neighbours that happen to agree is not
 // trusted to a percent.
-const densityPrior = 0.1
+const (
+	densityPrior       = 0.15
+	densityPriorWeight = 0.1
+)
 
 // interiorDensity is the density of one tablet inside a prefix.
 type interiorDensity struct {
 	tablet  int
 	density float64 // bytes per unit of the prefix's line
+	rows    float64 // its rows by its bytes and the plan's row size
 }
 
 // densityModel holds, per top-level prefix, the densities of the tablets
@@ -63,15 +67,21 @@ func (p *plan) fitModel() {
 		}
 		prefix := pieces[0].prefix
 		if length := p.maps.maps[prefix].length(start, end); length > 0 && p.ranges[i].SampledBytes > 0 {
-			model.densities[prefix] = append(model.densities[prefix], interiorDensity{tablet: i, density: float64(p.ranges[i].SampledBytes) / length})
+			model.densities[prefix] = append(model.densities[prefix], interiorDensity{tablet: i, density: float64(p.ranges[i].SampledBytes) / length, rows: p.tablets[i].rows})
 		}
 	}
 	for prefix, ds := range model.densities {
-		sum, pairs := densityPrior*densityPrior, 1.0
+		// Neighbouring tablets' densities differ by the Poisson noise of
+		// their rows and by how the density truly varies along the line;
+		// only the latter carries over to a piece. densityPrior, weighed
+		// as densityPriorWeight of a comparison, stands for it until
+		// comparisons say otherwise.
+		sum, pairs := densityPriorWeight*densityPrior*densityPrior, densityPriorWeight
 		for k := 1; k < len(ds); k++ {
 			if ds[k].tablet == ds[k-1].tablet+1 {
 				d := math.Log(ds[k].density / ds[k-1].density)
-				sum += d * d
+				noise := 1/max(ds[k].rows, 1) + 1/max(ds[k-1].rows, 1)
+				sum += max(0, d*d-noise)
 				pairs++
 			}
 		}
@@ -149,38 +159,35 @@ type pieceEstimate struct {
 }
 
 // combine returns the estimate that weighs the spans' estimate and the
-// model's prediction by their variances; the spans' alone when the model
-// predicts nothing.
-func combine(spans pieceEstimate, model pieceModel) pieceEstimate {
-	if model.relVar <= 0 {
-		return spans
-	}
-	modelVar := model.relVar * model.bytes * model.bytes
+// model's prediction by their variances (inverse-variance weights); the
+// spans' alone when either is exact.
+func combine(spans, model pieceEstimate) pieceEstimate {
 	switch {
 	case spans.variance <= 0:
 		return spans // read whole: exact
-	case modelVar <= 0:
-		return pieceEstimate{bytes: model.bytes}
+	case model.variance <= 0:
+		return spans
 	}
-	w := (1 / spans.variance) / (1/spans.variance + 1/modelVar)
-	return pieceEstimate{bytes: w*spans.bytes + (1-w)*model.bytes, variance: 1 / (1/spans.variance + 1/modelVar)}
+	w := (1 / spans.variance) / (1/spans.variance + 1/model.variance)
+	return pieceEstimate{bytes: w*spans.bytes + (1-w)*model.bytes, variance: 1 / (1/spans.variance + 1/model.variance)}
 }
 
 // splitPieces shares a tablet's bytes, total, among its pieces: a piece
 // read whole keeps its bytes, and so do the head of a piece read apart
-// and what a swept piece read in parts to their ends; the rest goes to the pieces estimated by their
-// spans (and the model), in proportion to their estimates est (a ratio
-// estimate: the tablet's bytes are known, the pieces' shares of them
-// estimated), and to the parts of swept pieces their limits cut short,
-// which get what the others leave, each in proportion to its bytes, and
-// at least those bytes. It returns the pieces' bytes, the variances left
-// to them, and the scale of each swept piece's cut parts.
+// and what a swept piece read in parts to their ends; the rest goes to
+// the pieces estimated by their spans (and the model), in proportion to
+// their estimates est of their bytes past their heads (a ratio estimate:
+// the tablet's bytes are known, the pieces' shares of them estimated),
+// and to the parts of swept pieces their limits cut short, which get
+// what the others leave, each in proportion to its bytes, and at least
+// those bytes. It returns the pieces' bytes, their variances (by the
+// delta method: a piece's share moves with its own estimate and against
+// the others'), and the scale of each swept piece's cut parts.
 func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, variances, scales []float64) {
 	n := len(est)
 	bytes, variances, scales = make([]float64, n), make([]float64, n), make([]float64, n)
 	rest := total
-	var spans, cut, sumVar float64
-	open := 0
+	var spans, cut float64
 	for h, e := range est {
 		pr := &found[h]
 		switch {
@@ -188,16 +195,14 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 			bytes[h] = pr.exactBytes
 			rest -= pr.exactBytes
 		case pr.swept:
-			bytes[h] = pr.complete
-			rest -= pr.complete
+			bytes[h] = pr.head + pr.complete
+			rest -= pr.head + pr.complete
 			cut += pr.cutBytes
 			scales[h] = 1
 		default:
 			bytes[h] = pr.head
 			rest -= pr.head
 			spans += max(e.bytes, 0)
-			sumVar += e.variance
-			open++
 		}
 	}
 	rest = max(rest, 0)
@@ -221,20 +226,60 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 		}
 		rest = max(rest-cut, 0)
 	}
-	for h, e := range est {
-		if found[h].exact || found[h].swept {
+	// The rest shared by generalised least squares: each estimate moves
+	// by its share of the estimates' variance towards the sum the
+	// tablet's bytes fix (a piece the model predicts to a percent keeps
+	// its prediction, one its spans estimate to twenty takes the
+	// difference), and none below zero.
+	adjust := make([]float64, n)
+	free := make([]bool, n) // in key order, so that the sums are the same every time
+	left := 0
+	for h := range est {
+		if !found[h].exact && !found[h].swept {
+			adjust[h], free[h] = max(est[h].bytes, 0), true
+			left++
+		}
+	}
+	for left > 0 {
+		var sum, vars float64
+		for h := range est {
+			if free[h] {
+				sum += adjust[h]
+				vars += max(est[h].variance, 0)
+			}
+		}
+		share := func(h int) float64 {
+			if vars > 0 {
+				return max(est[h].variance, 0) / vars
+			}
+			return 1 / float64(left)
+		}
+		diff := rest - sum
+		dropped := false
+		for h := range est {
+			if free[h] && adjust[h]+diff*share(h) < 0 {
+				// It holds nothing past its head: the others take the rest.
+				adjust[h], free[h], dropped = 0, false, true
+				left--
+			}
+		}
+		if dropped {
 			continue
 		}
-		scale := 1.0
-		switch {
-		case spans > 0:
-			scale = rest / spans
-			bytes[h] += max(e.bytes, 0) * scale
-		default:
-			bytes[h] += rest / float64(open)
+		for h := range est {
+			if free[h] {
+				q := share(h)
+				adjust[h] += diff * q
+				if left > 1 {
+					variances[h] = max(est[h].variance, 0) * (1 - q)
+				}
+			}
 		}
-		if open > 1 {
-			variances[h] = e.variance * scale * scale * (1 - e.variance/sumVar)
+		break
+	}
+	for h := range est {
+		if !found[h].exact && !found[h].swept {
+			bytes[h] += adjust[h]
 		}
 	}
 	return bytes, variances, scales

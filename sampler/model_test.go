@@ -49,15 +49,22 @@ func TestSystematicSpansCoverEveryPointAlike(t *testing.T) {
 }
 
 // A tablet's bytes are shared among its pieces: one read whole keeps its
-// bytes, the others share the rest in proportion to their estimates, and
-// a swept piece's parts cut short take what the others leave.
+// bytes, the others' estimates move towards the rest by their shares of
+// the estimates' variance, and a swept piece's parts cut short take what
+// the others leave.
 func TestSplitPieces(t *testing.T) {
 	exact := pieceRead{exact: true, exactBytes: 1000}
 	spans := pieceRead{}
 	est := []pieceEstimate{{bytes: 1000}, {bytes: 30_000, variance: 4e6}, {bytes: 10_000, variance: 1e6}}
 	bytes, variances, _ := splitPieces(81_000, est, []pieceRead{exact, spans, spans})
-	if bytes[0] != 1000 || math.Abs(bytes[1]-60_000) > 1e-6 || math.Abs(bytes[2]-20_000) > 1e-6 {
-		t.Errorf("split %v, want 1,000 (whole), 60,000 and 20,000 (the rest by their estimates)", bytes)
+	// 80,000 to share, 40,000 estimated: the first, with four fifths of
+	// the variance, takes four fifths of the difference.
+	if bytes[0] != 1000 || math.Abs(bytes[1]-62_000) > 1e-6 || math.Abs(bytes[2]-18_000) > 1e-6 {
+		t.Errorf("split %v, want 1,000 (whole), 62,000 and 18,000", bytes)
+	}
+	// The split's variance: each estimate's, less what the sum fixes.
+	if math.Abs(variances[1]-4e6*0.2) > 1 || math.Abs(variances[2]-1e6*0.8) > 1 {
+		t.Errorf("variances %v, want 800,000 and 800,000", variances)
 	}
 	if variances[0] != 0 || variances[1] <= 0 || variances[2] <= 0 {
 		t.Errorf("variances %v: the whole piece's is 0, the others' positive", variances)
@@ -82,48 +89,61 @@ func TestSplitPieces(t *testing.T) {
 // whole needs neither.
 func TestCombine(t *testing.T) {
 	spans := pieceEstimate{bytes: 1000, variance: 100 * 100}
-	if got := combine(spans, pieceModel{}); got != spans {
+	if got := combine(spans, pieceEstimate{}); got != spans {
 		t.Errorf("no model: %+v", got)
 	}
-	got := combine(spans, pieceModel{bytes: 1200, relVar: (100.0 / 1200) * (100.0 / 1200)})
+	got := combine(spans, pieceEstimate{bytes: 1200, variance: 100 * 100})
 	if math.Abs(got.bytes-1100) > 1e-6 || math.Abs(got.variance-5000) > 1e-6 {
 		t.Errorf("equal variances: %+v, want 1,100 with half the variance", got)
 	}
-	if got := combine(pieceEstimate{bytes: 700}, pieceModel{bytes: 1200, relVar: 0.01}); got.bytes != 700 || got.variance != 0 {
+	if got := combine(pieceEstimate{bytes: 700}, pieceEstimate{bytes: 1200, variance: 1e4}); got.bytes != 700 || got.variance != 0 {
 		t.Errorf("read whole: %+v", got)
 	}
 }
 
-// A tablet's rows to read are shared among its pieces by what the model
-// predicts when it is sure, evenly otherwise, with at least
-// minPieceSpans spans each; a piece its spans would cover is read whole.
+// Every piece of a tablet is read at the tablet's coverage, whatever it
+// holds, and a piece without a sure model at pieceBoost times it, in at
+// least minPieceSpans spans, as many more as its expected rows fill (by
+// the model when it is sure); a piece without a sure model is read from
+// its head first.
 func TestBudgetPieces(t *testing.T) {
 	plan := planTablet(4_000_000, 100, 0.01) // 40,000 rows, 400 to read
 	pieces := tabletPieces{
 		{model: pieceModel{bytes: 3_000_000, relVar: 0.001}}, // 30,000 rows, surely
-		{}, // unknown: the rest, 10,000
+		{}, // unknown
 	}
-	budgets := budgetPieces(plan, pieces, 100)
-	if budgets[0].rows != 30_000 || budgets[1].rows != 10_000 {
-		t.Fatalf("expected rows %v and %v, want 30,000 and 10,000", budgets[0].rows, budgets[1].rows)
-	}
-	read := func(b pieceBudget) float64 { return float64(int64(b.spans) * b.budget) }
-	if r := read(budgets[0]) / read(budgets[1]); r < 2.5 || r > 3.5 {
-		t.Errorf("the pieces read %v and %v rows, want about 3 to 1", read(budgets[0]), read(budgets[1]))
+	budgets := budgetPieces(plan, pieces, 100, 0.01)
+	if budgets[0].rows != 30_000 {
+		t.Fatalf("expected rows %v, want 30,000", budgets[0].rows)
 	}
 	for h, b := range budgets {
-		if b.spans < minPieceSpans || b.whole || b.limit != spanLimitFactor*b.budget {
-			t.Errorf("piece %d: %+v", h, b)
+		want := 0.01
+		if h == 1 {
+			want *= pieceBoost
+		}
+		if math.Abs(b.coverage-want) > 0.002 {
+			t.Errorf("piece %d covers %v of its line, want %v", h, b.coverage, want)
+		}
+		if b.spans < minPieceSpans {
+			t.Errorf("piece %d: %d spans", h, b.spans)
+		}
+	}
+	if budgets[0].headLimit != 0 || budgets[1].headLimit == 0 {
+		t.Errorf("head reads %d and %d: want none for the sure model's piece, one for the other", budgets[0].headLimit, budgets[1].headLimit)
+	}
+	for h, b := range budgets {
+		if rows := b.coverage * b.rows / float64(b.spans); rows < pieceSpanRows/2 || rows > 2*pieceSpanRows {
+			t.Errorf("piece %d: %d spans of %.0f rows each, want about %d", h, b.spans, rows, pieceSpanRows)
 		}
 	}
 	// An unsure model is not followed.
 	pieces[0].model.relVar = 0.5
-	if budgets = budgetPieces(plan, pieces, 100); budgets[0].rows != 20_000 {
-		t.Errorf("an unsure model's piece expects %v rows, want half the tablet's", budgets[0].rows)
+	if budgets = budgetPieces(plan, pieces, 100, 0.01); budgets[0].rows != 20_000 || budgets[0].headLimit == 0 {
+		t.Errorf("an unsure model's piece expects %v rows with a head of %d, want half the tablet's and a head read", budgets[0].rows, budgets[0].headLimit)
 	}
-	// A tiny piece is read whole.
+	// A piece predicted tiny is read from its head, where it ends.
 	pieces[0].model = pieceModel{bytes: 500, relVar: 0.01}
-	if budgets = budgetPieces(plan, pieces, 100); !budgets[0].whole {
-		t.Errorf("a piece of 5 rows with a budget of %d in %d spans is not read whole", budgets[0].budget, budgets[0].spans)
+	if budgets = budgetPieces(plan, pieces, 100, 0.01); budgets[0].headLimit == 0 {
+		t.Errorf("a piece of 5 rows is not read from its head")
 	}
 }

@@ -3,6 +3,7 @@ package sampler
 import (
 	"context"
 	"iter"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -158,11 +159,11 @@ func (s *scanner) discover(ctx context.Context) error {
 		})
 		// A probe's first key goes into the trie, the others (consecutive
 		// keys, which would make every node they share look like names)
-		// show bytes only; in the later rounds, of prefixes of names,
+		// show bytes only; in the later rounds, of prefixes judged names,
 		// every key.
 		for _, probes := range probed {
 			for _, keys := range probes {
-				if round > 0 {
+				if round > 0 && p.maps.mapOf(keys[0]).namesLike() {
 					p.maps.learn(keys...)
 					continue
 				}
@@ -201,6 +202,77 @@ func (p *plan) replan(sized []rowSizes) {
 	}
 }
 
+// pieceBoost is how many times its tablet's coverage a piece reads whose
+// bytes no model predicts (see [densityModel]): the whole prefix inside
+// the tablet, or the end of a prefix that fills no tablet of its own, or
+// of names. The bytes of a tablet inside one prefix are known, and its
+// spans only measure its rows per byte, which vary between rows by the
+// spread of their sizes (a coefficient of variation of about 0.3 for
+// values uniform over half to one and a half of their mean); such a
+// piece's spans must count its rows, which vary by one each, and by more
+// where its keys cluster. Spreading the reads in proportion to that
+// spread (Neyman's allocation) puts about three times the rows per row
+// held into such pieces for the same rows read in all (see
+// [plan.boostPieces]).
+const pieceBoost = 3
+
+// boostPieces plans the tablets again for pieceBoost: every tablet's
+// share to read is lowered so that, with the pieces without a model read
+// at pieceBoost times it, the sample reads about its fraction. Call it
+// once the pieces are found and the model fitted; the tablets read whole
+// stay whole.
+func (p *plan) boostPieces() {
+	var total, boosted float64
+	for i, t := range p.tablets {
+		if t.whole {
+			continue
+		}
+		total += t.rows
+		if len(p.pieces[i]) < 2 {
+			continue
+		}
+		for _, pc := range p.pieces[i] {
+			if pc.model.relVar <= 0 {
+				boosted += t.rows / float64(len(p.pieces[i]))
+			}
+		}
+	}
+	if total <= 0 || boosted <= 0 {
+		return
+	}
+	share := boosted / total
+	fraction := p.fraction / (1 + share*(pieceBoost-1))
+	p.readBytes, p.readRows = 0, 0
+	for i, t := range p.tablets {
+		if !t.whole {
+			if plan := planTablet(p.ranges[i].SampledBytes, t.rowBytes, fraction); !plan.whole {
+				plan.boosted = p.boostedShare(i)
+				plan.readRows += plan.readRows * plan.boosted * (pieceBoost - 1)
+				plan.readBytes = int64(plan.readRows * plan.rowBytes)
+				p.tablets[i] = plan
+			}
+		}
+		p.readBytes += p.tablets[i].readBytes
+		p.readRows += p.tablets[i].readRows
+	}
+}
+
+// boostedShare returns the share of tablet i's rows, evenly by piece, in
+// pieces without a model.
+func (p *plan) boostedShare(i int) float64 {
+	pieces := p.pieces[i]
+	if len(pieces) < 2 {
+		return 0
+	}
+	n := 0
+	for _, pc := range pieces {
+		if pc.model.relVar <= 0 {
+			n++
+		}
+	}
+	return float64(n) / float64(len(pieces))
+}
+
 // probeRounds is the most rounds of probes a tablet gets; namesKeys the
 // known keys past which a prefix of names gets no more; namesProbeShare
 // the share of a tablet's span rows each later round's probes of a
@@ -208,25 +280,39 @@ func (p *plan) replan(sized []rowSizes) {
 const (
 	probeRounds     = 3
 	namesKeys       = 1000
-	namesProbeShare = 0.05
+	namesProbeShare = 0.25
 )
 
 // namesProbes returns how many probes each piece of names of tablet i
-// reads in a later round: namesProbeShare of the tablet's span rows
-// shared among its pieces, at most maxProbes (none when that is less
-// than one probe).
+// reads in a later round: about namesProbeShare of the rows its spans
+// will read (the tablet's coverage of its share of the tablet's rows),
+// in minNamesProbes to maxNamesProbes probes.
 func (p *plan) namesProbes(i, round int) int {
 	t := p.tablets[i]
 	rows := namesProbeShare * float64(int64(t.spans)*t.budget) / float64(len(p.pieces[i]))
-	return min(maxProbes, int(rows/probeRows))
+	return min(maxNamesProbes, max(minNamesProbes, int(math.Round(rows/probeRows))))
 }
 
-// needsKeys reports whether piece pc's prefix is one of names whose map
-// knows fewer than namesKeys keys, or fewer than a round of count probes
-// would add tenfold.
+// minNamesProbes and maxNamesProbes bound the probes of a piece of names
+// in a later round (see [plan.namesProbes]); judgedKeys is how many keys
+// a map needs to know for its judgement that its keys are not names to
+// stand (see [plan.needsKeys]).
+const (
+	minNamesProbes = 2
+	maxNamesProbes = 8
+	judgedKeys     = 32
+)
+
+// needsKeys reports whether piece pc's prefix is one of names (or may be:
+// its keys hold letters past the hex ones, and its map knows too few
+// keys to judge) whose map knows fewer than namesKeys keys, or fewer than
+// a round of count probes would add tenfold.
 func (p *plan) needsKeys(pc piece, count int) bool {
 	m := p.maps.maps[pc.prefix]
-	return count > 0 && pc.prefix != "" && m != nil && len(m.known) < min(namesKeys, 10*count*probeRows) && m.namesLike()
+	if count <= 0 || pc.prefix == "" || m == nil || len(m.known) >= min(namesKeys, 10*count*probeRows) {
+		return false
+	}
+	return m.namesLike() || len(m.known) < judgedKeys && m.wordy
 }
 
 // eachTablet runs fn on the tablets todo, several at once (the scan's

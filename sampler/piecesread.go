@@ -10,19 +10,21 @@ import (
 	"github.com/btviz/btviz/keyspace"
 )
 
-// pieceBudget is how one piece of a tablet is read: whole (a tiny
-// prefix), or in spans of budget rows each, with a row limit; rows is
-// what it is expected to hold.
+// pieceBudget is how one piece of a tablet is read: its head first
+// (headLimit rows from its first key, none when 0), then spans covering
+// coverage of the rest of its line, spans of them, each with a row
+// limit; rows is what it is expected to hold.
 type pieceBudget struct {
-	rows          float64
-	whole         bool
-	spans         int
-	budget, limit int64
+	rows      float64
+	coverage  float64
+	headLimit int64
+	spans     int
+	limit     int64
 }
 
 // confidentModel is the largest relative variance of a model's
-// prediction that the budgets of a tablet's pieces follow (a 20% error);
-// a piece predicted less surely gets an even share of the rest.
+// prediction (see [densityModel]) that a piece's budget follows without
+// a head read (a 20% error).
 const confidentModel = 0.04
 
 // pieceSpanRows is how many rows a span of a piece aims to read: fewer
@@ -33,48 +35,65 @@ const confidentModel = 0.04
 const pieceSpanRows = 16
 
 // minPieceSpans is the fewest spans a piece not read whole gets, so that
-// its estimate has a variance of its own.
-const minPieceSpans = 2
+// its estimate has a variance of its own; maxPieceSpans the most.
+const (
+	minPieceSpans = 2
+	maxPieceSpans = 1024
+)
 
-// budgetPieces shares the rows a tablet's plan reads among its pieces in
-// proportion to the rows each is expected to hold: what the model
-// predicts (see [densityModel]), and for the others an even share of
-// the rest of the tablet. Each gets at least minPieceSpans spans of
-// minSpanRows rows, and a piece its spans would about cover is read
-// whole.
-func budgetPieces(plan tabletPlan, pieces tabletPieces, rowBytes float64) []pieceBudget {
+// headRows is the row limit of a piece's head read: a piece of fewer
+// rows is read whole (a tiny prefix between two large ones, counted
+// exactly), and of a larger one the rows read are known exactly and say
+// how many it holds (see [worker.readPieces]). thinHeadRows is that of a
+// sample thinner than thinFraction.
+const (
+	headRows     = 32
+	thinHeadRows = 16
+)
+
+// wholeRestFactor is how many times its head read a piece's rest may be
+// expected to hold for it to be read whole after its head (with a limit
+// of twice that, in case the line misled).
+const wholeRestFactor = 2
+
+// budgetPieces plans the reads of each piece of a tablet: every piece's
+// spans cover the same share of its line as the tablet's plan reads of
+// the tablet (see [tabletPlan]), so that each reads about its share of
+// the rows whatever it holds, and every row of the tablet has about the
+// same chance to be read; how many spans that share is cut into follows
+// the rows the piece is expected to hold, by the model where it predicts
+// them surely (see [densityModel]), else by its head read. A piece
+// without a sure model gets a head read.
+func budgetPieces(plan tabletPlan, pieces tabletPieces, rowBytes, fraction float64) []pieceBudget {
 	budgets := make([]pieceBudget, len(pieces))
-	var known float64
-	unknown := 0
-	confident := func(pc piece) bool { return pc.model.relVar > 0 && pc.model.relVar <= confidentModel && rowBytes > 0 }
-	for h, pc := range pieces {
-		if confident(pc) {
-			budgets[h].rows = pc.model.bytes / rowBytes
-			known += budgets[h].rows
-		} else {
-			unknown++
-		}
+	coverage := min(1, float64(int64(plan.spans)*plan.budget)/max(plan.rows, 1))
+	head := int64(headRows)
+	if fraction < thinFraction {
+		head = thinHeadRows
 	}
-	rest := max(plan.rows-known, 0)
-	total := float64(int64(plan.spans) * plan.budget)
-	for h := range budgets {
+	for h, pc := range pieces {
 		b := &budgets[h]
-		if !confident(pieces[h]) {
-			b.rows = rest / float64(max(unknown, 1))
+		b.coverage = coverage
+		if pc.model.relVar <= 0 || pc.model.relVar > confidentModel {
+			b.coverage = min(1, pieceBoost*coverage)
 		}
-		rows := max(total*b.rows/max(plan.rows, 1), minPieceSpans*minSpanRows)
-		b.spans = max(minPieceSpans, int(math.Round(rows/pieceSpanRows)))
-		b.budget = max(minSpanRows, int64(math.Ceil(rows/float64(b.spans))))
-		b.limit = spanLimitFactor * b.budget
-		b.whole = b.rows <= float64(int64(b.spans)*b.budget)
+		b.rows = plan.rows / float64(len(pieces))
+		if pc.model.relVar > 0 && pc.model.relVar <= confidentModel && rowBytes > 0 {
+			b.rows = pc.model.bytes / rowBytes
+		}
+		if !(pc.model.relVar > 0 && pc.model.relVar <= confidentModel) || b.rows <= float64(2*head) {
+			b.headLimit = head
+		}
+		b.fit()
 	}
 	return budgets
 }
 
-// wholeLimit is the row limit of a piece read whole: if the piece holds
-// more, it is read in spans after all.
-func (b pieceBudget) wholeLimit() int64 {
-	return 2*int64(b.spans)*b.budget + minSpanRows
+// fit sets the spans and their row limit for the piece's expected rows.
+func (b *pieceBudget) fit() {
+	expected := b.coverage * max(b.rows, 1)
+	b.spans = min(maxPieceSpans, max(minPieceSpans, int(math.Round(expected/pieceSpanRows))))
+	b.limit = spanLimitFactor * max(minSpanRows, int64(math.Ceil(expected/float64(b.spans))))
 }
 
 // pieceRead is what the reads of one piece found.
@@ -107,10 +126,11 @@ type pieceRead struct {
 // estimate returns the piece's bytes by its spans (Horvitz–Thompson:
 // every point of its line falls in a span with the chance coverage) and
 // their variance: the spans' between one another, and at least that of
-// a Poisson count of rows of mean size meanBytes (of one row when it
-// read none, so that a piece whose spans missed every row is not taken
-// to be empty for certain).
-func (pr *pieceRead) estimate(meanBytes float64) pieceEstimate {
+// a Poisson count of rows of mean size meanBytes, as many as it holds by
+// its spans or as it was expected to hold, whichever is more (so that a
+// piece whose spans missed its rows, where its line gave them little
+// room, is not taken to be small for certain).
+func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 	if pr.exact {
 		return pieceEstimate{bytes: pr.exactBytes}
 	}
@@ -129,7 +149,7 @@ func (pr *pieceRead) estimate(meanBytes float64) pieceEstimate {
 	if pr.units.b > 0 && pr.units.r > 0 {
 		meanBytes = pr.units.b / pr.units.r
 	}
-	rows := max(pr.rows/c, 1/c)
+	rows := max(pr.rows/c, 1/c, expected)
 	poisson := meanBytes * meanBytes * rows * max(0, 1-c) / c
 	return pieceEstimate{bytes: bytes, variance: max(between, poisson, 1e-9)}
 }
@@ -161,7 +181,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	plan := s.plan.tablets[i]
 	tablet := s.plan.ranges[i]
 	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
-	budgets := budgetPieces(plan, pieces, plan.rowBytes)
+	budgets := budgetPieces(plan, pieces, plan.rowBytes, s.plan.fraction)
 	r := w.tabletReader(i)
 	r.tagging = true
 	reads := make([]readTag, 0, 4*len(pieces))
@@ -176,7 +196,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		reads = append(reads, tag)
 		pr := &found[h]
 		rounds := 0
-		if tag.span && pr.units.r < continueWithin*float64(int64(budgets[h].spans)*budgets[h].budget) {
+		if tag.span && pr.units.r < continueWithin*budgets[h].coverage*budgets[h].rows {
 			rounds = spanContinuations // while the piece has budget left
 		}
 		cut, err = w.readOn(ctx, start, end, limit, rounds, func(row bigtable.Row) {
@@ -198,99 +218,83 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		return returned, bytes, last, err
 	}
 	for h, pc := range pieces {
-		b := budgets[h]
+		b := &budgets[h]
 		pr := &found[h]
-		// A piece inside the tablet (a whole prefix) is read from its
-		// first row first: a tiny one is then counted exactly, and of a
-		// larger one the rows read are its head, known exactly, and the
-		// spans are spread over the rest of its line.
-		if b.whole || h > 0 && h < len(pieces)-1 {
-			from, stop := pc.from, pc.to
+		// A piece without a sure model is read from its first key first:
+		// a tiny one is then counted exactly, and of a larger one the rows
+		// read are its head, known exactly, which says how many rows it
+		// holds (as far as its line is even), and its spans are spread
+		// over the rest of its line.
+		if b.headLimit > 0 {
+			stop := pc.to
 			if pc.stop != "" && (pc.to == "" || pc.stop < pc.to) {
 				stop = pc.stop
 			}
-			limit := b.wholeLimit()
-			if !b.whole {
-				limit = b.budget
-			}
-			returned, bytes, last, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
-				return read(h, from, stop, limit, readTag{piece: h, head: true})
-			})
-			if err != nil {
-				return err
-			}
-			if returned < limit {
-				pr.exact, pr.exactBytes = true, bytes
-				continue
-			}
-			pr.head = bytes
-			// The head's share of the piece's line says how many rows the
-			// piece holds, as far as the line is even.
-			if u := pc.line.share(last); u > 0 && u < 1 {
-				b.rows = float64(returned) / u * (1 - u)
-			}
-			pc.from = last + "\x00"
-			pc.line = s.plan.lineOf(pc)
-			pieces[h].from, pieces[h].line = pc.from, pc.line // for the sweep
-		}
-		width := 1 / float64(2*b.spans)
-		if b.rows > 0 {
-			width = min(float64(b.budget)/b.rows, 1/float64(b.spans))
-		}
-		// The spans' keys, in order (none overlaps the one before), then
-		// read span by span in a random order until the piece has read
-		// its budget: the spans read are then a random few of the
-		// systematic ones, and every point of the line still falls in one
-		// with the same chance, so many times width as spans were read.
-		// A piece whose line puts fewer rows in a span than it holds (its
-		// rows were not known) would otherwise read several times its
-		// budget.
-		type spanKeysOf struct {
-			pt         part
-			start, end string
-		}
-		byUnit := make([][]spanKeysOf, b.spans)
-		after := ""
-		for _, pt := range systematic(b.spans, width, rng) {
-			start, end, empty := spanKeys(pc.line.at, pt.from, pt.to, pc.from, pc.to, after)
-			if !empty {
-				after = end
-				byUnit[pt.unit] = append(byUnit[pt.unit], spanKeysOf{pt, start, end})
-			}
-		}
-		order := rng.Perm(b.spans)
-		budget := continueWithin * float64(int64(b.spans)*b.budget)
-		var spanReads []int
-		units := 0
-		for _, u := range order {
-			if units >= minPieceSpans && pr.units.r >= budget {
-				break
-			}
-			units++
-			value := 0.0
-			for _, sk := range byUnit[u] {
-				k := len(reads)
+			// The head, and when it says that the rest is small, the rest
+			// too, with a limit in case the line misled it.
+			limit := b.headLimit
+			for round := 0; ; round++ {
 				returned, bytes, last, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
-					return read(h, sk.start, sk.end, b.limit, readTag{piece: h, span: true})
+					return read(h, pc.from, stop, limit, readTag{piece: h, head: true})
 				})
 				if err != nil {
 					return err
 				}
-				factor := 1.0
-				if cut {
-					if readTo := pc.line.share(last); readTo > sk.pt.from {
-						factor = min(maxTruncationFactor, max(1, (sk.pt.to-sk.pt.from)/(readTo-sk.pt.from)))
-					}
+				pr.head += bytes
+				if returned < limit {
+					pr.exact, pr.exactBytes = true, pr.head
+					break
 				}
-				reads[k].weight = factor
-				spanReads = append(spanReads, k)
-				value += factor * bytes
-				pr.rows += factor * float64(returned)
-				pr.bytes += factor * bytes
+				if u := pc.line.share(last); u > 0 && u < 1 && !(pc.model.relVar > 0 && pc.model.relVar <= confidentModel) {
+					b.rows = min(float64(returned)/u*(1-u), plan.rows)
+				}
+				pc.from = last + "\x00"
+				pc.line = s.plan.lineOf(pc)
+				if round > 0 || b.rows > wholeRestFactor*float64(b.headLimit) {
+					break
+				}
+				limit = 2 * wholeRestFactor * b.headLimit
 			}
-			pr.values = append(pr.values, value)
+			if pr.exact {
+				continue
+			}
+			pieces[h].from, pieces[h].line = pc.from, pc.line // for the sweep
+			b.fit()
 		}
-		pr.coverage = float64(units) * width
+		width := b.coverage / float64(b.spans)
+		// The spans, one every n-th of the line from a random place:
+		// every point of the line falls in one with the same chance, the
+		// coverage.
+		var spanReads []int
+		values := make([]float64, b.spans)
+		after := ""
+		for _, pt := range systematic(b.spans, width, rng) {
+			start, end, empty := spanKeys(pc.line.at, pt.from, pt.to, pc.from, pc.to, after)
+			if empty {
+				continue
+			}
+			after = end
+			k := len(reads)
+			returned, bytes, last, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
+				return read(h, start, end, b.limit, readTag{piece: h, span: true})
+			})
+			if err != nil {
+				return err
+			}
+			factor := 1.0
+			if cut {
+				if readTo := pc.line.share(last); readTo > pt.from {
+					factor = min(maxTruncationFactor, max(1, (pt.to-pt.from)/(readTo-pt.from)))
+				}
+			}
+			reads[k].weight = factor
+			spanReads = append(spanReads, k)
+			values[pt.unit] += factor * bytes
+			pr.rows += factor * float64(returned)
+			pr.bytes += factor * bytes
+		}
+		pr.values = values
+		pr.coverage = float64(b.spans) * width
 		for _, k := range spanReads {
 			reads[k].weight /= pr.coverage
 		}
@@ -301,26 +305,31 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	// prefix's key map knows too few of): it is swept (see
 	// [worker.sweepPiece]).
 	for h, pc := range pieces {
-		if pr := &found[h]; !pr.exact && pr.units.r == 0 {
+		if pr := &found[h]; !pr.exact && pr.rows == 0 {
 			if err := w.sweepPiece(ctx, r, h, pc, budgets[h], pr, &reads, read); err != nil {
 				return err
 			}
 		}
 	}
 
-	// The tablet's bytes split among the pieces.
+	// The tablet's bytes split among the pieces: each piece's estimate of
+	// its bytes past its head, by its spans and, at the end of a prefix
+	// that fills tablets of its own, by the model.
 	est := make([]pieceEstimate, len(pieces))
 	var spansSee, seeVariance float64 // the tablet's bytes as the reads see them
 	for h := range pieces {
 		pr := &found[h]
 		if pr.swept {
-			spansSee += pr.complete + pr.cutBytes
+			spansSee += pr.head + pr.complete + pr.cutBytes
 			continue
 		}
-		e := pr.estimate(plan.rowBytes)
-		spansSee += e.bytes
+		e := pr.estimate(plan.rowBytes, budgets[h].rows)
+		spansSee += pr.head + e.bytes
 		seeVariance += e.variance
-		est[h] = combine(e, pieces[h].model)
+		est[h] = e
+		if m := pieces[h].model; m.relVar > 0 && !pr.exact {
+			est[h] = combine(e, pieceEstimate{bytes: max(m.bytes-pr.head, 0), variance: m.relVar * m.bytes * m.bytes})
+		}
 	}
 	total := float64(tablet.SampledBytes)
 	bytes, variances, scales := splitPieces(total, est, found)
@@ -414,7 +423,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 // [splitPieces]).
 func (w *worker) sweepPiece(ctx context.Context, r *rangeReader, h int, pc piece, b pieceBudget, pr *pieceRead, reads *[]readTag,
 	read func(h int, start, end string, limit int64, tag readTag) (int64, float64, string, error)) error {
-	parts, limit := max(b.spans, minTabletSpans), 2*b.budget
+	parts, limit := max(b.spans, minTabletSpans), b.limit/spanLimitFactor*2
 	pr.swept = true
 	after := ""
 	for j := range parts {

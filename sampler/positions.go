@@ -122,6 +122,9 @@ type tabletPlan struct {
 	// twice the spans' budgets) or a re-read in full (see [unexplained]).
 	readRows  float64
 	readBytes int64
+	// boosted is the share of the tablet's rows in pieces read at
+	// pieceBoost times its coverage (see [plan.boostPieces]).
+	boosted float64
 }
 
 // planTablet plans the reads of a tablet of the given bytes at fraction,
