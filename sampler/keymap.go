@@ -48,6 +48,9 @@ type keyMap struct {
 	// its end.
 	prefix string
 	known  map[string]bool
+	// witnesses are the known keys learned apart from one another (see
+	// [keyMap.learnRun]), which alone judge whether the keys are names.
+	witnesses map[string]bool
 	// suffixes are the known keys after the prefix, sorted (by judge).
 	suffixes []string
 	// seen[i] holds the bytes known keys take i bytes after the prefix,
@@ -74,8 +77,13 @@ type keyMap struct {
 	byKind map[int]bool
 	dirty  bool
 	// cdf is set, by judge, when the map is its known keys' order (see
-	// [cdfKeys]).
-	cdf bool
+	// [cdfKeys]); places are then the witnesses after the prefix, sorted,
+	// the places of that order.
+	cdf    bool
+	places []string
+	// borrow, when set (by keyMaps.judge), is the table's map of names,
+	// which places the keys of this prefix after it (see [keyMaps.names]).
+	borrow *keyMap
 }
 
 // unseenWeight is the share of a byte's room that a byte outside the
@@ -95,18 +103,33 @@ const (
 
 // newKeyMap returns an empty map of the keys after prefix.
 func newKeyMap(prefix string) *keyMap {
-	return &keyMap{prefix: prefix, known: map[string]bool{}}
+	return &keyMap{prefix: prefix, known: map[string]bool{}, witnesses: map[string]bool{}}
 }
 
 // learn adds known keys of the map's prefix (others are ignored): keys
 // spread over the prefix, which show how its keys branch.
 func (m *keyMap) learn(keys ...string) {
 	for _, key := range keys {
+		if strings.HasPrefix(key, m.prefix) {
+			m.witnesses[key] = true
+		}
+	}
+	m.learnRun(keys...)
+}
+
+// learnRun adds known keys of the map's prefix that were read together
+// (consecutive rows of a probe or a span): their trie counts them, so
+// that a line of names runs where they are, but they do not witness how
+// keys branch (consecutive keys share long beginnings, which would make
+// any key look like names, and a map judged names learns more of them).
+func (m *keyMap) learnRun(keys ...string) {
+	for _, key := range keys {
 		if !strings.HasPrefix(key, m.prefix) || m.known[key] {
 			continue
 		}
 		m.known[key] = true
 		m.learnBytes(key)
+		m.dirty = true
 	}
 }
 
@@ -192,17 +215,22 @@ func (m *keyMap) judge() {
 	// known keys or more: the few keys of each node of a names prefix
 	// tell little, all of them together a lot.
 	type evidence struct{ distinct, mean, variance float64 }
+	witnesses := make([]string, 0, len(m.witnesses))
+	for key := range m.witnesses {
+		witnesses = append(witnesses, key[len(m.prefix):])
+	}
+	slices.Sort(witnesses)
 	pooled := make([]map[int]*evidence, len(m.seen))
 	for d := range m.seen {
 		pooled[d] = map[int]*evidence{}
-		for lo := 0; lo < len(m.suffixes); {
+		for lo := 0; lo < len(witnesses); {
 			hi := lo + 1
-			for hi < len(m.suffixes) && len(m.suffixes[lo]) >= d && len(m.suffixes[hi]) >= d && m.suffixes[hi][:d] == m.suffixes[lo][:d] {
+			for hi < len(witnesses) && len(witnesses[lo]) >= d && len(witnesses[hi]) >= d && witnesses[hi][:d] == witnesses[lo][:d] {
 				hi++
 			}
 			var n, k float64
 			prev := -1
-			for _, key := range m.suffixes[lo:hi] {
+			for _, key := range witnesses[lo:hi] {
 				if len(key) > d {
 					n++
 					if int(key[d]) != prev {
@@ -211,8 +239,8 @@ func (m *keyMap) judge() {
 					}
 				}
 			}
-			if n >= 2 && len(m.suffixes[lo]) >= d && !allDigits(childBytes(m.suffixes[lo:hi], d)) {
-				kind := kindBefore(m.suffixes[lo][:d])
+			if n >= 2 && len(witnesses[lo]) >= d && !allDigits(childBytes(witnesses[lo:hi], d)) {
+				kind := kindBefore(witnesses[lo][:d])
 				kinds := float64(max(len(m.heavy[d][kind]), 1))
 				mean, variance := occupancy(kinds, n)
 				e := pooled[d][kind]
@@ -249,7 +277,12 @@ func (m *keyMap) judge() {
 	for kind, e := range byKind {
 		m.byKind[kind] = e.distinct < e.mean-kindZ*math.Sqrt(e.variance)
 	}
-	m.cdf = m.namesLike() && len(m.suffixes) >= cdfKeys
+	m.places = m.places[:0]
+	for key := range m.witnesses {
+		m.places = append(m.places, key[len(m.prefix):])
+	}
+	slices.Sort(m.places)
+	m.cdf = m.namesLike() && len(m.places) >= cdfKeys
 }
 
 // A depth (or every depth, after one kind of byte) is structured when its
@@ -265,6 +298,10 @@ const (
 func (m *keyMap) namesLike() bool {
 	return m.byKind[byteKind('a')] || m.byKind[byteKind('A')]
 }
+
+// names reports whether the map places names: its own keys are names,
+// or it borrows the table's map of names.
+func (m *keyMap) names() bool { return m.namesLike() || m.borrow != nil }
 
 // depthStructured says whether the nodes at depth d after a byte of kind
 // are judged structured together: by their depth, or by their kind when
@@ -664,6 +701,9 @@ const finest = 1e-17
 // byte from on (keys sharing their first from bytes, at least the
 // prefix).
 func (m *keyMap) position(key string, from int) float64 {
+	if b := m.borrow; b != nil {
+		return b.position(strings.TrimPrefix(key, m.prefix), max(from-len(m.prefix), 0))
+	}
 	if m.cdf {
 		return m.cdfPosition(key)
 	}
@@ -687,6 +727,9 @@ func (m *keyMap) walkPosition(key string, from int, roomAt func(node string) roo
 // with common, at least the prefix, read from byte len(common) on): to
 // the map's precision, the largest key whose position is not above v.
 func (m *keyMap) key(common string, v float64) string {
+	if b := m.borrow; b != nil {
+		return m.prefix + b.key(strings.TrimPrefix(common, m.prefix), v)
+	}
 	if m.cdf {
 		return max(m.cdfKey(v), common)
 	}
@@ -716,23 +759,24 @@ func (m *keyMap) walkKey(common string, v float64, roomAt func(node string) room
 	return string(b)
 }
 
-// A map of names (see [keyMap.namesLike]) that knows cdfKeys keys or more
-// is the known keys' own order: the K known keys are K evenly spaced
-// places of the line, 1/(K+1) apart, and a key between two of them lies
-// between their places as far along as the prefix's classes put it
-// between the two (see [keyMap.classRoom]). Known keys drawn about
-// evenly from the prefix's rows (tablet boundaries, probes, the rows the
-// spans of its tablets read) then space its rows about evenly, where a
-// trie of them, smoothed for the bytes no key took, gave the gaps
-// between names most of the line.
+// A map of names (see [keyMap.namesLike]) that knows cdfKeys witnesses or
+// more is their own order: the K witnesses are K evenly spaced places of
+// the line, 1/(K+1) apart, and a key between two of them lies between
+// their places as far along as the trie of every known key puts it
+// between the two. Witnesses drawn about evenly from the prefix's rows
+// (tablet boundaries, the first keys of probes and spans) then space its
+// rows about evenly, where a trie of them, smoothed for the bytes no key
+// took, gave the gaps between names most of the line. Runs of keys read
+// together (a span's rows) would give the few names they hold the room
+// of as many rows spread over the prefix: they shape the trie only.
 const cdfKeys = 8
 
 // cdfPosition returns key's place on the line of a names map.
 func (m *keyMap) cdfPosition(key string) float64 {
-	k := len(m.suffixes)
+	k := len(m.places)
 	suffix := strings.TrimPrefix(key, m.prefix)
-	j := sort.SearchStrings(m.suffixes, suffix)
-	if j < k && m.suffixes[j] == suffix {
+	j := sort.SearchStrings(m.places, suffix)
+	if j < k && m.places[j] == suffix {
 		return float64(j+1) / float64(k+1)
 	}
 	lo, hi := m.neighbours(j)
@@ -745,10 +789,10 @@ func (m *keyMap) cdfPosition(key string) float64 {
 func (m *keyMap) neighbours(j int) (lo, hi string) {
 	lo = m.prefix
 	if j > 0 {
-		lo = m.prefix + m.suffixes[j-1]
+		lo = m.prefix + m.places[j-1]
 	}
-	if j < len(m.suffixes) {
-		hi = m.prefix + m.suffixes[j]
+	if j < len(m.places) {
+		hi = m.prefix + m.places[j]
 	}
 	return lo, hi
 }
@@ -801,12 +845,12 @@ func (m *keyMap) trieKey(common string, v float64) string {
 
 // cdfKey returns the key at place v of the line of a names map.
 func (m *keyMap) cdfKey(v float64) string {
-	k := len(m.suffixes)
+	k := len(m.places)
 	r := min(max(v, 0), 1) * float64(k+1)
 	j := min(int(r), k)
 	frac := r - float64(j)
 	if j > 0 && frac < 1e-12 {
-		return m.prefix + m.suffixes[j-1]
+		return m.prefix + m.places[j-1]
 	}
 	lo, hi := m.neighbours(j)
 	common := m.gapCommon(lo, hi)
@@ -900,6 +944,11 @@ type keyMaps struct {
 	top    func(key string) string // the key's top-level prefix ("" without delimiters)
 	maps   map[string]*keyMap
 	pooled *keyMap
+	// names is the map of the keys after their top-level prefix of every
+	// prefix of names that knows many keys, lent to the prefixes whose
+	// own maps know too few of theirs (see [keyMaps.judge]); nil when no
+	// prefix is of names.
+	names *keyMap
 }
 
 // newKeyMaps returns empty maps for the top-level prefixes top gives.
@@ -915,6 +964,23 @@ func (k *keyMaps) learn(keys ...string) {
 			k.pooled.learn(key)
 			k.mapOf(key).learn(key)
 		}
+	}
+}
+
+// learnRun adds keys read together to their prefixes' maps (see
+// [keyMap.learnRun]) and to the pooled map: the first as a witness, the
+// others counted only.
+func (k *keyMaps) learnRun(keys ...string) {
+	for j, key := range keys {
+		if key == "" {
+			continue
+		}
+		if j == 0 {
+			k.learn(key)
+			continue
+		}
+		k.pooled.learnRun(key)
+		k.mapOf(key).learnRun(key)
 	}
 }
 
@@ -940,12 +1006,111 @@ func (k *keyMaps) mapOf(key string) *keyMap {
 	return m
 }
 
-// judge judges every map (see [keyMap.judge]).
+// judge judges every map (see [keyMap.judge]), and lends the table's map
+// of names to the prefixes that need it.
+//
+// A prefix of names that fills a few rows of one tablet knows a handful
+// of its keys (a tablet boundary, a probe), and a map of so few places
+// its spans between the names, where no row is. The names of a table's
+// prefixes are most often drawn alike (the users of one service under
+// each tenant): the keys after the prefix of every prefix whose keys
+// hold letters past the hex ones make one map, which, when they are
+// names (see [keyMap.namesLike]), a prefix whose map knows fewer than a
+// lendShare of its keys and whose own keys lie where that map's keys
+// are dense (see [keyMap.fits]) is placed on.
 func (k *keyMaps) judge() {
 	k.pooled.judge()
 	for _, m := range k.maps {
+		m.borrow = nil
 		m.judge()
 	}
+	k.names = nil
+	var lenders []*keyMap
+	for _, m := range k.maps {
+		if m.prefix != "" && m.wordy {
+			lenders = append(lenders, m)
+		}
+	}
+	if len(lenders) == 0 {
+		return
+	}
+	slices.SortFunc(lenders, func(a, b *keyMap) int { return strings.Compare(a.prefix, b.prefix) })
+	names := newKeyMap("")
+	for _, m := range lenders {
+		for key := range m.known {
+			if m.witnesses[key] {
+				names.learn(key[len(m.prefix):])
+			} else {
+				names.learnRun(key[len(m.prefix):])
+			}
+		}
+	}
+	names.judge()
+	if !names.cdf {
+		return
+	}
+	k.names = names
+	for _, m := range k.maps {
+		if m.prefix != "" && m.wordy && float64(len(m.known)) < lendShare*float64(len(names.known)) && names.fits(m) {
+			m.borrow = names
+		}
+	}
+}
+
+// lendShare is the share of the table's map of names's keys below which
+// a prefix's map borrows it.
+const lendShare = 0.5
+
+// fits reports whether the keys of map m lie where the keys of names map
+// n are dense: on average, in logarithms, at least fitDensity times as
+// dense as the classes alone would spread them (names under a map of
+// names lie in gaps a thousandth of the line or less; random ids fall
+// in the wide gaps between the names).
+func (n *keyMap) fits(m *keyMap) bool {
+	var sum float64
+	count := 0
+	k := len(n.places)
+	for key := range m.witnesses {
+		suffix := key[len(m.prefix):]
+		// The gap of n's line that holds the key, less the key itself
+		// where m lent it to n: its neighbours' gap.
+		j := sort.SearchStrings(n.places, suffix)
+		hiAt := j
+		if j < k && n.places[j] == suffix {
+			hiAt = j + 1
+		}
+		lo, _ := n.neighbours(j)
+		_, hi := n.neighbours(hiAt)
+		common := n.gapCommon(lo, hi)
+		a, b := n.walkPosition(lo, len(common), n.classRoom), 1.0
+		if hi != "" {
+			b = n.walkPosition(hi, len(common), n.classRoom)
+		}
+		// The gap's share of the line by the classes: its width within
+		// common, times common's within the whole.
+		width := (b - a) * n.classWidth(common)
+		if width <= 0 {
+			continue
+		}
+		sum += -math.Log(float64(k) * width)
+		count++
+	}
+	return count >= 2 && sum/float64(count) >= math.Log(fitDensity)
+}
+
+// fitDensity is how many times denser than the classes alone a map of
+// names must place a prefix's keys for the prefix to borrow it.
+const fitDensity = 4
+
+// classWidth returns the share of the line, by the classes alone, of the
+// keys that start with node.
+func (m *keyMap) classWidth(node string) float64 {
+	width := 1.0
+	for i := len(m.prefix); i < len(node) && width > 0; i++ {
+		r := m.classRoom(node[len(m.prefix):i])
+		width *= r.weight(node[i]) / r.total()
+	}
+	return width
 }
 
 // of returns the map of the range [start, end): its prefix's when both

@@ -134,7 +134,7 @@ func (model densityModel) predict(p *plan, prefix string, i, step int, from, to 
 	}
 	// The neighbours' disagreement, and the piece's own rows falling as
 	// they may (Poisson).
-	if p.maps.maps[prefix].namesLike() {
+	if p.maps.maps[prefix].names() {
 		// Names cluster at the scale of a piece as they do not at a
 		// tablet's, and a map that knows some names far better than
 		// others gives their rows room unevenly: a density does not carry
@@ -157,6 +157,11 @@ func abs(x int) int {
 type pieceEstimate struct {
 	bytes, variance float64
 }
+
+// inconsistent is how many standard deviations of the pieces' estimates
+// the difference between their sum and the tablet's bytes may reach
+// before the split stops trusting their variances (see [splitPieces]).
+const inconsistent = 4
 
 // combine returns the estimate that weighs the spans' estimate and the
 // model's prediction by their variances (inverse-variance weights); the
@@ -230,18 +235,40 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 	// by its share of the estimates' variance towards the sum the
 	// tablet's bytes fix (a piece the model predicts to a percent keeps
 	// its prediction, one its spans estimate to twenty takes the
-	// difference), and none below zero.
+	// difference), and none below zero. A difference far beyond what the
+	// variances explain says that they do not hold: the spans missed rows
+	// in every piece alike (a line that gives them little room), and the
+	// rest is shared in proportion to the estimates, each piece's
+	// variance scaled up by how far the difference was from explained.
 	adjust := make([]float64, n)
 	free := make([]bool, n) // in key order, so that the sums are the same every time
 	left := 0
+	var sum, vars float64
 	for h := range est {
 		if !found[h].exact && !found[h].swept {
 			adjust[h], free[h] = max(est[h].bytes, 0), true
 			left++
+			sum += adjust[h]
+			vars += max(est[h].variance, 0)
 		}
 	}
+	if diff := rest - sum; left > 0 && sum > 0 && diff*diff > inconsistent*inconsistent*vars {
+		scale := rest / sum
+		inflate := diff * diff / max(vars, 1e-12)
+		for h := range est {
+			if free[h] {
+				q := adjust[h] / sum
+				v := max(est[h].variance, 0)
+				if left > 1 {
+					variances[h] = inflate * scale * scale * ((1-q)*(1-q)*v + q*q*(vars-v))
+				}
+				adjust[h] *= scale
+			}
+		}
+		left = 0
+	}
 	for left > 0 {
-		var sum, vars float64
+		sum, vars = 0, 0
 		for h := range est {
 			if free[h] {
 				sum += adjust[h]

@@ -55,16 +55,27 @@ func TestSystematicSpansCoverEveryPointAlike(t *testing.T) {
 func TestSplitPieces(t *testing.T) {
 	exact := pieceRead{exact: true, exactBytes: 1000}
 	spans := pieceRead{}
-	est := []pieceEstimate{{bytes: 1000}, {bytes: 30_000, variance: 4e6}, {bytes: 10_000, variance: 1e6}}
+	est := []pieceEstimate{{bytes: 1000}, {bytes: 30_000, variance: 4e8}, {bytes: 10_000, variance: 1e8}}
 	bytes, variances, _ := splitPieces(81_000, est, []pieceRead{exact, spans, spans})
-	// 80,000 to share, 40,000 estimated: the first, with four fifths of
-	// the variance, takes four fifths of the difference.
+	// 80,000 to share, 40,000 estimated (1.8 standard deviations off):
+	// the first, with four fifths of the variance, takes four fifths of
+	// the difference.
 	if bytes[0] != 1000 || math.Abs(bytes[1]-62_000) > 1e-6 || math.Abs(bytes[2]-18_000) > 1e-6 {
 		t.Errorf("split %v, want 1,000 (whole), 62,000 and 18,000", bytes)
 	}
 	// The split's variance: each estimate's, less what the sum fixes.
-	if math.Abs(variances[1]-4e6*0.2) > 1 || math.Abs(variances[2]-1e6*0.8) > 1 {
-		t.Errorf("variances %v, want 800,000 and 800,000", variances)
+	if math.Abs(variances[1]-4e8*0.2) > 1 || math.Abs(variances[2]-1e8*0.8) > 1 {
+		t.Errorf("variances %v, want 80,000,000 and 80,000,000", variances)
+	}
+	// A difference far beyond the variances (18 standard deviations):
+	// shared in proportion, the variances widened by how far off.
+	est = []pieceEstimate{{bytes: 1000}, {bytes: 30_000, variance: 4e6}, {bytes: 10_000, variance: 1e6}}
+	bytes, variances, _ = splitPieces(81_000, est, []pieceRead{exact, spans, spans})
+	if math.Abs(bytes[1]-60_000) > 1e-6 || math.Abs(bytes[2]-20_000) > 1e-6 {
+		t.Errorf("split %v, want 60,000 and 20,000", bytes)
+	}
+	if variances[1] < 1e8 || variances[2] < 1e8 {
+		t.Errorf("variances %v, want them widened past the estimates' 4,000,000 and 1,000,000 by the 18 standard deviations", variances)
 	}
 	if variances[0] != 0 || variances[1] <= 0 || variances[2] <= 0 {
 		t.Errorf("variances %v: the whole piece's is 0, the others' positive", variances)

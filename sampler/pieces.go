@@ -111,9 +111,15 @@ func (s *scanner) discover(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// A piece's first and last rows lie next to a tablet boundary or to
+	// each other's prefix's end, which the maps already know: they are
+	// counted, not taken as witnesses of how keys branch (two neighbouring
+	// rows share most of their bytes, as names do).
 	for _, pieces := range p.pieces {
 		for _, pc := range pieces {
-			p.maps.learn(pc.first, pc.last)
+			for _, key := range []string{pc.first, pc.last} {
+				p.maps.learnRun("", key)
+			}
 		}
 	}
 	p.maps.judge()
@@ -139,12 +145,21 @@ func (s *scanner) discover(ctx context.Context) error {
 		err = s.eachTablet(ctx, again, func(w *worker, i int) error {
 			pieces := p.pieces[i]
 			rng := rand.New(rand.NewPCG(p.seed+uint64(i), probeSeedStream+uint64(round)))
-			for _, pc := range pieces {
-				count := max(1, p.tablets[i].probes/len(pieces))
+			for h, pc := range pieces {
+				// The tablet's probes shared among its pieces, each of the
+				// first ones getting one more while they last.
+				probes := p.tablets[i].probes
+				count := probes / len(pieces)
+				if h < probes%len(pieces) {
+					count++
+				}
 				if round > 0 {
 					if count = p.namesProbes(i, round); !p.needsKeys(pc, count) {
 						continue
 					}
+				}
+				if count == 0 {
+					continue
 				}
 				keys, sizes, err := w.probe(ctx, p.tablets[i], pc, count, rng)
 				if err != nil {
@@ -163,8 +178,8 @@ func (s *scanner) discover(ctx context.Context) error {
 		// every key.
 		for _, probes := range probed {
 			for _, keys := range probes {
-				if round > 0 && p.maps.mapOf(keys[0]).namesLike() {
-					p.maps.learn(keys...)
+				if round > 0 && p.maps.mapOf(keys[0]).names() {
+					p.maps.learnRun(keys...)
 					continue
 				}
 				p.maps.learn(keys[0])
@@ -216,32 +231,35 @@ func (p *plan) replan(sized []rowSizes) {
 // [plan.boostPieces]).
 const pieceBoost = 3
 
-// boostPieces plans the tablets again for pieceBoost: every tablet's
-// share to read is lowered so that, with the pieces without a model read
-// at pieceBoost times it, the sample reads about its fraction. Call it
-// once the pieces are found and the model fitted; the tablets read whole
-// stay whole.
-func (p *plan) boostPieces() {
+// boostPieces plans the tablets again for pieceBoost and for what the
+// sample has read and will read besides its spans: every tablet's share
+// to read is lowered so that, with the pieces without a model read at
+// pieceBoost times it, the rows spent finding the pieces and probing the
+// tablets (spent) and the pieces' head reads, the sample reads about its
+// fraction of the tablets' rows, and its spans at least half of it. Call
+// it once the pieces are found and the model fitted; the tablets read
+// whole stay whole, and no tablet reads less than 1/pieceBoost of the
+// fraction.
+func (p *plan) boostPieces(spent float64) {
 	var total, boosted float64
 	for i, t := range p.tablets {
 		if t.whole {
 			continue
 		}
 		total += t.rows
-		if len(p.pieces[i]) < 2 {
-			continue
-		}
-		for _, pc := range p.pieces[i] {
-			if pc.model.relVar <= 0 {
-				boosted += t.rows / float64(len(p.pieces[i]))
-			}
-		}
+		boosted += t.rows * p.boostedShare(i)
 	}
-	if total <= 0 || boosted <= 0 {
+	if total <= 0 {
 		return
 	}
 	share := boosted / total
+	target := p.fraction * total
 	fraction := p.fraction / (1 + share*(pieceBoost-1))
+	for range 2 { // the heads follow the fraction: once more with it
+		spans := max(target-spent-p.headRows(fraction), target/2)
+		fraction = spans / total / (1 + share*(pieceBoost-1))
+	}
+	fraction = max(fraction, p.fraction/pieceBoost)
 	p.readBytes, p.readRows = 0, 0
 	for i, t := range p.tablets {
 		if !t.whole {
@@ -255,6 +273,27 @@ func (p *plan) boostPieces() {
 		p.readBytes += p.tablets[i].readBytes
 		p.readRows += p.tablets[i].readRows
 	}
+}
+
+// headRows returns about how many rows the head reads of the pieces
+// without a model read at fraction (see [budgetPieces]).
+func (p *plan) headRows(fraction float64) float64 {
+	most := float64(headRows)
+	if p.fraction < thinFraction {
+		most = thinHeadRows
+	}
+	var rows float64
+	for i, t := range p.tablets {
+		if t.whole || len(p.pieces[i]) < 2 {
+			continue
+		}
+		for _, pc := range p.pieces[i] {
+			if pc.model.relVar <= 0 {
+				rows += min(most, max(minHeadRows, pieceBoost*fraction*t.rows/float64(len(p.pieces[i]))/2))
+			}
+		}
+	}
+	return rows
 }
 
 // boostedShare returns the share of tablet i's rows, evenly by piece, in
@@ -278,7 +317,7 @@ func (p *plan) boostedShare(i int) float64 {
 // the share of a tablet's span rows each later round's probes of a
 // piece of names may read.
 const (
-	probeRounds     = 3
+	probeRounds     = 2
 	namesKeys       = 1000
 	namesProbeShare = 0.25
 )
@@ -298,7 +337,7 @@ func (p *plan) namesProbes(i, round int) int {
 // a map needs to know for its judgement that its keys are not names to
 // stand (see [plan.needsKeys]).
 const (
-	minNamesProbes = 2
+	minNamesProbes = 1
 	maxNamesProbes = 8
 	judgedKeys     = 32
 )

@@ -49,6 +49,7 @@ const (
 const (
 	headRows     = 32
 	thinHeadRows = 16
+	minHeadRows  = 4
 )
 
 // wholeRestFactor is how many times its head read a piece's rest may be
@@ -67,21 +68,25 @@ const wholeRestFactor = 2
 func budgetPieces(plan tabletPlan, pieces tabletPieces, rowBytes, fraction float64) []pieceBudget {
 	budgets := make([]pieceBudget, len(pieces))
 	coverage := min(1, float64(int64(plan.spans)*plan.budget)/max(plan.rows, 1))
-	head := int64(headRows)
+	most := int64(headRows)
 	if fraction < thinFraction {
-		head = thinHeadRows
+		most = thinHeadRows
 	}
 	for h, pc := range pieces {
 		b := &budgets[h]
+		sure := pc.model.relVar > 0 && pc.model.relVar <= confidentModel
 		b.coverage = coverage
-		if pc.model.relVar <= 0 || pc.model.relVar > confidentModel {
+		if !sure {
 			b.coverage = min(1, pieceBoost*coverage)
 		}
 		b.rows = plan.rows / float64(len(pieces))
-		if pc.model.relVar > 0 && pc.model.relVar <= confidentModel && rowBytes > 0 {
+		if sure && rowBytes > 0 {
 			b.rows = pc.model.bytes / rowBytes
 		}
-		if !(pc.model.relVar > 0 && pc.model.relVar <= confidentModel) || b.rows <= float64(2*head) {
+		// The head reads at most half what the piece's spans would, so
+		// that a tablet of many pieces does not spend its budget on them.
+		head := min(most, max(minHeadRows, int64(math.Round(b.coverage*b.rows/2))))
+		if !sure || b.rows <= float64(2*head) {
 			b.headLimit = head
 		}
 		b.fit()

@@ -16,7 +16,7 @@ import (
 // once for all.
 type refinement struct {
 	mu      sync.Mutex
-	keys    []string
+	runs    [][]string    // keys its spans read together, first keys first
 	pending int           // tablets of one prefix not yet read
 	done    chan struct{} // closed once none are left
 	once    sync.Once
@@ -48,11 +48,11 @@ func (s *scanner) orderUnits() []unit {
 }
 
 // learned records keys a tablet of one prefix read, and that it is done.
-func (s *scanner) learned(keys []string) {
+func (s *scanner) learned(runs [][]string) {
 	r := &s.refine
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.keys = append(r.keys, keys...)
+	r.runs = append(r.runs, runs...)
 	if r.pending--; r.pending == 0 {
 		close(r.done)
 	}
@@ -68,7 +68,9 @@ func (s *scanner) refined(ctx context.Context) error {
 	}
 	s.refine.once.Do(func() {
 		p := s.plan
-		p.maps.learn(s.refine.keys...)
+		for _, run := range s.refine.runs {
+			p.maps.learnRun(run...)
+		}
 		p.maps.judge()
 		p.fitModel()
 	})

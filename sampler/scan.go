@@ -237,7 +237,7 @@ func (s *scanner) readPlan(ctx context.Context) *sync.WaitGroup {
 			s.fail(fmt.Errorf("finding the prefixes of the tablets: %w", err))
 		}
 		s.plan.fitModel()
-		s.plan.boostPieces()
+		s.plan.boostPieces(float64(s.rowsRead.Load()))
 		s.announce()
 	}
 	s.events = make(chan event, eventsPerReader*s.opts.Concurrency)

@@ -77,7 +77,7 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 		defer w.watch.end(w.id)
 		return w.readPieces(ctx, i, s.plan.pieces[i])
 	}
-	var keys []string
+	var keys [][]string
 	defer func() { s.learned(keys) }()
 	if s.plan.tablets[i].whole {
 		return w.readUnit(ctx, unit{i, i + 1}, name)
@@ -123,14 +123,14 @@ func spanKeys(at func(float64) string, from, to float64, lineFrom, lineTo, after
 // pooled map): spans on its line, then the weights; a tablet whose bytes
 // its spans cannot explain is read again in full, one whose spans found
 // no rows is swept.
-func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) error {
+func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string) error {
 	s := w.s
 	plan := s.plan.tablets[i]
 	tablet := s.plan.ranges[i]
 	line := pc.line
 	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
 	r := w.tabletReader(i)
-	names := pc.prefix != "" && s.plan.maps.maps[pc.prefix] != nil && s.plan.maps.maps[pc.prefix].namesLike()
+	names := pc.prefix != "" && s.plan.maps.maps[pc.prefix] != nil && s.plan.maps.maps[pc.prefix].names()
 	// The spans are spread over the line one every n-th of it from a
 	// random place (see [systematic]), each as wide as its budget of the
 	// tablet's rows, the line being the keys' order as the key map knows
@@ -159,17 +159,16 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) 
 		after = end
 		rows, logical, bytes := r.rows, r.logical, r.seen
 		var returned int64
-		var first, last string
+		var run []string // the span's first key, and every key of names
+		var last string
 		rounds := 0
 		if float64(spanRows) < continueWithin*float64(int64(plan.spans)*plan.budget) {
 			rounds = spanContinuations // while the tablet has budget left
 		}
 		cut, err := w.readOn(ctx, start, end, plan.limit, rounds, func(row bigtable.Row) {
 			w.add(r, row)
-			if returned == 0 {
-				first = row.Key()
-			} else if names {
-				*keys = append(*keys, row.Key()) // a names map wants every name it can get
+			if returned == 0 || names { // a names map wants every name it can get
+				run = append(run, row.Key())
 			}
 			returned++
 			last = row.Key()
@@ -180,7 +179,7 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[]string) 
 		}
 		spanRows += returned
 		if returned > 0 {
-			*keys = append(*keys, first)
+			*keys = append(*keys, run)
 		}
 		factor := 1.0
 		if cut {

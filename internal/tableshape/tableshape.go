@@ -199,6 +199,30 @@ func Draw(seed uint64, family Family, rows int) Shape {
 	return s
 }
 
+// Shape sizes that the sampler's accuracy is measured at: ForSeed draws
+// tables of MinRows to MaxRows rows, the sizes of issue 26's measurements.
+const (
+	MinRows = 600_000
+	MaxRows = 1_000_000
+)
+
+// ForSeed returns the shape of the accuracy tests and of benchscan shapes
+// for seed: of the family seed picks (the families in turn, seed after
+// seed), holding minRows to maxRows rows as seed picks them, so that one
+// seed names the same table in both.
+func ForSeed(seed uint64, minRows, maxRows int) Shape {
+	families := Families()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	rows := minRows + rng.IntN(max(maxRows-minRows, 0)+1)
+	return Draw(seed, families[seed%uint64(len(families))], rows)
+}
+
+// HasNames reports whether a prefix of the shape, other than a tiny one,
+// holds names (see [Name]).
+func (s Shape) HasNames() bool {
+	return slices.ContainsFunc(s.Prefixes, func(p Prefix) bool { return p.Form == Name && !p.Tiny })
+}
+
 // String says what the shape is, in one line.
 func (s Shape) String() string {
 	sizes, tablets := "even", "even"

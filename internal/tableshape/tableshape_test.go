@@ -132,3 +132,24 @@ func TestShapesCoverTheFamily(t *testing.T) {
 		t.Errorf("60 shapes: %d Zipf, %d even, %d uneven, %d with tiny prefixes, %d of ≤5 prefixes, %d of ≥100", zipf, even, uneven, tiny, few, many)
 	}
 }
+
+// A seed names one shape wherever it is drawn: the families in turn, the
+// rows within the bounds.
+func TestForSeedPicksFamilyAndRows(t *testing.T) {
+	families := Families()
+	for seed := range uint64(len(families)) {
+		s := ForSeed(seed, 2000, 4000)
+		if s.Family != families[seed] {
+			t.Errorf("seed %d: family %s, want %s", seed, s.Family, families[seed])
+		}
+		if n := s.TotalRows(); n < 1900 || n > 4300 {
+			t.Errorf("seed %d: %d rows, want 2,000 to 4,000 (give or take rounding and tiny prefixes)", seed, n)
+		}
+		if again := ForSeed(seed, 2000, 4000); again.String() != s.String() {
+			t.Errorf("seed %d drawn twice: %s and %s", seed, s, again)
+		}
+		if s.Family == Family(Name) && !s.HasNames() || s.Family == Family(Hex) && s.HasNames() {
+			t.Errorf("%s: HasNames %v", s, s.HasNames())
+		}
+	}
+}
