@@ -14,6 +14,7 @@ import (
 
 	"github.com/btviz/btviz/internal/cloudlike"
 	"github.com/btviz/btviz/internal/tableshape"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/internal/testkit/seeds"
 	"github.com/btviz/btviz/keyspace"
 )
@@ -51,8 +52,8 @@ const defaultShapes = 5
 func loadShape(t *testing.T, shape tableshape.Shape) (addr string, counter *cloudlike.Counter) {
 	t.Helper()
 	counter = &cloudlike.Counter{}
-	srv := startEmulator(t, cloudlike.ServerOptions(cloudlike.Layout{Sizes: shape.TabletSizes}, counter)...)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t, cloudlike.ServerOptions(cloudlike.Layout{Sizes: shape.TabletSizes}, counter)...)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	createTable(t, conn, "t", "m")
 	var rows []testRow
 	for row := range shape.Rows() {
@@ -100,7 +101,7 @@ func TestSampleAccuracyOnGeneratedShapes(t *testing.T) {
 		t.Logf("shape %s (replay: %s=%d)", shape, seeds.Env, seed)
 		began := time.Now()
 		addr, counter := loadShape(t, shape)
-		conn := openEmulator(t, addr, "")
+		conn := emutest.Open(t, emutest.Target(addr))
 		truth := shape.Truth()
 		t.Logf("  loaded in %s", time.Since(began).Round(time.Millisecond))
 		names := shape.HasNames()

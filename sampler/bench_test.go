@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"cloud.google.com/go/bigtable"
+
+	"github.com/btviz/btviz/internal/testkit/emutest"
 )
 
 // BenchmarkBatchAdd measures converting one client row into a batch: it
@@ -30,8 +32,8 @@ func BenchmarkBatchAdd(b *testing.B) {
 // benchTable loads rows into a fresh in-process emulator for the scan
 // benchmarks and returns a connection to it.
 func benchTable(b *testing.B, rows int) (*testing.B, func(Options) error) {
-	srv := startEmulator(b)
-	conn := openEmulator(b, srv.Addr, "")
+	srv := emutest.Start(b)
+	conn := emutest.Open(b, emutest.Target(srv.Addr))
 	createTable(b, conn, "events", "m", "meta")
 	load(b, conn, "events", prefixedRows(rows, testPrefixes, testWeights))
 	return b, func(opts Options) error {

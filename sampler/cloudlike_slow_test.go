@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/btviz/btviz/internal/cloudlike"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -34,8 +35,8 @@ func zipfWeights() []int {
 func startCloudTable(t testing.TB, n int, layout cloudlike.Layout) *cloudTable {
 	t.Helper()
 	counter := &cloudlike.Counter{}
-	srv := startEmulator(t, cloudlike.ServerOptions(layout, counter)...)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t, cloudlike.ServerOptions(layout, counter)...)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	createTable(t, conn, "t", "m", "meta")
 	rows := prefixedRows(n, zipfPrefixes, zipfWeights())
 	load(t, conn, "t", rows)
@@ -54,7 +55,7 @@ func topShares(snap *keyspace.Snapshot) map[string]float64 {
 
 func TestCloudLikeSampleReadsLittleAndEstimatesWell(t *testing.T) {
 	table := startCloudTable(t, 200_000, cloudlike.Uneven(50, 5, 0.2))
-	conn := openEmulator(t, table.addr, "")
+	conn := emutest.Open(t, emutest.Target(table.addr))
 	ctx := context.Background()
 	full, err := Scan(ctx, conn, "t", Options{Full: true})
 	if err != nil {

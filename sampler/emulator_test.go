@@ -7,69 +7,9 @@ import (
 	"testing"
 
 	"cloud.google.com/go/bigtable"
-	"cloud.google.com/go/bigtable/bttest"
-	"google.golang.org/grpc"
 
 	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/emulator"
 )
-
-// maxMessage matches the official emulator's gRPC limits, so a row of
-// more than 100 MB can be read back in one message.
-const maxMessage = 256 << 20
-
-// testServer is an in-process bttest server; Close may be called more
-// than once (bttest's own Close may not).
-type testServer struct {
-	Addr  string
-	Close func()
-}
-
-// startEmulator starts an in-process bttest server with the given extra
-// server options (interceptors); it is closed when the test ends.
-func startEmulator(t testing.TB, extra ...grpc.ServerOption) testServer {
-	t.Helper()
-	opts := append([]grpc.ServerOption{grpc.MaxRecvMsgSize(maxMessage), grpc.MaxSendMsgSize(maxMessage)}, extra...)
-	srv, err := bttest.NewServer("127.0.0.1:0", opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	s := testServer{Addr: srv.Addr, Close: func() { once.Do(srv.Close) }}
-	t.Cleanup(s.Close)
-	return s
-}
-
-// openEmulator connects to the emulator at addr as btviz does.
-func openEmulator(t testing.TB, addr, appProfile string) *connect.Conn {
-	t.Helper()
-	conn, err := connect.Open(context.Background(), connect.Target{
-		Project: connect.EmulatorProject, Instance: connect.EmulatorInstance,
-		EmulatorHost: addr, AppProfile: appProfile,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return conn
-}
-
-// seededEmulator starts an in-process emulator loaded with the demo
-// table scenario and connects to it.
-func seededEmulator(t testing.TB, scenario string) *connect.Conn {
-	t.Helper()
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
-	scenarios, err := demo.Lookup(scenario)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := emulator.Seed(context.Background(), conn.Admin, conn.Client, scenarios, nil); err != nil {
-		t.Fatal(err)
-	}
-	return conn
-}
 
 // testCell is one cell a fixture writes.
 type testCell struct {

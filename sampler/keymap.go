@@ -81,6 +81,11 @@ type keyMap struct {
 	// the places of that order.
 	cdf    bool
 	places []string
+	// lent marks the table's map of names (see [keyMaps.names]), whose
+	// places are its witnesses alone: runs of keys of prefixes of other
+	// sizes, read at other coverages, would weigh their few names as
+	// many rows.
+	lent bool
 	// borrow, when set (by keyMaps.judge), is the table's map of names,
 	// which places the keys of this prefix after it (see [keyMaps.names]).
 	borrow *keyMap
@@ -277,11 +282,14 @@ func (m *keyMap) judge() {
 	for kind, e := range byKind {
 		m.byKind[kind] = e.distinct < e.mean-kindZ*math.Sqrt(e.variance)
 	}
-	m.places = m.places[:0]
-	for key := range m.witnesses {
-		m.places = append(m.places, key[len(m.prefix):])
+	m.places = m.suffixes
+	if m.lent {
+		m.places = nil
+		for key := range m.witnesses {
+			m.places = append(m.places, key[len(m.prefix):])
+		}
+		slices.Sort(m.places)
 	}
-	slices.Sort(m.places)
 	m.cdf = m.namesLike() && len(m.places) >= cdfKeys
 }
 
@@ -441,7 +449,11 @@ type room struct {
 func (m *keyMap) roomOf(node string, parent bool) (room, bool) {
 	d := len(node)
 	r := m.classRoom(node)
-	if d >= len(m.seen) || !m.namesLike() {
+	if d >= len(m.seen) || m.prefix != "" && !m.namesLike() {
+		// A prefix's ids, counters and times spread evenly over their
+		// classes: known keys would only bend the line where they
+		// happened to fall. The pooled map (of keys of many prefixes, or
+		// none) follows the trie, which knows where the prefixes lie.
 		return r, false
 	}
 	bytes, cum, ends, n := branches(m.suffixes, node)
@@ -469,6 +481,12 @@ func (m *keyMap) roomOf(node string, parent bool) (room, bool) {
 	depth := m.depthStructured(d, kindBefore(node))
 	var structured bool
 	switch {
+	case m.prefix == "" && allDigits(bytes) && len(bytes) == 1 && n >= 2:
+		// The pooled map holds the keys of many prefixes, or of none:
+		// where every known key goes on with one digit, they share a
+		// number's leading digits (epoch times that lead the keys), and
+		// the line follows them rather than every number of that width.
+		structured = true
 	case allDigits(bytes):
 		// Digits are a number's: spread evenly, the map is linear in the
 		// number, which the keys at a line's ends bound (0 to 4 under
@@ -759,16 +777,16 @@ func (m *keyMap) walkKey(common string, v float64, roomAt func(node string) room
 	return string(b)
 }
 
-// A map of names (see [keyMap.namesLike]) that knows cdfKeys witnesses or
-// more is their own order: the K witnesses are K evenly spaced places of
-// the line, 1/(K+1) apart, and a key between two of them lies between
-// their places as far along as the trie of every known key puts it
-// between the two. Witnesses drawn about evenly from the prefix's rows
-// (tablet boundaries, the first keys of probes and spans) then space its
-// rows about evenly, where a trie of them, smoothed for the bytes no key
-// took, gave the gaps between names most of the line. Runs of keys read
-// together (a span's rows) would give the few names they hold the room
-// of as many rows spread over the prefix: they shape the trie only.
+// A map of names (see [keyMap.namesLike]) that knows cdfKeys keys or more
+// is their own order: the K known keys are K evenly spaced places of the
+// line, 1/(K+1) apart, and a key between two of them lies between their
+// places as far along as the trie of every known key puts it between the
+// two. Keys drawn about evenly from the prefix's rows (tablet boundaries,
+// probes, the rows its spans read, every row with the same chance) then
+// space its rows about evenly, a cluster of rows (a celebrity's) as
+// widely as it is large, where a trie of them, smoothed for the bytes no
+// key took, gave the gaps between names most of the line. The table's
+// map of names places its witnesses only (see [keyMap.lent]).
 const cdfKeys = 8
 
 // cdfPosition returns key's place on the line of a names map.
@@ -1036,6 +1054,7 @@ func (k *keyMaps) judge() {
 	}
 	slices.SortFunc(lenders, func(a, b *keyMap) int { return strings.Compare(a.prefix, b.prefix) })
 	names := newKeyMap("")
+	names.lent = true
 	for _, m := range lenders {
 		for key := range m.known {
 			if m.witnesses[key] {

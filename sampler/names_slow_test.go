@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/btviz/btviz/internal/cloudlike"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -66,8 +67,8 @@ func TestCloudLikeSampleOfNameKeys(t *testing.T) {
 	// Uneven tablets: the large one holds a sixth of the table, above the
 	// re-read floor, and is swept like the others when its spans find
 	// nothing (it used to be read again in full, a sixth of the table).
-	srv := startEmulator(t, cloudlike.ServerOptions(cloudlike.Uneven(50, 10, 0.2), counter)...)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t, cloudlike.ServerOptions(cloudlike.Uneven(50, 10, 0.2), counter)...)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	createTable(t, conn, "t", "m", "meta")
 	rows := nameRows(100_000)
 	load(t, conn, "t", rows)

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/btviz/btviz/internal/cbtemulator"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 )
 
 func TestOfficialEmulatorBinary(t *testing.T) {
 	addr := cbtemulator.Start(t)
-	conn := openEmulator(t, addr, "")
+	conn := emutest.Open(t, emutest.Target(addr))
 	rows := prefixedRows(6000, testPrefixes, testWeights)
 	createTable(t, conn, "events", "m", "meta")
 	load(t, conn, "events", rows)

@@ -96,6 +96,11 @@ type Options struct {
 
 	// heldLimit overrides maxHeldBytes, for tests.
 	heldLimit int64
+	// rowsCounted, for tests, is called with the rows read so far each
+	// time a reader counts the rows of a batch into them (before the scan
+	// has a plan to report progress against: while a span sample's
+	// tablet map still streams).
+	rowsCounted func(total int64)
 	// debugPieces, for tests, is called with what the reads of a
 	// tablet's pieces found and how its bytes were split.
 	debugPieces func(tablet int, pieces tabletPieces, budgets []pieceBudget, found []pieceRead, est []pieceEstimate, bytes []float64)

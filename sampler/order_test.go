@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -15,7 +16,7 @@ import (
 // interleave (each read task builds its own chunk, appended in key order).
 func TestTreeDoesNotDependOnConcurrency(t *testing.T) {
 	ctx := context.Background()
-	conn := seededEmulator(t, "social-celebrity-salted")
+	conn := emutest.Open(t, emutest.Seed(t, "social-celebrity-salted"))
 	var want [8]float64
 	for _, concurrency := range []int{1, 3, 8} {
 		snap, err := Scan(ctx, conn, "social-celebrity-salted", Options{Full: true, Concurrency: concurrency})

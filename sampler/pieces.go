@@ -21,9 +21,9 @@ import (
 //
 //   - a read of one key (keys only) forward from the end of each prefix
 //     finds the next piece's first row, and one back from it the
-//     piece's last row, up to maxPieces pieces (see [plan.piecesOf]; the rest of the tablet is
-//     then one piece on the table's pooled key map); a tablet that holds
-//     one prefix after all keeps one piece;
+//     piece's last row, up to maxPieces pieces (see [plan.piecesOf]; the
+//     rest of the tablet is then one piece on the table's pooled key
+//     map); a tablet that holds one prefix after all keeps one piece;
 //   - each piece is a line of its prefix's own key map (see [keyMap]):
 //     from the tablet's start (or its first row) to its last row, the
 //     last piece to the tablet's end;

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/btviz/btviz/internal/cloudlike"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 )
 
 // previewTolerance is how far a preview's rows may be from the rows the
@@ -33,9 +34,9 @@ const (
 func TestPreviewStatesTheRowsTheScanReads(t *testing.T) {
 	numbers := startCloudTable(t, 200_000, cloudlike.Uneven(50, 5, 0.2))
 	names := &cloudTable{counter: &cloudlike.Counter{}}
-	srv := startEmulator(t, cloudlike.ServerOptions(cloudlike.Layout{Tablets: 50}, names.counter)...)
+	srv := emutest.Start(t, cloudlike.ServerOptions(cloudlike.Layout{Tablets: 50}, names.counter)...)
 	names.addr = srv.Addr
-	conn := openEmulator(t, names.addr, "")
+	conn := emutest.Open(t, emutest.Target(names.addr))
 	createTable(t, conn, "t", "m", "meta")
 	names.rows = nameRows(100_000)
 	load(t, conn, "t", names.rows)
@@ -45,7 +46,7 @@ func TestPreviewStatesTheRowsTheScanReads(t *testing.T) {
 		delimiters string
 		*cloudTable
 	}{{"numbers", "", numbers}, {"names", "#", names}} {
-		conn := openEmulator(t, table.addr, "")
+		conn := emutest.Open(t, emutest.Target(table.addr))
 		for _, fraction := range []float64{0.01, 0.001, 0} {
 			seeds := uint64(2)
 			if fraction == 0 {

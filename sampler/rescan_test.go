@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/btviz/btviz/diagnose"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -17,7 +18,7 @@ import (
 // is read again in full and the row is found every time.
 func TestSampledScanOfASmallTableFindsTheRewrittenRow(t *testing.T) {
 	ctx := context.Background()
-	conn := seededEmulator(t, "memusage-single-row")
+	conn := emutest.Open(t, emutest.Seed(t, "memusage-single-row"))
 	for run := range 5 {
 		snap, err := Scan(ctx, conn, "memusage-single-row", Options{Fraction: 0.05})
 		if err != nil {
@@ -41,7 +42,7 @@ func TestSampledScanOfASmallTableFindsTheRewrittenRow(t *testing.T) {
 // unexplained, and the report's scan note says where a row may hide.
 func TestRereadsCountAgainstTheReadCap(t *testing.T) {
 	ctx := context.Background()
-	conn := seededEmulator(t, "memusage-single-row")
+	conn := emutest.Open(t, emutest.Seed(t, "memusage-single-row"))
 	const table, rowKey = "memusage-single-row", "4c410523#memusage"
 	sizes, err := TableSizes(ctx, conn, []string{table})
 	if err != nil {

@@ -14,12 +14,13 @@ import (
 	"time"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/keyspace"
 )
 
 func TestFullScanCountsExactly(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	rows := prefixedRows(8000, testPrefixes, testWeights)
 	createTable(t, conn, "events", "m", "meta")
 	load(t, conn, "events", rows)
@@ -88,8 +89,8 @@ func TestFullScanCountsExactly(t *testing.T) {
 }
 
 func TestSampledScanEstimatesWithinBounds(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	rows := prefixedRows(40000, testPrefixes, testWeights)
 	createTable(t, conn, "events", "m", "meta")
 	load(t, conn, "events", rows)
@@ -153,8 +154,8 @@ func bigRowFixture(t *testing.T, conn *connect.Conn) (string, int64) {
 }
 
 func TestSampledScanFindsOversizedRow(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	bigKey, bigBytes := bigRowFixture(t, conn)
 
 	snap, err := Scan(context.Background(), conn, "events", Options{Fraction: 0.001})
@@ -188,8 +189,8 @@ func TestSampledScanFindsOversizedRow(t *testing.T) {
 }
 
 func TestOverflowedRangeGetsOutlierPass(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	bigKey, bigBytes := bigRowFixture(t, conn)
 
 	// Hold back at most one row: a flagged range that sampled any row has
@@ -221,8 +222,8 @@ func TestOverflowedRangeGetsOutlierPass(t *testing.T) {
 }
 
 func TestPrefixAndKeyRangeRestrictTheScan(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	rows := prefixedRows(6000, testPrefixes, testWeights)
 	createTable(t, conn, "events", "m", "meta")
 	load(t, conn, "events", rows)
@@ -268,8 +269,8 @@ func TestPrefixAndKeyRangeRestrictTheScan(t *testing.T) {
 }
 
 func TestSnapshotSavesAndLoadsBackEqual(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	rows := prefixedRows(5000, testPrefixes, testWeights)
 	createTable(t, conn, "events", "m", "meta")
 	load(t, conn, "events", rows)
@@ -318,8 +319,8 @@ func normalized(s *keyspace.Snapshot) *keyspace.Snapshot {
 }
 
 func TestMissingTableNamesWhatExists(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	createTable(t, conn, "events", "m")
 	snap, err := Scan(context.Background(), conn, "nope", Options{})
 	if snap != nil || !errors.Is(err, connect.ErrTableNotFound) || !strings.Contains(err.Error(), "events") {
@@ -348,8 +349,8 @@ func TestBadOptionsAreRefused(t *testing.T) {
 }
 
 func TestDefaultModeReadsSmallTableInFull(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	createTable(t, conn, "events", "m", "meta")
 	load(t, conn, "events", prefixedRows(3000, testPrefixes, testWeights))
 	var last Progress
@@ -395,8 +396,8 @@ func TestChooseMode(t *testing.T) {
 }
 
 func TestMaxRowsSpreadsTheBudget(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	rows := prefixedRows(30000, testPrefixes, testWeights)
 	createTable(t, conn, "events", "m", "meta")
 	load(t, conn, "events", rows)
@@ -512,8 +513,8 @@ func TestMaxRowsBelowARowARangeSaysWhyItReadsMore(t *testing.T) {
 // prefixedRows and connects to it.
 func eventsTable(t *testing.T, n int) *connect.Conn {
 	t.Helper()
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	createTable(t, conn, "events", "m", "meta")
 	load(t, conn, "events", prefixedRows(n, testPrefixes, testWeights))
 	return conn

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
 	"strings"
 	"sync"
@@ -14,11 +13,12 @@ import (
 
 	"cloud.google.com/go/bigtable"
 	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
-	"cloud.google.com/go/bigtable/bttest"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/keyspace"
 )
 
@@ -33,6 +33,11 @@ type serverHooks struct {
 	sampleDelay atomic.Int64 // nanoseconds per SampleRowKeys message
 	// onRead, when set, is called as each ReadRows call begins.
 	onRead atomic.Pointer[func()]
+	// holdAfter, when above 0, holds SampleRowKeys after that many
+	// messages until release is closed (or the call is cancelled), so
+	// that a test can act while the tablet map is still streaming.
+	holdAfter atomic.Int64
+	release   atomic.Pointer[chan struct{}]
 
 	mu       sync.Mutex
 	recorded []*btpb.SampleRowKeysResponse
@@ -67,11 +72,32 @@ func (h *serverHooks) option() grpc.ServerOption {
 			return nil
 		case strings.HasSuffix(info.FullMethod, "/ReadRows") && h.readDelay.Load() > 0:
 			ss = slowStream{ServerStream: ss, delay: time.Duration(h.readDelay.Load())}
+		case strings.HasSuffix(info.FullMethod, "/SampleRowKeys") && h.holdAfter.Load() > 0:
+			ss = &heldStream{ServerStream: ss, after: h.holdAfter.Load(), release: *h.release.Load()}
 		case strings.HasSuffix(info.FullMethod, "/SampleRowKeys") && h.sampleDelay.Load() > 0:
 			ss = slowStream{ServerStream: ss, delay: time.Duration(h.sampleDelay.Load())}
 		}
 		return handler(srv, ss)
 	})
+}
+
+// heldStream sends after messages, then waits for release (or the end of
+// the call) before each next one.
+type heldStream struct {
+	grpc.ServerStream
+	after, sent int64
+	release     chan struct{}
+}
+
+func (s *heldStream) SendMsg(m any) error {
+	if s.sent++; s.sent > s.after {
+		select {
+		case <-s.release:
+		case <-s.Context().Done():
+			return s.Context().Err()
+		}
+	}
+	return s.ServerStream.SendMsg(m)
 }
 
 // recordingSamples keeps a copy of every SampleRowKeys answer sent.
@@ -89,11 +115,14 @@ func (r recordingSamples) SendMsg(m any) error {
 	return r.ServerStream.SendMsg(m)
 }
 
-// spanTable is a table big enough for span sampling: 250,000 rows over
-// 20 top-level prefixes of Zipf-like sizes (rows of one to three cells,
-// 10 to 200 value bytes), an oversized row of 12 MB and a row whose one
+// spanTable is a table big enough for span sampling: rows over 20
+// top-level prefixes of Zipf-like sizes (rows of one to three cells, 10
+// to 200 value bytes), an oversized row of 12 MB and a row whose one
 // column has 5,000 versions of a 42-byte reading (the demo's
-// 4c410523#memusage).
+// 4c410523#memusage). The slow tier's has spanTableRows rows, the fast
+// tier's smallSpanTableRows, sampled at smallSpanFraction (a span sample
+// needs minSpanGroups groups: about 600 emulator spans, in groups of
+// two at 60%).
 type spanTable struct {
 	addr  string
 	hooks *serverHooks
@@ -103,12 +132,14 @@ type spanTable struct {
 }
 
 const (
-	spanTableRows    = 250_000
-	spanBigKey       = "p03#0012345x"
-	spanBigCells     = 12
-	spanVersionsKey  = "p07#0100000x#memusage"
-	spanVersions     = 5_000
-	spanReadingBytes = 42
+	spanTableRows      = 250_000
+	smallSpanTableRows = 60_000
+	smallSpanFraction  = 0.6
+	spanBigKey         = "p03#0012345x"
+	spanBigCells       = 12
+	spanVersionsKey    = "p07#0100000x#memusage"
+	spanVersions       = 5_000
+	spanReadingBytes   = 42
 )
 
 var spanPrefixes, spanWeights = func() ([]string, []int) {
@@ -121,35 +152,46 @@ var spanPrefixes, spanWeights = func() ([]string, []int) {
 	return prefixes, weights
 }()
 
-var (
-	spanTableOnce sync.Once
-	spanTableFix  *spanTable
-	spanTableErr  error
-)
-
-// sharedSpanTable loads the span table once into an emulator that lives
-// as long as the test binary (loading it takes seconds under -race).
-func sharedSpanTable(t *testing.T) *spanTable {
-	t.Helper()
-	spanTableOnce.Do(func() { spanTableFix, spanTableErr = loadSpanTable() })
-	if spanTableErr != nil {
-		t.Fatal(spanTableErr)
-	}
-	spanTableFix.hooks.replay.Store(false)
-	spanTableFix.hooks.readDelay.Store(0)
-	spanTableFix.hooks.sampleDelay.Store(0)
-	spanTableFix.hooks.onRead.Store(nil)
-	return spanTableFix
+var spanTables struct {
+	mu  sync.Mutex
+	by  map[int]*spanTable
+	err map[int]error
 }
 
-func loadSpanTable() (*spanTable, error) {
+// sharedSpanTable loads the span table of the given rows once into an
+// emulator that lives as long as the test binary (loading it takes
+// seconds under -race), with its hooks reset.
+func sharedSpanTable(t *testing.T, rows int) *spanTable {
+	t.Helper()
+	spanTables.mu.Lock()
+	if spanTables.by == nil {
+		spanTables.by, spanTables.err = map[int]*spanTable{}, map[int]error{}
+	}
+	fix, err := spanTables.by[rows], spanTables.err[rows]
+	if fix == nil && err == nil {
+		fix, err = loadSpanTable(rows)
+		spanTables.by[rows], spanTables.err[rows] = fix, err
+	}
+	spanTables.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fix.hooks.replay.Store(false)
+	fix.hooks.readDelay.Store(0)
+	fix.hooks.sampleDelay.Store(0)
+	fix.hooks.onRead.Store(nil)
+	fix.hooks.holdAfter.Store(0)
+	return fix
+}
+
+func loadSpanTable(tableRows int) (*spanTable, error) {
 	hooks := &serverHooks{}
-	srv, err := bttest.NewServer("127.0.0.1:0", grpc.MaxRecvMsgSize(maxMessage), grpc.MaxSendMsgSize(maxMessage), hooks.option())
+	srv, err := emulator.Start("127.0.0.1:0", hooks.option())
 	if err != nil {
 		return nil, err
 	}
 	fix := &spanTable{addr: srv.Addr, hooks: hooks, prefixRows: make(map[string]float64)}
-	rows := prefixedRows(spanTableRows, spanPrefixes, spanWeights)
+	rows := prefixedRows(tableRows, spanPrefixes, spanWeights)
 	versions := testRow{key: spanVersionsKey}
 	for i := range spanVersions {
 		versions.cells = append(versions.cells, testCell{"m", "memusage", fixtureBase + int64(i)*15_000_000, spanReadingBytes})
@@ -205,116 +247,16 @@ func (l *loadTB) Fatal(args ...any) {
 }
 
 func (f *spanTable) open(t *testing.T) *connect.Conn {
-	return openEmulator(t, f.addr, "")
-}
-
-func TestSpanSampleEstimatesWithinBounds(t *testing.T) {
-	fix := sharedSpanTable(t)
-	conn := fix.open(t)
-	var last Progress
-	// 250,000 rows make about 2,500 emulator spans: about 280 groups of 9.
-	const fraction = 0.2
-	snap, err := Scan(context.Background(), conn, "events", Options{Fraction: fraction, Progress: func(p Progress) { last = p }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	scan := snap.Scan
-	if scan.Mode != keyspace.ModeSample || scan.Method != keyspace.MethodSpans || !scan.Complete ||
-		scan.Fraction < 0.8*fraction || scan.Fraction > 1.2*fraction {
-		t.Fatalf("scan info %+v, want a complete span sample of about 20%%", scan)
-	}
-	if last.Method != keyspace.MethodSpans || !strings.Contains(last.Reason, "20% sample of key spans (stratified") || last.Done != 1 {
-		t.Fatalf("final progress: method %q, reason %q, done %v", last.Method, last.Reason, last.Done)
-	}
-	// About a fifth of the rows are read, each standing for its group.
-	if read := float64(scan.RowsRead); read < 0.15*fix.rows || read > 0.3*fix.rows {
-		t.Fatalf("read %v rows of %v", read, fix.rows)
-	}
-	totals := snap.Totals()
-	// The estimate gives each group's value bytes back exactly (the
-	// emulator's offsets count value bytes), and its rows to within the
-	// spread of rows per byte between spans.
-	if rel := math.Abs(totals.ValueBytes-fix.valueBytes) / fix.valueBytes; rel > 1e-6 {
-		t.Errorf("value bytes estimated %.0f, true %.0f", totals.ValueBytes, fix.valueBytes)
-	}
-	if rel := math.Abs(totals.Rows-fix.rows) / fix.rows; rel > 0.02 {
-		t.Errorf("rows estimated %.0f, true %.0f (%.1f%% off)", totals.Rows, fix.rows, rel*100)
-	}
-	worst := 0.0
-	for _, prefix := range spanPrefixes {
-		path := snap.Root.Lookup(prefix + "#")
-		if path == nil {
-			t.Fatalf("no node for prefix %q", prefix)
-		}
-		got := path[len(path)-1].Rows / totals.Rows
-		want := fix.prefixRows[prefix] / fix.rows
-		worst = max(worst, math.Abs(got-want))
-		if math.Abs(got-want) > 0.01 {
-			t.Errorf("prefix %s: share %.2f%%, true %.2f%%", prefix, got*100, want*100)
-		}
-	}
-	t.Logf("%d rows read, estimate %.0f of %.0f rows, worst prefix share error %.2f pp", scan.RowsRead, totals.Rows, fix.rows, worst*100)
-	// The ranges are whole groups, tile the table and were all read.
-	if len(snap.Ranges) < emulatorRangeTarget/2 || len(snap.Ranges) > 2*emulatorRangeTarget {
-		t.Errorf("%d ranges", len(snap.Ranges))
-	}
-	var rangeRows float64
-	for i, r := range snap.Ranges {
-		if !r.Scanned || (i > 0 && r.Start != snap.Ranges[i-1].End) {
-			t.Fatalf("range %d %v–%v: scanned %v", i, r.Start, r.End, r.Scanned)
-		}
-		rangeRows += r.Rows
-	}
-	if math.Abs(rangeRows-totals.Rows) > 1e-6*totals.Rows || snap.Ranges[0].Start != "" || snap.Ranges[len(snap.Ranges)-1].End != "" {
-		t.Fatalf("ranges hold %.0f rows from %q to %q, the tree %.0f", rangeRows, snap.Ranges[0].Start, snap.Ranges[len(snap.Ranges)-1].End, totals.Rows)
-	}
-	checkOutliersFound(t, snap)
-}
-
-// checkOutliersFound checks that a sampled snapshot of the span table
-// found its oversized row and its 5,000-version row.
-func checkOutliersFound(t *testing.T, snap *keyspace.Snapshot) {
-	t.Helper()
-	if len(snap.Largest) == 0 || string(snap.Largest[0].Key) != spanBigKey || snap.Largest[0].Bytes < spanBigCells<<20 {
-		t.Fatalf("largest rows %+v, want %q first", snap.Largest[:min(2, len(snap.Largest))], spanBigKey)
-	}
-	if len(snap.MostVersioned) == 0 || string(snap.MostVersioned[0].Key) != spanVersionsKey || snap.MostVersioned[0].MaxVersions != spanVersions {
-		t.Fatalf("most versioned rows %+v, want %q with %d versions", snap.MostVersioned[:min(2, len(snap.MostVersioned))], spanVersionsKey, spanVersions)
-	}
-	// The tree holds them where their keys are.
-	big, versions := snap.Root.Find(spanBigKey), snap.Root.Find(spanVersionsKey)
-	if last := big[len(big)-1]; last.MaxRowBytes < spanBigCells<<20 {
-		t.Fatalf("node %q holding %q has rows of at most %d bytes", last.Prefix, spanBigKey, last.MaxRowBytes)
-	}
-	if last := versions[len(versions)-1]; last.MaxVersions != spanVersions {
-		t.Fatalf("node %q holding %q has at most %d versions", last.Prefix, spanVersionsKey, last.MaxVersions)
-	}
-}
-
-func TestSpanSampleFindsOversizedAndManyVersionRows(t *testing.T) {
-	fix := sharedSpanTable(t)
-	conn := fix.open(t)
-	// A 20% span sample draws one span in 9; the two rows are found
-	// because their spans' bytes stand out, whichever spans are drawn
-	// (TestSpanSampleEstimatesWithinBounds checks them with another seed).
-	var last Progress
-	snap, err := Scan(context.Background(), conn, "events", Options{Fraction: 0.2, Seed: 1, Progress: func(p Progress) { last = p }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if snap.Scan.Method != keyspace.MethodSpans || !strings.Contains(last.Reason, "and 2 spans far above their neighbours' size in full") {
-		t.Fatalf("method %q, reason %q", snap.Scan.Method, last.Reason)
-	}
-	checkOutliersFound(t, snap)
+	return emutest.Open(t, emutest.Target(f.addr))
 }
 
 func TestSpanSampleIsDeterministic(t *testing.T) {
-	fix := sharedSpanTable(t)
+	fix := sharedSpanTable(t, smallSpanTableRows)
 	fix.hooks.replay.Store(true) // the same tablet map every time
 	conn := fix.open(t)
 	now := func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) }
 	scan := func(seed uint64) *keyspace.Snapshot {
-		snap, err := Scan(context.Background(), conn, "events", Options{Fraction: 0.2, Seed: seed, Concurrency: 1, Now: now})
+		snap, err := Scan(context.Background(), conn, "events", Options{Fraction: smallSpanFraction, Seed: seed, Concurrency: 1, Now: now})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -333,7 +275,7 @@ func TestSpanSampleIsDeterministic(t *testing.T) {
 }
 
 func TestSpanSampleCancelReturnsPartialSnapshotPromptly(t *testing.T) {
-	fix := sharedSpanTable(t)
+	fix := sharedSpanTable(t, smallSpanTableRows)
 	fix.hooks.readDelay.Store(int64(time.Millisecond))
 	defer fix.hooks.readDelay.Store(0)
 	conn := fix.open(t)
@@ -345,50 +287,47 @@ func TestSpanSampleCancelReturnsPartialSnapshotPromptly(t *testing.T) {
 		cancelled.Store(time.Now().UnixNano())
 		cancel()
 	}()
-	snap, err := Scan(ctx, conn, "events", Options{Fraction: 0.2, Progress: progress})
+	snap, err := Scan(ctx, conn, "events", Options{Fraction: smallSpanFraction, Progress: progress})
 	returned := time.Now()
 	if !errors.Is(err, ErrIncomplete) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want ErrIncomplete and context.Canceled", err)
 	}
-	if took := returned.Sub(time.Unix(0, cancelled.Load())); took > time.Second {
+	// Generous: the README promises a second, which a loaded machine
+	// running -race can stretch; a scan that ignored the cancel would
+	// read the whole sample, seconds at a millisecond a message.
+	if took := returned.Sub(time.Unix(0, cancelled.Load())); took > stopWithin {
 		t.Fatalf("Scan returned %v after the cancel", took)
 	}
 	if snap == nil || snap.Scan.Complete || !strings.HasPrefix(snap.Scan.Incomplete, "cancelled after") || snap.Scan.Method != keyspace.MethodSpans {
 		t.Fatalf("snapshot scan info %+v", snap.Scan)
 	}
-	if snap.Scan.RowsRead < 300 || snap.Scan.RowsRead >= spanTableRows/10 {
+	if snap.Scan.RowsRead < 300 || float64(snap.Scan.RowsRead) >= smallSpanFraction*smallSpanTableRows/2 {
 		t.Fatalf("partial snapshot holds %d rows", snap.Scan.RowsRead)
 	}
 }
 
 func TestSpanSampleCancelledWhileMappingKeepsWhatItRead(t *testing.T) {
-	fix := sharedSpanTable(t)
-	// About 2,500 samples at a millisecond each: the tablet map streams
-	// for seconds, and reads begin after the first 256 samples. The scan
-	// is cancelled a tenth of a second after the first read began.
-	fix.hooks.sampleDelay.Store(int64(time.Millisecond))
-	defer fix.hooks.sampleDelay.Store(0)
+	fix := sharedSpanTable(t, smallSpanTableRows)
+	// The tablet map is held after 450 of its about 600 samples (reads
+	// begin after the first few hundred), until the scan has counted rows
+	// read; then the scan is cancelled, while the map is still streaming.
+	release := make(chan struct{})
+	defer close(release)
+	fix.hooks.release.Store(&release)
+	fix.hooks.holdAfter.Store(450)
+	defer fix.hooks.holdAfter.Store(0)
 	conn := fix.open(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	var cancelled atomic.Int64
 	var once sync.Once
-	firstRead := func() {
-		once.Do(func() {
-			time.AfterFunc(100*time.Millisecond, func() {
-				cancelled.Store(time.Now().UnixNano())
-				cancel()
-			})
-		})
+	opts := Options{Fraction: smallSpanFraction}
+	opts.rowsCounted = func(total int64) {
+		if total > 0 {
+			once.Do(cancel)
+		}
 	}
-	fix.hooks.onRead.Store(&firstRead)
-	defer fix.hooks.onRead.Store(nil)
-	snap, err := Scan(ctx, conn, "events", Options{Fraction: 0.2})
-	returned := time.Now()
+	snap, err := Scan(ctx, conn, "events", opts)
 	if !errors.Is(err, ErrIncomplete) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want ErrIncomplete and context.Canceled", err)
-	}
-	if took := returned.Sub(time.Unix(0, cancelled.Load())); took > time.Second {
-		t.Fatalf("Scan returned %v after the cancel", took)
 	}
 	if snap == nil || snap.Scan.Complete || !strings.HasPrefix(snap.Scan.Incomplete, "cancelled after") ||
 		snap.Scan.Method != keyspace.MethodSpans || snap.Scan.RowsRead == 0 || len(snap.Ranges) == 0 {
@@ -402,8 +341,8 @@ func TestSpanSampleCancelledWhileMappingKeepsWhatItRead(t *testing.T) {
 }
 
 func TestSmallTableSamplesRowsInstead(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	createTable(t, conn, "events", "m", "meta")
 	load(t, conn, "events", prefixedRows(20_000, testPrefixes, testWeights))
 	var last Progress
@@ -422,8 +361,8 @@ func TestSmallTableSamplesRowsInstead(t *testing.T) {
 }
 
 func TestPlanReadsAreTheScansReads(t *testing.T) {
-	srv := startEmulator(t)
-	conn := openEmulator(t, srv.Addr, "")
+	srv := emutest.Start(t)
+	conn := emutest.Open(t, emutest.Target(srv.Addr))
 	createTable(t, conn, "events", "m", "meta")
 	load(t, conn, "events", prefixedRows(6000, testPrefixes, testWeights))
 	read := func(plan *ReadPlan) (rows int) {

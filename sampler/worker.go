@@ -335,8 +335,11 @@ func (w *worker) credit(r *rangeReader, comparable int64) {
 func (w *worker) report(r *rangeReader) {
 	c := &r.unreported
 	if c.rows != 0 {
-		w.s.rowsRead.Add(c.rows)
+		total := w.s.rowsRead.Add(c.rows)
 		w.s.bytesRead.Add(c.bytes)
+		if hook := w.s.opts.rowsCounted; hook != nil {
+			hook(total)
+		}
 	}
 	if c.progress != 0 {
 		w.s.progressBytes.Add(c.progress)
