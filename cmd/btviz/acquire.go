@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/sampler"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/sampler"
 )
 
 // snapshotFlags select where a command's snapshot comes from: a live scan

@@ -16,10 +16,10 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/demo"
+	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/testkit/emutest"
-	"github.com/btviz/btviz/keyspace"
 )
 
 // result is what one in-process run of btviz printed and returned.

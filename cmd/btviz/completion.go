@@ -10,14 +10,14 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btviz/btviz/artifact"
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/heatmap"
-	"github.com/btviz/btviz/record/loadgen"
-	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/tui"
+	"github.com/btviz/btviz/internal/artifact"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/demo"
+	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/record/loadgen"
+	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/tui"
 )
 
 // tableCompletionTimeout bounds the look-up of table names for shell

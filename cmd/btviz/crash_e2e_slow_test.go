@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btviz/btviz/tui/tuitest"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
 var crashBinary struct {

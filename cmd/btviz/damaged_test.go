@@ -15,9 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/internal/bug"
-	"github.com/btviz/btviz/internal/snapshotjson"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/sampler"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/testkit/snapshotjson"
 )
 
 // smallSnapshot is a snapshot file of a few hundred rows under a handful

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btviz/btviz/screenshot"
+	"github.com/btviz/btviz/internal/screenshot"
 )
 
 // snapshotFixture is the path of the committed snapshot of a demo table

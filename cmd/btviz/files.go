@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/units"
 )
 
 // readSnapshots reads snapshot files (`btviz scan --out`), traffic

@@ -9,12 +9,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btviz/btviz/artifact"
-	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/heatmap"
-	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/tui"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/artifact"
+	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/tui"
+	"github.com/btviz/btviz/internal/units"
 )
 
 // TestHelpListsEveryName: each command's help lists every name its flags

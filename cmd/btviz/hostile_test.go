@@ -16,14 +16,14 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/btviz/btviz/artifact"
-	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/export"
-	"github.com/btviz/btviz/heatmap"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/tui"
+	"github.com/btviz/btviz/internal/artifact"
+	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/export"
+	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/tui"
 )
 
 // hostile holds every kind of text that must never reach an output raw:

@@ -12,12 +12,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/hottablets"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/hottablets"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/units"
 )
 
 // hotFlags ask for hot tablets: --hot-tablets DURATION and --cluster C.

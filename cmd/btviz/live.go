@@ -7,14 +7,14 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/internal/cloudlike"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/record"
-	"github.com/btviz/btviz/record/loadgen"
-	"github.com/btviz/btviz/tui"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/demo"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/emulator/cloudlike"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/record"
+	"github.com/btviz/btviz/internal/record/loadgen"
+	"github.com/btviz/btviz/internal/tui"
 )
 
 // liveRecording is what the interactive view reads of a recording in

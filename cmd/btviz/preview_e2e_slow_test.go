@@ -9,10 +9,10 @@ import (
 
 	"google.golang.org/grpc"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/internal/cloudlike"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/emulator/cloudlike"
 	"github.com/btviz/btviz/internal/testkit/emutest"
-	"github.com/btviz/btviz/tui/tuitest"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
 // TestE2ETerminalScanSaysWhatItWillRead runs `btviz --emulator --table

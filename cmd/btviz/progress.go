@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
-	"github.com/btviz/btviz/sampler"
-	"github.com/btviz/btviz/tui"
+	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/tui"
 )
 
 // progressBar draws a headless scan's [sampler.Progress] as one updating

@@ -8,12 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/export"
 	"github.com/btviz/btviz/internal/atomicfile"
-	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/export"
+	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/units"
 )
 
 func (a *app) reportCommand() *cobra.Command {

@@ -10,11 +10,11 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/record/loadgen"
-	"github.com/btviz/btviz/tui"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/record/loadgen"
+	"github.com/btviz/btviz/internal/tui"
+	"github.com/btviz/btviz/internal/units"
 )
 
 func (a *app) rootCommand() *cobra.Command {

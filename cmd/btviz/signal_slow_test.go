@@ -17,9 +17,9 @@ import (
 
 	"google.golang.org/grpc"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/tui/tuitest"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
 // stopWithin is how soon after SIGINT btviz must have exited in these

@@ -14,7 +14,7 @@ import (
 	"cloud.google.com/go/bigtable/bttest"
 	"google.golang.org/grpc"
 
-	"github.com/btviz/btviz/internal/cloudlike"
+	"github.com/btviz/btviz/internal/emulator/cloudlike"
 )
 
 // serve runs bttest on a free loopback port, writes its address to

@@ -1,0 +1,147 @@
+package sampler
+
+import (
+	"sync"
+	"time"
+
+	"github.com/btviz/btviz/internal/keyspace"
+)
+
+// Progress is one report on a running [Scan], delivered to
+// [Options.Progress]. Counts are totals so far, so a receiver that skips
+// events misses nothing.
+type Progress struct {
+	// RangesDone of RangesTotal key ranges are finished.
+	RangesDone, RangesTotal int
+	// RowsRead and BytesRead count what came over the wire (rows as
+	// read, not weighted; logical bytes), rescans included.
+	RowsRead, BytesRead int64
+	// Done is the share of the sampled bytes the scan reads (the whole
+	// range's, or the chosen spans' in a span sample) covered so far,
+	// from 0 to 1.
+	Done float64
+	// Elapsed is the time since the scan started; ETA the estimated time
+	// left (0 while unknown).
+	Elapsed, ETA  time.Duration
+	RowsPerSecond float64
+	// Rescans counts ranges re-read at full resolution because their
+	// sampled bytes were far above what the sample saw.
+	Rescans int
+	// Mode, Fraction and Method (for a sample) say how rows are read,
+	// Reason what exactly and why (for example "a 5% sample of key spans
+	// (stratified, --sample); …" or "a 0.1% sample of rows
+	// (RowSampleFilter): the range holds about 20 GB, …").
+	Mode     keyspace.Mode
+	Fraction float64
+	Method   keyspace.SampleMethod
+	Reason   string
+	// Snapshot, when set, is a fresh copy of the snapshot so far (marked
+	// incomplete), the receiver's to keep; at most a few a second. The
+	// final event's is the snapshot [Scan] returns.
+	Snapshot *keyspace.Snapshot
+	// Final is set on the last event of a scan.
+	Final bool
+}
+
+// progress builds a report from the scanner's counters.
+func (s *scanner) progress(snap *keyspace.Snapshot, final bool) Progress {
+	elapsed := s.opts.Now().Sub(s.started)
+	p := Progress{
+		RangesDone: s.rangesDone, RangesTotal: len(s.plan.ranges),
+		RowsRead: s.rowsRead.Load(), BytesRead: s.bytesRead.Load(),
+		Elapsed: elapsed, Rescans: int(s.rescans.Load()),
+		Mode: s.plan.mode, Fraction: s.plan.fraction, Method: s.plan.method, Reason: s.plan.reason,
+		Snapshot: snap, Final: final,
+	}
+	if s.plan.readBytes > 0 {
+		p.Done = min(1, float64(s.progressBytes.Load())/float64(s.plan.readBytes))
+	} else if p.RangesTotal > 0 {
+		p.Done = float64(p.RangesDone) / float64(p.RangesTotal)
+	}
+	if final && snap != nil && snap.Scan.Complete {
+		p.Done = 1
+	}
+	if seconds := elapsed.Seconds(); seconds > 0 {
+		p.RowsPerSecond = float64(p.RowsRead) / seconds
+	}
+	if p.Done > 0 && p.Done < 1 {
+		p.ETA = time.Duration(float64(elapsed) * (1 - p.Done) / p.Done)
+	}
+	return p
+}
+
+// reporter delivers progress events to the receiver from a goroutine of
+// its own, newest first: posting never blocks, and an event the receiver
+// had no time for is replaced by the next one. The final event is never
+// replaced, and close waits until it has been delivered.
+type reporter struct {
+	deliver func(Progress)
+	mu      sync.Mutex
+	pending *Progress
+	final   bool
+	wake    chan struct{}
+	done    chan struct{}
+}
+
+func newReporter(deliver func(Progress)) *reporter {
+	r := &reporter{deliver: deliver, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	if deliver == nil {
+		close(r.done)
+		return r
+	}
+	go r.run()
+	return r
+}
+
+// wanted reports whether anyone listens.
+func (r *reporter) wanted() bool { return r.deliver != nil }
+
+// post queues p, replacing an undelivered event.
+func (r *reporter) post(p Progress) {
+	if r.deliver == nil {
+		return
+	}
+	r.mu.Lock()
+	if !r.final {
+		r.pending = &p
+		r.final = p.Final
+	}
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (r *reporter) run() {
+	defer close(r.done)
+	for range r.wake {
+		r.mu.Lock()
+		p, final := r.pending, r.final
+		r.pending = nil
+		r.mu.Unlock()
+		if p != nil {
+			r.deliver(*p)
+			if p.Final {
+				return
+			}
+		} else if final {
+			return
+		}
+	}
+}
+
+// close makes sure a final event is delivered (an empty one when the scan
+// failed before it could report) and waits for the delivery.
+func (r *reporter) close() {
+	if r.deliver == nil {
+		return
+	}
+	r.mu.Lock()
+	final := r.final
+	r.mu.Unlock()
+	if !final {
+		r.post(Progress{Final: true})
+	}
+	<-r.done
+}

@@ -1,0 +1,179 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// heatPane is the heatmap: key buckets against write time (or one metric
+// column), with drill-down.
+type heatPane struct{}
+
+func (heatPane) id() Pane                   { return PaneHeatmap }
+func (heatPane) place() placement           { return placeMain }
+func (heatPane) open() key.Binding          { return key.Binding{} }
+func (heatPane) tabStop() bool              { return true }
+func (heatPane) showsBuckets() bool         { return true }
+func (heatPane) help(s *shared) help.KeyMap { return heatHelp{s.keys, s.panes} }
+
+func (heatPane) lines(f *frame, r rect, focused bool) []string { return f.heatLines(r, focused) }
+func (heatPane) details(f *frame, r rect) []string             { return f.bucketDetails(r) }
+func (heatPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd     { return m.heatKey(msg) }
+func (heatPane) wheel(m *Model, delta int)                     { m.moveBucket(delta) }
+
+// click selects the bucket (and time column) under the pointer.
+func (heatPane) click(m *Model, _ rect, x, y int) tea.Cmd {
+	hit, ok := m.frame().hitHeat(x, y)
+	if !ok {
+		return nil
+	}
+	cur := m.current()
+	if hit.Bucket >= 0 {
+		cur.state.Selected = hit.Bucket
+	}
+	if hit.Column >= 0 && (hit.Area == heatmap.HitHeat || hit.Area == heatmap.HitAxis) {
+		cur.state.TimeColumn = hit.Column + 1
+	}
+	return nil
+}
+
+// heatTitleLines is the pane title above the heatmap.
+const heatTitleLines = 1
+
+// heatOptions returns the text options the heatmap pane draws with; the
+// matrix is built for them and mouse clicks are mapped back through them.
+// A nil matrix sizes for the state's metric.
+func (f *frame) heatOptions(m *heatmap.Matrix) heatmap.TextOptions {
+	r := f.layout.main
+	o := heatmap.TextOptions{
+		Width: r.w, Height: max(r.h-heatTitleLines, 0),
+		Profile: f.profile, Theme: f.styles.Heat, Scale: f.state.Scale, Palette: f.state.Palette,
+		LabelTimes: f.state.LabelTimes,
+	}
+	if m != nil {
+		o.Selected = &heatmap.Cell{Bucket: f.state.Selected, Column: f.state.column()}
+		if !m.Timed() || f.state.column() >= m.Columns() {
+			o.Selected.Column = -1
+		}
+	}
+	return o
+}
+
+// sharedPrefixWidth is the most cells a pane title gives the key prefix
+// that "…" stands for in labels.
+const sharedPrefixWidth = 24
+
+// bucketCount says how many buckets a view has and, when its labels
+// elide the view's shared prefix and a title of title leaves room in
+// width cells, what their leading "…" stands for.
+func bucketCount(m *heatmap.Matrix, title string, width int) string {
+	count := fmt.Sprintf("%d buckets", len(m.Buckets))
+	for i := range m.Buckets {
+		if !strings.HasPrefix(m.Buckets[i].ShortLabel, ellipsis) {
+			continue
+		}
+		long := count + " · " + ellipsis + " = " + keyText(m.SharedPrefix, sharedPrefixWidth)
+		if ansi.StringWidth(title)+ansi.StringWidth(long)+minTitleRule+4 <= width {
+			return long
+		}
+		break
+	}
+	return count
+}
+
+// minTitleRule is the shortest rule a pane title keeps between its two
+// ends.
+const minTitleRule = 2
+
+// heatRect is where the heatmap itself (below its title) is drawn.
+func (f *frame) heatRect() rect {
+	r := f.layout.main
+	return rect{r.x, r.y + heatTitleLines, r.w, max(r.h-heatTitleLines, 0)}
+}
+
+// heatLines draws the heatmap pane: its title and the heatmap.
+func (f *frame) heatLines(r rect, focused bool) []string {
+	title := "Heatmap · " + f.metricDescription() + " by key"
+	switch {
+	case f.state.Metric.Timed() && f.snap != nil && f.state.Metric.OnCallTime(f.snap):
+		title += " and time"
+	case f.state.Metric.Timed():
+		title += " and write time"
+	}
+	right := ""
+	if f.matrix != nil {
+		right = bucketCount(f.matrix, title, r.w)
+	}
+	lines := []string{paneTitle(&f.styles, title, right, r.w, focused)}
+	switch {
+	case f.buildErr != nil:
+		lines = append(lines, "", " "+f.styles.Error.Render("cannot draw this view: ")+f.styles.Text.Render(f.buildErr.Error()))
+	case f.matrix == nil:
+		lines = append(lines, "")
+		for _, line := range wrap(safeText(f.emptyText()), r.w-2) {
+			lines = append(lines, " "+f.styles.Muted.Render(line))
+		}
+	default:
+		lines = append(lines, splitLines(heatmap.RenderText(f.matrix, f.heatOptions(f.matrix)))...)
+	}
+	return lines
+}
+
+// emptyText says why there is nothing to draw yet.
+func (f *frame) emptyText() string {
+	switch {
+	case f.scan != nil && f.scan.loading:
+		return "the demo is loading this table into the emulator; the scan starts as soon as it is in"
+	case f.scan != nil && f.scan.running && f.preview != nil:
+		return "the heatmap fills in as ranges finish; this scan " + f.preview.String()
+	case f.scan != nil && f.scan.running:
+		return "reading the tablet map… the heatmap fills in as ranges finish"
+	}
+	if f.scan != nil && f.scan.err != nil {
+		return "no data: the scan failed (see below)"
+	}
+	return "no data"
+}
+
+// hitHeat maps a mouse cell to the heatmap bucket (and time column)
+// under it.
+func (f *frame) hitHeat(x, y int) (heatmap.Hit, bool) {
+	if f.matrix == nil {
+		return heatmap.Hit{}, false
+	}
+	r := f.heatRect()
+	if !r.contains(x, y) {
+		return heatmap.Hit{}, false
+	}
+	return heatmap.HitTest(f.matrix, f.heatOptions(f.matrix), x-r.x, y-r.y)
+}
+
+// heatHelp is the key help of the heatmap and prefix-table panes; its
+// full help lists the keys that open panes.
+type heatHelp struct {
+	k     KeyMap
+	panes []pane
+}
+
+// ShortHelp lists the keys a first-time user needs.
+func (h heatHelp) ShortHelp() []key.Binding {
+	return []key.Binding{h.k.Drill, h.k.Back, h.k.Search, h.k.Metric, h.k.Bucketing, h.k.Scale, findingsPane{}.open(), rowsPane{}.open(), h.k.Screenshot, h.k.Help, h.k.Quit}
+}
+
+// FullHelp lists every key, by theme.
+func (h heatHelp) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{h.k.Up, h.k.Down, h.k.Left, h.k.Right, h.k.Top, h.k.Bottom},
+		append([]key.Binding{h.k.Drill, h.k.Back, h.k.Search, h.k.Focus}, openKeys(h.panes, true)...),
+		{h.k.Metric, h.k.Bucketing, h.k.Brighter, h.k.Dimmer, h.k.Scale, h.k.LabelTimes},
+		append(openKeys(h.panes, false), h.k.Tables, h.k.Rescan, h.k.Stop),
+		{relabel(h.k.Copy, "copy start key"), h.k.Screenshot, h.k.Help, h.k.Quit},
+	}
+}

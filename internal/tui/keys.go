@@ -1,0 +1,334 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/btviz/btviz/internal/artifact"
+	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/keyspace"
+)
+
+// handleKey handles a key press: the search prompt first, then the keys
+// that work everywhere, then the picker's or the focused pane's.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.sh.keys
+	if m.searching {
+		return m.searchKey(msg)
+	}
+	m.message = statusMessage{}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case m.sh.layout.tooSmall:
+		return nil
+	case key.Matches(msg, k.Help):
+		m.toggleHelp()
+		return nil
+	case key.Matches(msg, k.Screenshot):
+		return m.screenshot()
+	case m.pickerOpen:
+		return m.pickerKey(msg)
+	case key.Matches(msg, k.Tables):
+		return m.showPicker()
+	}
+	cur := m.current()
+	if cur == nil {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Stop):
+		if m.scan != nil && m.scan.running && m.cancelScan != nil {
+			m.stopScan()
+			m.stopping = true
+			m.setMessage("stopping the scan; keeping what was read", false)
+		}
+		return nil
+	case key.Matches(msg, k.Rescan):
+		return m.rescan()
+	case key.Matches(msg, k.Copy):
+		return m.copyKey()
+	case key.Matches(msg, k.LabelTimes):
+		m.toggleLabelTimes()
+		return nil
+	case key.Matches(msg, k.Search):
+		return m.openPrompt(searchPrompt, searchPlaceholder, "")
+	case key.Matches(msg, k.Focus):
+		m.focus(cycle(tabOrder(false), cur.state.Shown()))
+		return nil
+	case key.Matches(msg, k.FocusBack):
+		m.focus(cycle(tabOrder(true), cur.state.Shown()))
+		return nil
+	case key.Matches(msg, k.Metric):
+		snap := m.snapOf(len(m.levels) - 1)
+		cur.state.Metric = cycle(heatmap.MetricsFor(snap), cur.state.normalized(snap).Metric)
+		m.rebuild()
+		return nil
+	case key.Matches(msg, k.Bucketing):
+		m.cycleBucketing()
+		return nil
+	case key.Matches(msg, k.Brighter):
+		cur.state.Scale = cur.state.Scale.Brighter()
+		return nil
+	case key.Matches(msg, k.Dimmer):
+		cur.state.Scale = cur.state.Scale.Dimmer()
+		return nil
+	case key.Matches(msg, k.Scale):
+		if cur.state.Scale.Kind == heatmap.ScaleLog {
+			cur.state.Scale.Kind = heatmap.ScaleLinear
+		} else {
+			cur.state.Scale.Kind = heatmap.ScaleLog
+		}
+		return nil
+	}
+	for _, p := range panes() {
+		if b := p.open(); len(b.Keys()) > 0 && key.Matches(msg, b) {
+			m.toggle(p.id())
+			return nil
+		}
+	}
+	return cur.state.focused().key(m, msg)
+}
+
+// focus shows pane p and gives it the keyboard.
+func (m *Model) focus(p Pane) {
+	cur := m.current()
+	cur.state = cur.state.Showing(p)
+}
+
+// toggle shows pane p with the keyboard, or, when p has it already, gives
+// the keyboard back to the heatmap (a main-area pane) or to the main area
+// (a side pane).
+func (m *Model) toggle(p Pane) {
+	cur := m.current()
+	switch {
+	case cur.state.Shown() != p:
+		m.focus(p)
+	case paneOf(p).place() == placeMain:
+		m.focus(PaneHeatmap)
+	default:
+		cur.state.Focus = ""
+	}
+}
+
+// moveBucket moves the bucket selection by delta.
+func (m *Model) moveBucket(delta int) {
+	if m.matrix != nil {
+		cur := m.current()
+		cur.state.Selected = clampIndex(cur.state.Selected+delta, len(m.matrix.Buckets))
+	}
+}
+
+// quit stops every scan and ends the program.
+func (m *Model) quit() tea.Cmd {
+	m.stopScan()
+	return tea.Quit
+}
+
+// toggleHelp opens or closes the full help (the layout changes height).
+func (m *Model) toggleHelp() {
+	m.fullHelp = !m.fullHelp
+	m.resize()
+}
+
+// screenshot writes the frame on screen as PNG and SVG, titled as
+// `btviz export` titles the same view.
+func (m *Model) screenshot() tea.Cmd {
+	frame := artifact.Frame{Text: m.render(), Columns: m.width, Rows: m.height, Dark: m.sh.isDark}
+	table := m.table
+	if m.pickerOpen {
+		table = "tables"
+		frame.Title = artifact.Title(m.picker.where, "tables", "")
+	} else {
+		snap := m.snapOf(len(m.levels) - 1)
+		if snap == nil {
+			snap = &keyspace.Snapshot{Table: table} // still scanning
+		}
+		frame.Title = ScreenshotTitle(snap, m.ViewState())
+	}
+	return screenshotCmd(m.cfg.ScreenshotDir, table, frame, m.cfg.Now)
+}
+
+// showPicker opens the table picker (refreshing its list).
+func (m *Model) showPicker() tea.Cmd {
+	if m.backend == nil {
+		m.setMessage("no connection to list tables with: this is a saved snapshot", true)
+		return nil
+	}
+	m.pickerOpen = true
+	m.picker.listing = len(m.picker.tables) == 0
+	m.picker.selectTable(m.table)
+	return listTablesCmd(m.ctx, m.backend)
+}
+
+// pickerKey handles a key in the table picker.
+func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.sh.keys
+	p := m.picker
+	if i, ok := listMove(k, msg, p.selected, len(p.shown()), m.sh.layout.picker.h); ok {
+		p.selected = i
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Search):
+		// A new filter, as / starts a new search anywhere: the old one
+		// goes, rather than take the new typing at its end.
+		p.setFilter("")
+		return m.openPrompt(filterPrompt, filterPlaceholder, "")
+	case key.Matches(msg, k.OpenTable):
+		t, ok := p.selectedTable()
+		if !ok {
+			return nil
+		}
+		if t.Loading != nil {
+			if t.Loading.Err != nil {
+				m.setMessage("table "+t.Name+" failed to load: "+t.Loading.Err.Error(), true)
+			} else {
+				m.setMessage(t.Name+" is still loading; it opens once it is ready", false)
+				m.pendingOpen = t.Name
+			}
+			return nil
+		}
+		if t.Name == m.table && len(m.levels) > 0 {
+			m.pickerOpen = false
+			return nil
+		}
+		return m.openTable(t.Name)
+	case key.Matches(msg, k.Back):
+		switch {
+		case p.filter != "":
+			p.setFilter("")
+		case len(m.levels) > 0:
+			m.pickerOpen = false
+		}
+	}
+	return nil
+}
+
+// listMove moves selection i in a list of n entries by an up, down,
+// first or last key, and by page entries for the page keys when page > 0.
+// It reports whether msg was such a key.
+func listMove(k KeyMap, msg tea.KeyPressMsg, i, n, page int) (int, bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		return clampIndex(i-1, n), true
+	case key.Matches(msg, k.Down):
+		return clampIndex(i+1, n), true
+	case page > 0 && key.Matches(msg, k.PageUp):
+		return clampIndex(i-page, n), true
+	case page > 0 && key.Matches(msg, k.PageDown):
+		return clampIndex(i+page, n), true
+	case key.Matches(msg, k.Top):
+		return 0, true
+	case key.Matches(msg, k.Bottom):
+		return clampIndex(n-1, n), true
+	}
+	return i, false
+}
+
+// heatKey handles a key in the heatmap and prefix-table panes.
+func (m *Model) heatKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.sh.keys
+	cur := m.current()
+	n := 0
+	if m.matrix != nil {
+		n = len(m.matrix.Buckets)
+	}
+	if i, ok := listMove(k, msg, cur.state.Selected, n, max(m.sh.layout.main.h-2, 1)); ok {
+		cur.state.Selected = i
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Left):
+		m.moveColumn(-1)
+	case key.Matches(msg, k.Right):
+		m.moveColumn(+1)
+	case key.Matches(msg, k.Drill):
+		return m.drill()
+	case key.Matches(msg, k.Back):
+		m.back()
+	}
+	return nil
+}
+
+// moveColumn moves the selected time column; the first move selects the
+// latest column.
+func (m *Model) moveColumn(delta int) {
+	cur := m.current()
+	if m.matrix == nil || !m.matrix.Timed() {
+		return
+	}
+	columns := m.matrix.Columns()
+	if c := cur.state.column(); c < 0 || c >= columns {
+		cur.state.TimeColumn = columns
+		return
+	}
+	cur.state.TimeColumn = clampIndex(cur.state.column()+delta, columns) + 1
+}
+
+// cycleBucketing moves to the next bucketing mode, skipping tablets when
+// the snapshot has no tablet map.
+func (m *Model) cycleBucketing() {
+	cur := m.current()
+	next := cycle(heatmap.Bucketings(), cur.state.Bucketing)
+	if snap := m.snapOf(len(m.levels) - 1); next == heatmap.BucketTablets && (snap == nil || len(snap.Ranges) == 0) {
+		next = cycle(heatmap.Bucketings(), next)
+	}
+	cur.state.Bucketing = next
+	m.rebuild()
+}
+
+// searchKey handles a key while the search prompt is open.
+func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.sh.keys
+	switch {
+	case key.Matches(msg, k.ForceQuit):
+		return m.quit()
+	case key.Matches(msg, k.Cancel):
+		m.closeSearch()
+		if m.pickerOpen {
+			m.picker.setFilter("")
+		}
+		return nil
+	case key.Matches(msg, k.Accept):
+		text := m.search.Value()
+		m.closeSearch()
+		if m.pickerOpen {
+			return nil // the filter follows the typing
+		}
+		prefix, err := keyspace.ParseKey(text)
+		if err != nil {
+			m.setMessage(err.Error(), true)
+			return nil
+		}
+		if prefix == "" {
+			m.goToPrefix("")
+			return nil
+		}
+		m.jump(prefix, true)
+		return nil
+	}
+	var cmd tea.Cmd
+	m.search, cmd = m.search.Update(msg)
+	if m.pickerOpen {
+		m.picker.setFilter(m.search.Value())
+	}
+	return cmd
+}
+
+// openPrompt opens the status line's text input: the prefix search, or
+// the picker's filter.
+func (m *Model) openPrompt(prompt, placeholder, value string) tea.Cmd {
+	m.searching = true
+	m.search.Prompt, m.search.Placeholder = prompt, placeholder
+	m.sizeSearch()
+	m.search.SetValue(value)
+	m.search.CursorEnd()
+	return m.search.Focus()
+}
+
+// closeSearch hides the search prompt.
+func (m *Model) closeSearch() {
+	m.searching = false
+	m.search.Blur()
+}
