@@ -225,7 +225,7 @@ func (r pictureRenderer) findingPictures(findings []diagnose.Finding) []picture 
 		if len(pics) >= limit {
 			break
 		}
-		v, ok := diagnose.Picture(r.snap, f)
+		v, ok := findingView(r.snap, f)
 		if !ok || seen[v] {
 			continue
 		}

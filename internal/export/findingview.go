@@ -1,47 +1,48 @@
-package diagnose
+package export
 
 import (
+	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
 )
 
-// Picture returns the heatmap view of snap that shows finding f to a
+// findingView returns the heatmap view of snap that shows finding f to a
 // reviewer (report images draw it), and false for a finding no picture
-// helps with (key-pattern findings, scan notes). It sits next to the
-// finding kinds so that a new kind says here how it is best seen. A finding at a prefix or row is shown among its
-// siblings, hot ones kept apart, in the metric it is about (a hot range
-// as its share of each moment's writes); writes that
-// march through the key space are shown in even buckets, where they draw
-// the diagonal; tablet skew one row per tablet.
-func Picture(snap *keyspace.Snapshot, f Finding) (heatmap.View, bool) {
+// helps with (key-pattern findings, scan notes). A new finding kind says
+// here how it is best seen; diagnose itself knows no heatmap. A finding at
+// a prefix or row is shown among its siblings, hot ones kept apart, in the
+// metric it is about (a hot range as its share of each moment's writes);
+// writes that march through the key space are shown in even buckets, where
+// they draw the diagonal; tablet skew one row per tablet.
+func findingView(snap *keyspace.Snapshot, f diagnose.Finding) (heatmap.View, bool) {
 	var metric heatmap.Metric
 	switch f.Kind {
-	case KindSequentialKeys, KindKeyStartsWithTimestamp, KindSequentialNumericID, KindSequentialWrites:
+	case diagnose.KindSequentialKeys, diagnose.KindKeyStartsWithTimestamp, diagnose.KindSequentialNumericID, diagnose.KindSequentialWrites:
 		v := heatmap.View{Node: snap.Root, Metric: heatmap.MetricWrites, Bucketing: heatmap.BucketEven}
 		if f.Prefix != "" {
 			v.Node, v.Start, v.End = nil, f.Start, f.End
 		}
 		return v, true
-	case KindTabletSkew:
+	case diagnose.KindTabletSkew:
 		if len(snap.Ranges) == 0 {
 			return heatmap.View{}, false
 		}
 		return heatmap.View{Node: snap.Root, Metric: heatmap.MetricBytes, Bucketing: heatmap.BucketTablets}, true
-	case KindHotKeyRange:
+	case diagnose.KindHotKeyRange:
 		metric = heatmap.MetricWriteShare
-	case KindReadHotspot:
+	case diagnose.KindReadHotspot:
 		metric = heatmap.MetricReads
-	case KindWriteHotspot:
+	case diagnose.KindWriteHotspot:
 		metric = heatmap.MetricWrites
-	case KindHotRow:
+	case diagnose.KindHotRow:
 		metric = heatmap.MetricOps
-	case KindHotTablet:
+	case diagnose.KindHotTablet:
 		metric = heatmap.MetricCPU
-	case KindHighLatency:
+	case diagnose.KindHighLatency:
 		metric = heatmap.MetricLatency
-	case KindLargeRow, KindLargeCell, KindWideRow:
+	case diagnose.KindLargeRow, diagnose.KindLargeCell, diagnose.KindWideRow:
 		metric = heatmap.MetricMaxRow
-	case KindFrequentlyUpdatedRow:
+	case diagnose.KindFrequentlyUpdatedRow:
 		metric = heatmap.MetricVersions
 	default:
 		return heatmap.View{}, false
@@ -54,7 +55,7 @@ func Picture(snap *keyspace.Snapshot, f Finding) (heatmap.View, bool) {
 
 // parentOf returns the tree node one level above the finding's prefix (or
 // row): the view in which the finding stands among its siblings.
-func parentOf(root *keyspace.Node, f Finding) *keyspace.Node {
+func parentOf(root *keyspace.Node, f diagnose.Finding) *keyspace.Node {
 	path := root.Lookup(string(f.Prefix))
 	if path == nil {
 		path = root.Find(string(f.Start))
