@@ -16,6 +16,7 @@ import (
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/record/loadgen"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/report"
 	"github.com/btviz/btviz/internal/tui"
 )
@@ -42,7 +43,7 @@ func (a *app) registerCompletions(root *cobra.Command) {
 		"view":      fixed(names(tui.Panes())),
 		"bucketing": fixed(names(heatmap.Bucketings())),
 		"scale":     fixed(names(heatmap.ScaleKinds())),
-		"palette":   fixed(heatmap.PaletteNames()),
+		"palette":   fixed(render.PaletteNames()),
 		"theme":     fixed(names(tui.Themes())),
 		"traffic":   fixed(workloadChoices()),
 		"format":    fixed(names(report.Formats())),

@@ -14,6 +14,7 @@ import (
 	"github.com/btviz/btviz/internal/demo"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/record/loadgen"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/report"
 	"github.com/btviz/btviz/internal/tui"
 )
@@ -71,7 +72,7 @@ func TestEveryEnumeratedFlagCompletesItsNames(t *testing.T) {
 	}
 	want := map[string][]string{
 		"metric": names(heatmap.Metrics()), "view": names(tui.Panes()), "bucketing": names(heatmap.Bucketings()),
-		"scale": names(heatmap.ScaleKinds()), "palette": heatmap.PaletteNames(), "theme": names(tui.Themes()),
+		"scale": names(heatmap.ScaleKinds()), "palette": render.PaletteNames(), "theme": names(tui.Themes()),
 		"traffic": workloads, "format": names(report.Formats()), "fail-on": {"info", "warning", "error"},
 		"scenario": append([]string{"all"}, scenarios...), "seed": append([]string{"all"}, scenarios...),
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/export"
 	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/tui"
 	"github.com/btviz/btviz/internal/units"
 )
@@ -64,7 +65,7 @@ func (a *app) exportCommand() *cobra.Command {
 	cmd.Flags().StringVar(&flags.Metric, "metric", "", "heatmap metric: "+units.OrList(heatmap.Metrics()))
 	cmd.Flags().StringVar(&flags.Bucketing, "bucketing", "", "key buckets: "+units.OrList(heatmap.Bucketings()))
 	cmd.Flags().StringVar(&flags.Scale, "scale", "", "colour scale: "+units.OrList(heatmap.ScaleKinds())+" (default linear)")
-	cmd.Flags().StringVar(&flags.Palette, "palette", "", "colours of the heat: "+units.OrList(heatmap.PaletteNames())+" (default viridis)")
+	cmd.Flags().StringVar(&flags.Palette, "palette", "", "colours of the heat: "+units.OrList(render.PaletteNames())+" (default viridis)")
 	cmd.Flags().StringVar(&flags.Size, "size", "", fmt.Sprintf("terminal size to draw, columns x rows (default %dx%d; %s)", export.DefaultWidth, export.DefaultHeight, export.SizeLimits()))
 	cmd.Flags().BoolVar(&flags.Frame, "frame", false, "write the interactive frame (key help, selection), as the view's s key does, instead of a chart")
 	cmd.Flags().StringVar(&flags.Theme, "theme", "", "colours: "+units.OrList(tui.Themes())+" (default dark: a file has no terminal background to follow)")

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btviz/btviz/internal/screenshot"
+	"github.com/btviz/btviz/internal/render"
 )
 
 // snapshotFixture is the path of the committed snapshot of a demo table
@@ -65,8 +65,8 @@ func TestExportWritesEveryFormatWithoutATerminal(t *testing.T) {
 	if err != nil {
 		t.Fatalf("PNG does not decode: %v", err)
 	}
-	if w := img.Bounds().Dx(); w != 120*screenshot.DefaultCellWidth {
-		t.Errorf("PNG is %d px wide, want 120 columns × %d px", w, screenshot.DefaultCellWidth)
+	if w := img.Bounds().Dx(); w != 120*render.DefaultCellWidth {
+		t.Errorf("PNG is %d px wide, want 120 columns × %d px", w, render.DefaultCellWidth)
 	}
 	text, _ := os.ReadFile(filepath.Join(dir, "heat.txt"))
 	if strings.ContainsAny(string(text), "\x1b\x00\x07") {

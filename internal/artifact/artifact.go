@@ -17,7 +17,7 @@ import (
 
 	"github.com/btviz/btviz/internal/atomicfile"
 	"github.com/btviz/btviz/internal/escape"
-	"github.com/btviz/btviz/internal/screenshot"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/units"
 )
 
@@ -94,12 +94,12 @@ type Frame struct {
 // options are the screenshot settings of a frame: its grid, the theme's
 // colours, its title, and Go Mono embedded in SVGs so that they look as
 // the PNGs do.
-func (f Frame) options() screenshot.Options {
-	theme := screenshot.LightTheme()
+func (f Frame) options() render.FrameOptions {
+	theme := render.LightFrameTheme()
 	if f.Dark {
-		theme = screenshot.DarkTheme()
+		theme = render.DarkFrameTheme()
 	}
-	return screenshot.Options{Theme: theme, Columns: f.Columns, Rows: f.Rows, EmbedFont: true, Title: f.Title}
+	return render.FrameOptions{Theme: theme, Columns: f.Columns, Rows: f.Rows, EmbedFont: true, Title: f.Title}
 }
 
 // PixelSize returns the size of the frame's PNG or SVG in pixels, title
@@ -111,13 +111,13 @@ func Render(w io.Writer, f Frame, format Format) error {
 	var err error
 	switch format {
 	case FormatPNG:
-		err = screenshot.PNG(w, f.Text, f.options())
+		err = render.FramePNG(w, f.Text, f.options())
 	case FormatSVG:
-		err = screenshot.SVG(w, f.Text, f.options())
+		err = render.FrameSVG(w, f.Text, f.options())
 	case FormatText:
-		_, err = io.WriteString(w, withNewline(screenshot.Text(f.Text)))
+		_, err = io.WriteString(w, withNewline(render.FrameText(f.Text)))
 	case FormatANSI:
-		_, err = io.WriteString(w, withNewline(screenshot.ANSI(f.Text)))
+		_, err = io.WriteString(w, withNewline(render.FrameANSI(f.Text)))
 	default:
 		return fmt.Errorf("unknown format %q; use one of %s", escape.Text(string(format)), ExtensionList(Formats()))
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/tui"
 	"github.com/btviz/btviz/internal/units"
 )
@@ -25,10 +26,10 @@ type chart struct {
 	view    heatmap.View
 	matrix  *heatmap.Matrix
 	caption heatmap.Caption
-	marks   []heatmap.Mark
+	marks   []render.Mark
 	notes   []string
 	scale   heatmap.Scale
-	palette heatmap.Palette
+	palette render.Palette
 }
 
 // ErrCannotDraw is wrapped by the error of an export whose view cannot be
@@ -126,8 +127,8 @@ func findingCount(findings []diagnose.Finding) string {
 // report numbers the findings (their order, from 1), with the share of
 // the view's metric those buckets hold, or their largest value for a
 // metric that does not add up (a row's size, versions).
-func findingMarks(m *heatmap.Matrix, findings []diagnose.Finding) []heatmap.Mark {
-	var marks []heatmap.Mark
+func findingMarks(m *heatmap.Matrix, findings []diagnose.Finding) []render.Mark {
+	var marks []render.Mark
 	for i, f := range findings {
 		if f.Prefix == "" && f.Start == "" && f.End == "" {
 			continue // table-wide
@@ -144,7 +145,7 @@ func findingMarks(m *heatmap.Matrix, findings []diagnose.Finding) []heatmap.Mark
 		if first < 0 || (first == 0 && last == len(m.Buckets)-1 && len(m.Buckets) > 1) {
 			continue // outside the view, or all of it
 		}
-		marks = append(marks, heatmap.Mark{First: first, Last: last, Number: i + 1, Note: string(f.Kind) + markShare(m, first, last)})
+		marks = append(marks, render.Mark{First: first, Last: last, Number: i + 1, Note: string(f.Kind) + markShare(m, first, last)})
 	}
 	return marks
 }

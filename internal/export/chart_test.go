@@ -15,6 +15,7 @@ import (
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/report"
 	"github.com/btviz/btviz/internal/tui"
 )
@@ -215,7 +216,7 @@ func TestReportImagesMarkAndLabelTheFindings(t *testing.T) {
 			t.Errorf("%s: finding 1 is not marked on the celebrity's bucket: %+v", pic.name, opts.Marks)
 		}
 		var svg bytes.Buffer
-		if err := heatmap.RenderSVG(&svg, m, opts); err != nil {
+		if err := render.ChartSVG(&svg, m, opts); err != nil {
 			t.Fatal(err)
 		}
 		all := strings.Join(svgTexts(t, svg.Bytes()), "\n")

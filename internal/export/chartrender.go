@@ -12,6 +12,7 @@ import (
 	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/render"
 )
 
 // renderChart writes the chart of the view o describes ([buildChart]) in
@@ -29,12 +30,12 @@ func renderChart(w io.Writer, snap *keyspace.Snapshot, findings []diagnose.Findi
 	if err != nil {
 		return err
 	}
-	opts := heatmap.ImageOptions{Width: size.X, Height: size.Y, Theme: heatmap.NewTheme(!o.Light), Palette: c.palette,
+	opts := render.ImageOptions{Width: size.X, Height: size.Y, Theme: render.NewTheme(!o.Light), Palette: c.palette,
 		Scale: c.scale, Caption: c.caption, Marks: c.marks, Notes: c.notes}
 	if o.Format == artifact.FormatSVG {
-		return heatmap.RenderSVG(w, c.matrix, opts)
+		return render.ChartSVG(w, c.matrix, opts)
 	}
-	return heatmap.RenderPNG(w, c.matrix, opts)
+	return render.ChartPNG(w, c.matrix, opts)
 }
 
 // minTextHeatLines is the least a text chart keeps for its heatmap when
@@ -43,7 +44,7 @@ const minTextHeatLines = 10
 
 // renderTextChart writes the chart as o.Width×o.Height cells of text:
 // the title and subtitle wrapped, the heatmap with its key labels, marks,
-// time axis and legend ([heatmap.RenderText]), and the notes wrapped under
+// time axis and legend ([render.HeatText]), and the notes wrapped under
 // it (as many as fit, then a line saying how many are left out). ANSI
 // text has colours and a bold title; plain text none.
 func renderTextChart(w io.Writer, snap *keyspace.Snapshot, findings []diagnose.Finding, o Options) error {
@@ -78,9 +79,9 @@ func renderTextChart(w io.Writer, snap *keyspace.Snapshot, findings []diagnose.F
 			heatLines -= len(notes) + 1
 		}
 	}
-	textOpts := heatmap.TextOptions{Width: width, Height: max(heatLines, 1), Profile: o.profile(), Theme: heatmap.NewTheme(!o.Light),
+	textOpts := render.TextOptions{Width: width, Height: max(heatLines, 1), Profile: o.profile(), Theme: render.NewTheme(!o.Light),
 		Palette: probe.palette, Scale: probe.scale, Marks: probe.marks}
-	layout := heatmap.TextLayout(textOpts, probe.view.Metric.Timed())
+	layout := render.TextLayout(textOpts, probe.view.Metric.Timed())
 	c, err := buildChartSized(snap, findings, o, max(layout.HeatLines, 1), layout.HeatWidth)
 	if err != nil {
 		return err
@@ -101,7 +102,7 @@ func renderTextChart(w io.Writer, snap *keyspace.Snapshot, findings []diagnose.F
 		b.WriteString(line + "\n")
 	}
 	b.WriteString("\n")
-	for _, line := range strings.Split(heatmap.RenderText(c.matrix, textOpts), "\n") {
+	for _, line := range strings.Split(render.HeatText(c.matrix, textOpts), "\n") {
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	if len(notes) > 0 {

@@ -18,14 +18,15 @@ import (
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/render"
 )
 
 // Side-by-side image defaults: each panel is a default heatmap image, and
 // its matrix asks for about one bucket per 6 pixels of height and one
 // time column per 4 pixels of width.
 const (
-	DefaultDiffImageWidth  = 2 * heatmap.DefaultImageWidth
-	DefaultDiffImageHeight = heatmap.DefaultImageHeight
+	DefaultDiffImageWidth  = 2 * render.DefaultImageWidth
+	DefaultDiffImageHeight = render.DefaultImageHeight
 	diffRowsPerPixel       = 6
 	diffColumnsPerPixel    = 4
 )
@@ -56,7 +57,7 @@ type DiffImageOptions struct {
 // DiffImage draws snapshot a (left) and b (right) as two heatmaps side by
 // side, with the same metric, bucketing and one colour scale fitted over
 // both ([ShareScale]), so that equal brightness is equal load. Each panel
-// is a complete heatmap figure ([heatmap.RenderImage]) titled with its
+// is a complete heatmap figure ([render.ChartImage]) titled with its
 // label, table and metric, with its own key labels and time axis. format
 // is [artifact.FormatPNG] or [artifact.FormatSVG].
 func DiffImage(w io.Writer, format artifact.Format, a, b *keyspace.Snapshot, o DiffImageOptions) error {
@@ -101,9 +102,9 @@ func (o DiffImageOptions) withDefaults() (DiffImageOptions, error) {
 	if o.Width == 0 && o.Height == 0 {
 		o.Width, o.Height = DefaultDiffImageWidth, DefaultDiffImageHeight
 	}
-	if o.Width < 2*heatmap.MinImageWidth || o.Height < heatmap.MinImageHeight {
+	if o.Width < 2*render.MinImageWidth || o.Height < render.MinImageHeight {
 		return o, fmt.Errorf("drawing a side-by-side heatmap of %dx%d pixels: make it at least %dx%d (two panels of %dx%d)",
-			o.Width, o.Height, 2*heatmap.MinImageWidth, heatmap.MinImageHeight, heatmap.MinImageWidth, heatmap.MinImageHeight)
+			o.Width, o.Height, 2*render.MinImageWidth, render.MinImageHeight, render.MinImageWidth, render.MinImageHeight)
 	}
 	if o.Metric == "" {
 		o.Metric = heatmap.MetricWrites
@@ -123,7 +124,7 @@ func (o DiffImageOptions) withDefaults() (DiffImageOptions, error) {
 // panel is one half of a side-by-side image.
 type panel struct {
 	matrix *heatmap.Matrix
-	opts   heatmap.ImageOptions
+	opts   render.ImageOptions
 }
 
 // sideBySide builds both panels' matrices and figure options, with one
@@ -154,8 +155,8 @@ func sideBySide(a, b *keyspace.Snapshot, o DiffImageOptions) (left, right panel,
 		}
 		caption := heatmap.Describe(side.snap, m, o.Scale)
 		caption.Title = side.label + " — " + caption.Title
-		*side.panel = panel{matrix: m, opts: heatmap.ImageOptions{Width: width, Height: o.Height,
-			Theme: heatmap.NewTheme(!o.Light), Scale: o.Scale, Caption: caption, Marks: findingMarks(m, side.findings)}}
+		*side.panel = panel{matrix: m, opts: render.ImageOptions{Width: width, Height: o.Height,
+			Theme: render.NewTheme(!o.Light), Scale: o.Scale, Caption: caption, Marks: findingMarks(m, side.findings)}}
 	}
 	note := "one colour scale for both panels"
 	if l, r := left.matrix.Time, right.matrix.Time; left.matrix.Timed() && right.matrix.Timed() && !similar(l.ColumnDuration(), r.ColumnDuration()) {
@@ -188,10 +189,10 @@ func prefixView(snap *keyspace.Snapshot, prefix keyspace.Key, v heatmap.View) he
 // rasterPair draws both panels into one image with a rule between them.
 func rasterPair(left, right panel, o DiffImageOptions) (*image.RGBA, error) {
 	img := image.NewRGBA(image.Rect(0, 0, o.Width, o.Height))
-	theme := heatmap.NewTheme(!o.Light)
+	theme := render.NewTheme(!o.Light)
 	draw.Draw(img, img.Bounds(), image.NewUniform(theme.Background), image.Point{}, draw.Src)
 	for i, p := range []panel{left, right} {
-		half, err := heatmap.RenderImage(p.matrix, p.opts)
+		half, err := render.ChartImage(p.matrix, p.opts)
 		if err != nil {
 			return nil, fmt.Errorf("drawing the side-by-side heatmap: %w", err)
 		}
@@ -206,13 +207,13 @@ func rasterPair(left, right panel, o DiffImageOptions) (*image.RGBA, error) {
 // SVG, without its XML declaration, nested in a group moved to its half.
 func writeSVGPair(w io.Writer, left, right panel, o DiffImageOptions) error {
 	bw := bufio.NewWriter(w)
-	theme := heatmap.NewTheme(!o.Light)
+	theme := render.NewTheme(!o.Light)
 	fmt.Fprintf(bw, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"+
 		`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n"+
 		`<rect width="%d" height="%d" fill="%s"/>`+"\n", o.Width, o.Height, o.Width, o.Height, o.Width, o.Height, hexColor(theme.Background))
 	for i, p := range []panel{left, right} {
 		var buf bytes.Buffer
-		if err := heatmap.RenderSVG(&buf, p.matrix, p.opts); err != nil {
+		if err := render.ChartSVG(&buf, p.matrix, p.opts); err != nil {
 			return fmt.Errorf("drawing the side-by-side heatmap: %w", err)
 		}
 		doc := buf.Bytes()

@@ -8,16 +8,16 @@
 // A chart is the view drawn for a reader ([Render]): the heatmap of the
 // buckets the TUI shows at the same size ([tui.HeatView]), its title and
 // subtitle whole, every bucket a finding names labelled and the finding's
-// range marked with its number and share ([heatmap.Mark]), the legend in
+// range marked with its number and share ([render.Mark]), the legend in
 // whole counts, and the view's list under it; no key help, no selection.
 // With [Options.Frame] the export is instead exactly the frame the TUI
 // shows: [Frame] draws it with the TUI's headless renderer
-// ([tui.RenderFrame]), and the screenshot package ([screenshot.PNG],
-// [screenshot.SVG], [screenshot.Text], [screenshot.ANSI]) turns it into an
+// ([tui.RenderFrame]), and package render ([render.FramePNG],
+// [render.FrameSVG], [render.FrameText], [render.FrameANSI]) turns it into an
 // image or text under a title bar "btviz — table — view/metric", as the
 // TUI's screenshot key writes it. A view the snapshot cannot draw is an
 // error ([ErrCannotDraw]), never a picture of the error. Heatmap pictures
-// are drawn by [heatmap.RenderPNG] and [heatmap.RenderSVG]; two of them
+// are drawn by [render.ChartPNG] and [render.ChartSVG]; two of them
 // side by side share one colour scale ([ShareScale]) so that brightness
 // means the same on both. Every file is written atomically: to a
 // temporary file in the same directory, renamed into place once complete

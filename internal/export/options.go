@@ -11,7 +11,7 @@ import (
 	"github.com/btviz/btviz/internal/artifact"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/btviz/btviz/internal/screenshot"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/tui"
 )
 
@@ -22,8 +22,8 @@ const (
 	DefaultHeight = 60
 	MinWidth      = tui.MinWidth
 	MinHeight     = tui.MinHeight
-	MaxWidth      = screenshot.MaxColumns
-	MaxHeight     = screenshot.MaxRows - 1
+	MaxWidth      = render.MaxColumns
+	MaxHeight     = render.MaxRows - 1
 )
 
 // Options say what [Write] draws: which view of the snapshot, at what
@@ -47,7 +47,7 @@ type Options struct {
 	Metric    heatmap.Metric
 	Bucketing heatmap.Bucketing
 	Scale     heatmap.ScaleKind
-	Palette   heatmap.Palette
+	Palette   render.Palette
 	// Width and Height are the frame's size in cells.
 	Width, Height int
 	// Light draws for a light background instead of a dark one (the
@@ -111,7 +111,7 @@ func ParseOptions(f Flags) (Options, error) {
 		}
 	}
 	if f.Palette != "" {
-		if o.Palette, err = heatmap.ParsePalette(f.Palette); err != nil {
+		if o.Palette, err = render.ParsePalette(f.Palette); err != nil {
 			return o, fmt.Errorf("--palette: %w", err)
 		}
 	}
@@ -183,7 +183,7 @@ func (o Options) check() error {
 		size, _ := pngFrame(o.Width, o.Height).PixelSize()
 		tallest, widest := largestPNG(o.Width, o.Height)
 		return fmt.Errorf("size %dx%d makes a %dx%d pixel PNG, above the %d megapixels a PNG may have; a .png of %d columns takes at most %d rows (%dx%d), one of %d rows at most %d columns (%dx%d); an .svg, .txt or .ansi takes every size up to %dx%d",
-			o.Width, o.Height, size.X, size.Y, screenshot.MaxPixels>>20, o.Width, tallest, o.Width, tallest, o.Height, widest, widest, o.Height, MaxWidth, MaxHeight)
+			o.Width, o.Height, size.X, size.Y, render.MaxPixels>>20, o.Width, tallest, o.Width, tallest, o.Height, widest, widest, o.Height, MaxWidth, MaxHeight)
 	}
 	return nil
 }
@@ -193,7 +193,7 @@ func (o Options) check() error {
 func SizeLimits() string {
 	tallest, widest := largestPNG(MaxWidth, MaxHeight)
 	return fmt.Sprintf("at least %dx%d, at most %dx%d; a .png at most %d megapixels, e.g. %dx%d or %dx%d",
-		MinWidth, MinHeight, MaxWidth, MaxHeight, screenshot.MaxPixels>>20, MaxWidth, tallest, widest, MaxHeight)
+		MinWidth, MinHeight, MaxWidth, MaxHeight, render.MaxPixels>>20, MaxWidth, tallest, widest, MaxHeight)
 }
 
 // pngFrame is a frame of width×height cells as a PNG draws it: with its
@@ -203,10 +203,10 @@ func pngFrame(width, height int) artifact.Frame {
 }
 
 // pngHolds reports whether a frame of width×height cells fits the pixel
-// budget of a PNG ([screenshot.MaxPixels]).
+// budget of a PNG ([render.MaxPixels]).
 func pngHolds(width, height int) bool {
 	size, err := pngFrame(width, height).PixelSize()
-	return err == nil && size.X*size.Y <= screenshot.MaxPixels
+	return err == nil && size.X*size.Y <= render.MaxPixels
 }
 
 // largestPNG returns the most rows a PNG of width columns holds, and the

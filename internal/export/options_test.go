@@ -7,6 +7,7 @@ import (
 
 	"github.com/btviz/btviz/internal/artifact"
 	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/tui"
 )
 
@@ -17,7 +18,7 @@ func TestParseOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Options{Format: artifact.FormatPNG, View: tui.PaneFindings, Prefix: "user#\x00a", Metric: heatmap.MetricBytes,
-		Bucketing: heatmap.BucketTablets, Scale: heatmap.ScaleLog, Palette: heatmap.Heat(), Width: 120, Height: 40, Light: true}
+		Bucketing: heatmap.BucketTablets, Scale: heatmap.ScaleLog, Palette: render.Heat(), Width: 120, Height: 40, Light: true}
 	if !reflect.DeepEqual(o, want) {
 		t.Errorf("ParseOptions = %+v, want %+v", o, want)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/report"
 )
 
@@ -24,8 +25,8 @@ const DefaultFindingImages = 6
 // Heatmap matrix sizes for report pictures: about one bucket per 8 pixels
 // of height and one time column per 5 pixels of width of a default image.
 const (
-	reportRows    = heatmap.DefaultImageHeight / 8
-	reportColumns = heatmap.DefaultImageWidth / 5
+	reportRows    = render.DefaultImageHeight / 8
+	reportColumns = render.DefaultImageWidth / 5
 )
 
 // ReportImageOptions set what [ReportImages] draws and how it links it.
@@ -34,7 +35,7 @@ type ReportImageOptions struct {
 	// links are relative to it (default: the current directory).
 	MarkdownDir string
 	// Width and Height are each picture's size in pixels (default
-	// [heatmap.DefaultImageWidth] × [heatmap.DefaultImageHeight];
+	// [render.DefaultImageWidth] × [render.DefaultImageHeight];
 	// what-if pictures are twice as wide).
 	Width, Height int
 	// Light draws on a light background.
@@ -108,7 +109,7 @@ type picture struct {
 	draw    func(w io.Writer) error
 	// figure, for a picture of one heatmap, builds its matrix and
 	// options: what draw draws.
-	figure func() (*heatmap.Matrix, heatmap.ImageOptions, error)
+	figure func() (*heatmap.Matrix, render.ImageOptions, error)
 }
 
 // plannedPictures lists the pictures of the report, in section order.
@@ -170,14 +171,14 @@ func (r pictureRenderer) width() int {
 	if r.o.Width > 0 {
 		return r.o.Width
 	}
-	return heatmap.DefaultImageWidth
+	return render.DefaultImageWidth
 }
 
 func (r pictureRenderer) height() int {
 	if r.o.Height > 0 {
 		return r.o.Height
 	}
-	return heatmap.DefaultImageHeight
+	return render.DefaultImageHeight
 }
 
 // heatmap plans the picture of one view. A title, when set, replaces the
@@ -185,10 +186,10 @@ func (r pictureRenderer) height() int {
 // findings are marked on it by their numbers.
 func (r pictureRenderer) heatmap(section report.Section, name, alt, title string, v heatmap.View) picture {
 	v.Rows, v.Columns = reportRows, reportColumns
-	figure := func() (*heatmap.Matrix, heatmap.ImageOptions, error) {
+	figure := func() (*heatmap.Matrix, render.ImageOptions, error) {
 		m, err := heatmap.Build(r.snap, v)
 		if err != nil {
-			return nil, heatmap.ImageOptions{}, err
+			return nil, render.ImageOptions{}, err
 		}
 		caption := heatmap.Describe(r.snap, m, heatmap.Scale{})
 		if title != "" {
@@ -199,15 +200,15 @@ func (r pictureRenderer) heatmap(section report.Section, name, alt, title string
 		if len(marks) > 0 {
 			caption.Subtitle += " · numbers mark the report's findings"
 		}
-		return m, heatmap.ImageOptions{Width: r.width(), Height: r.height(),
-			Theme: heatmap.NewTheme(!r.o.Light), Caption: caption, Marks: marks}, nil
+		return m, render.ImageOptions{Width: r.width(), Height: r.height(),
+			Theme: render.NewTheme(!r.o.Light), Caption: caption, Marks: marks}, nil
 	}
 	return picture{section: section, name: name, alt: alt, figure: figure, draw: func(w io.Writer) error {
 		m, opts, err := figure()
 		if err != nil {
 			return err
 		}
-		return heatmap.RenderPNG(w, m, opts)
+		return render.ChartPNG(w, m, opts)
 	}}
 }
 

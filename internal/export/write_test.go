@@ -24,7 +24,7 @@ import (
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/btviz/btviz/internal/screenshot"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/tui"
 )
 
@@ -55,24 +55,24 @@ func TestSVGTextMatchesTheFrame(t *testing.T) {
 		{View: tui.PaneRows, Width: 200, Height: 60},
 	} {
 		data, snap, findings := exportTo(t, "frame.svg", o)
-		doc, err := screenshot.ReadSVG(bytes.NewReader(data))
+		doc, err := render.ReadFrameSVG(bytes.NewReader(data))
 		if err != nil {
 			t.Fatalf("%s: %v", o.View, err)
 		}
 		o.Format = artifact.FormatSVG
-		want := strings.Split(screenshot.Text(Frame(snap, findings, o)), "\n")
+		want := strings.Split(render.FrameText(Frame(snap, findings, o)), "\n")
 		if len(want) != o.Height {
 			t.Fatalf("%s: the frame has %d lines, want %d", o.View, len(want), o.Height)
 		}
 		for y, line := range want {
-			if got := screenshot.Line(doc.Rows[y]); got != line {
+			if got := render.SVGLine(doc.Rows[y]); got != line {
 				t.Errorf("%s row %d: SVG text %q, want %q", o.View, y, got, line)
 			}
 		}
-		if got, want := strings.TrimSpace(screenshot.Line(doc.Title)), o.withDefaults().frame(snap, findings).Title; got != want {
+		if got, want := strings.TrimSpace(render.SVGLine(doc.Title)), o.withDefaults().frame(snap, findings).Title; got != want {
 			t.Errorf("%s: title %q, want %q", o.View, got, want)
 		}
-		if doc.Width != o.Width*screenshot.DefaultCellWidth || doc.Height != (o.Height+1)*screenshot.DefaultCellHeight {
+		if doc.Width != o.Width*render.DefaultCellWidth || doc.Height != (o.Height+1)*render.DefaultCellHeight {
 			t.Errorf("%s: SVG is %d×%d", o.View, doc.Width, doc.Height)
 		}
 	}
@@ -89,12 +89,12 @@ func TestPNGSizeAndCellColours(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the PNG does not decode: %v", err)
 	}
-	cw, ch := screenshot.DefaultCellWidth, screenshot.DefaultCellHeight
+	cw, ch := render.DefaultCellWidth, render.DefaultCellHeight
 	if b := img.Bounds(); b.Dx() != o.Width*cw || b.Dy() != (o.Height+1)*ch {
 		t.Fatalf("PNG is %v, want %d×%d", b, o.Width*cw, (o.Height+1)*ch)
 	}
 	o.Format = artifact.FormatPNG
-	grid, err := screenshot.Parse(Frame(snap, findings, o), o.Width, o.Height)
+	grid, err := render.ParseFrame(Frame(snap, findings, o), o.Width, o.Height)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestTextExportIsTheFrameWithoutEscapes(t *testing.T) {
 	o := Options{View: tui.PanePrefixes, Width: 100, Height: 30}
 	data, snap, findings := exportTo(t, "frame.txt", o)
 	frame := tui.RenderFrame(snap, findings, tui.ViewState{Main: tui.PanePrefixes}, 100, 30, true, colorprofile.NoTTY)
-	if got, want := string(data), screenshot.Text(frame)+"\n"; got != want {
+	if got, want := string(data), render.FrameText(frame)+"\n"; got != want {
 		t.Fatalf("txt export differs from the frame:\n%s\nwant:\n%s", got, want)
 	}
 	if i := strings.IndexFunc(string(data), func(r rune) bool { return r < 0x20 && r != '\n' || r == 0x7f }); i >= 0 {
@@ -147,7 +147,7 @@ func TestANSIExportIsTheColouredFrame(t *testing.T) {
 	o := Options{View: tui.PaneHeatmap, Width: 100, Height: 30, Light: true}
 	data, snap, findings := exportTo(t, "frame.ansi", o)
 	frame := tui.RenderFrame(snap, findings, tui.ViewState{}, 100, 30, false, colorprofile.TrueColor)
-	if got, want := string(data), screenshot.ANSI(frame)+"\n"; got != want {
+	if got, want := string(data), render.FrameANSI(frame)+"\n"; got != want {
 		t.Fatal("ansi export differs from the frame")
 	}
 	if loc := nonSGR.FindIndex(data); loc != nil {

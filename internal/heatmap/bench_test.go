@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btviz/btviz/internal/heatmap/heatmaptest"
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/charmbracelet/colorprofile"
 )
 
 // millionRowSnapshot builds a snapshot of a 1,000,000-row multi-tenant
@@ -17,17 +17,17 @@ func millionRowSnapshot(b *testing.B) *keyspace.Snapshot {
 	b.Helper()
 	const rows = 1_000_000
 	builder := keyspace.NewBuilder(&keyspace.Snapshot{Source: keyspace.SourceEmulator, Table: "metrics"}, keyspace.Options{Delimiters: "#", Seed: 1})
-	r := newRand("million")
+	r := heatmaptest.NewRand("million")
 	row := keyspace.Row{Weight: 1, Cells: make([]keyspace.Cell, 2)}
 	for i := range rows {
 		tenant := i % 40
 		if i%5 == 0 {
 			tenant = 7 // the hot tenant
 		}
-		at := epoch.Add(time.Duration(r.Int64N(int64(30 * 24 * time.Hour))))
+		at := heatmaptest.Epoch.Add(time.Duration(r.Int64N(int64(30 * 24 * time.Hour))))
 		row.Key = fmt.Sprintf("tenant%02d#device%05d#%013d", tenant, (i/40)%5000, at.UnixMilli())
-		row.Cells[0] = cellAt("m", "cpu", at, 8)
-		row.Cells[1] = cellAt("m", "mem", at, 8)
+		row.Cells[0] = heatmaptest.CellAt("m", "cpu", at, 8)
+		row.Cells[1] = heatmaptest.CellAt("m", "mem", at, 8)
 		builder.Add(&row)
 	}
 	return builder.Snapshot()
@@ -56,23 +56,4 @@ func BenchmarkBuildMatrix_1M(b *testing.B) {
 			}
 		}
 	})
-}
-
-// BenchmarkRenderText_240x70 draws a full 240×70 truecolor frame.
-func BenchmarkRenderText_240x70(b *testing.B) {
-	snap := buildSnapshot(b, "celebrity", celebrityRows(), keyspace.Options{})
-	for _, p := range []colorprofile.Profile{colorprofile.TrueColor, colorprofile.NoTTY} {
-		o := TextOptions{Width: 240, Height: 70, Profile: p, Title: "celebrity", Selected: &Cell{Bucket: 3, Column: 40}}
-		l := TextLayout(o, true)
-		m, err := Build(snap, View{Rows: l.KeySamples, Columns: l.HeatWidth})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(p.String(), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				RenderText(m, o)
-			}
-		})
-	}
 }

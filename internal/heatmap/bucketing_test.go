@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btviz/btviz/internal/heatmap/heatmaptest"
 	"github.com/btviz/btviz/internal/keyspace"
 )
 
@@ -21,10 +22,10 @@ func fruitSnapshot(t *testing.T) *keyspace.Snapshot {
 	t.Helper()
 	var rows []keyspace.Row
 	add := func(key string, cells int) {
-		at := epoch.Add(time.Duration(len(rows)) * time.Minute)
+		at := heatmaptest.Epoch.Add(time.Duration(len(rows)) * time.Minute)
 		row := keyspace.Row{Key: key}
 		for i := range cells {
-			row.Cells = append(row.Cells, cellAt("f", fmt.Sprintf("q%02d", i), at, 10))
+			row.Cells = append(row.Cells, heatmaptest.CellAt("f", fmt.Sprintf("q%02d", i), at, 10))
 		}
 		rows = append(rows, row)
 	}
@@ -42,7 +43,7 @@ func fruitSnapshot(t *testing.T) *keyspace.Snapshot {
 	add("date", 1)
 	add("fig#1", 1)
 	add("fig#2", 1)
-	snap := buildSnapshot(t, "fruit", rows, keyspace.Options{Delimiters: "#"})
+	snap := heatmaptest.BuildSnapshot(t, "fruit", rows, keyspace.Options{Delimiters: "#"})
 	snap.Ranges = nil
 	b := keyspace.NewBuilder(&keyspace.Snapshot{Table: "fruit", Ranges: []keyspace.Range{
 		{Start: "", End: "b"}, {Start: "b", End: "d"}, {Start: "d", End: ""},
@@ -191,10 +192,10 @@ func TestFewPrefixesGoDeeper(t *testing.T) {
 	var rows []keyspace.Row
 	for i := range fewUnits {
 		for j := range 3 {
-			rows = append(rows, keyspace.Row{Key: fmt.Sprintf("t%d#%d", i, j), Cells: []keyspace.Cell{cellAt("f", "q", epoch, 1)}})
+			rows = append(rows, keyspace.Row{Key: fmt.Sprintf("t%d#%d", i, j), Cells: []keyspace.Cell{heatmaptest.CellAt("f", "q", heatmaptest.Epoch, 1)}})
 		}
 	}
-	many := buildSnapshot(t, "tenants", rows, keyspace.Options{Delimiters: "#"})
+	many := heatmaptest.BuildSnapshot(t, "tenants", rows, keyspace.Options{Delimiters: "#"})
 	m = mustBuild(t, many, View{Bucketing: BucketPrefix, Rows: 40})
 	if len(m.Buckets) != fewUnits {
 		t.Fatalf("%d children are not few: want one bucket each, got %v", fewUnits, boundaries(m))
@@ -218,10 +219,10 @@ func TestSingleChildChainsAreSkipped(t *testing.T) {
 	var rows []keyspace.Row
 	for _, user := range []string{"ann", "bob", "cid"} {
 		for i := range 3 {
-			rows = append(rows, keyspace.Row{Key: fmt.Sprintf("user#%s#%d", user, i), Cells: []keyspace.Cell{cellAt("f", "q", epoch, 1)}})
+			rows = append(rows, keyspace.Row{Key: fmt.Sprintf("user#%s#%d", user, i), Cells: []keyspace.Cell{heatmaptest.CellAt("f", "q", heatmaptest.Epoch, 1)}})
 		}
 	}
-	snap := buildSnapshot(t, "users", rows, keyspace.Options{Delimiters: "#"})
+	snap := heatmaptest.BuildSnapshot(t, "users", rows, keyspace.Options{Delimiters: "#"})
 	m := mustBuild(t, snap, View{Bucketing: BucketPrefix, Rows: 3})
 	assertStrings(t, "users", []string{m.Buckets[0].Label, m.Buckets[0].ShortLabel, string(m.Anchor.Prefix)}, []string{"user#ann#", "…ann#", "user#"})
 	if len(m.Buckets) != 3 {
@@ -231,12 +232,12 @@ func TestSingleChildChainsAreSkipped(t *testing.T) {
 
 func TestRowsAtAPrefixItselfKeepTheirOwnBucket(t *testing.T) {
 	rows := []keyspace.Row{
-		{Key: "a#", Cells: []keyspace.Cell{cellAt("f", "q", epoch, 1), cellAt("f", "r", epoch, 1)}},
-		{Key: "a#x", Cells: []keyspace.Cell{cellAt("f", "q", epoch, 1)}},
-		{Key: "a#y", Cells: []keyspace.Cell{cellAt("f", "q", epoch, 1)}},
-		{Key: "b#z", Cells: []keyspace.Cell{cellAt("f", "q", epoch, 1)}},
+		{Key: "a#", Cells: []keyspace.Cell{heatmaptest.CellAt("f", "q", heatmaptest.Epoch, 1), heatmaptest.CellAt("f", "r", heatmaptest.Epoch, 1)}},
+		{Key: "a#x", Cells: []keyspace.Cell{heatmaptest.CellAt("f", "q", heatmaptest.Epoch, 1)}},
+		{Key: "a#y", Cells: []keyspace.Cell{heatmaptest.CellAt("f", "q", heatmaptest.Epoch, 1)}},
+		{Key: "b#z", Cells: []keyspace.Cell{heatmaptest.CellAt("f", "q", heatmaptest.Epoch, 1)}},
 	}
-	snap := buildSnapshot(t, "prefix-rows", rows, keyspace.Options{Delimiters: "#"})
+	snap := heatmaptest.BuildSnapshot(t, "prefix-rows", rows, keyspace.Options{Delimiters: "#"})
 	a := snap.Root.Lookup("a#")
 	m := mustBuild(t, snap, View{Node: a[len(a)-1], Bucketing: BucketPrefix, Metric: MetricWrites, Rows: 10})
 	assertStrings(t, "remainder first", boundaries(m), []string{"a#..a#x", "a#x..a#y", "a#y..a$"})

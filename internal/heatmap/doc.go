@@ -1,13 +1,12 @@
 // Package heatmap turns a [keyspace.Snapshot] into the picture btviz
 // exists to show: a [Matrix] of key buckets (rows) against write time or
-// a single metric column, and renderers that draw it in a terminal
-// ([RenderText]) or as an image ([RenderPNG], [RenderSVG]).
+// a single metric column, with the metrics, scales, time axis and bucket
+// labels that describe it. It is the model only: package render draws a
+// matrix in a terminal or as an image.
 //
-// Everything here is a pure function of its inputs: no terminal, clock or
-// I/O other than the writer an image is encoded to. The package knows
-// nothing of Bubble Tea; the TUI calls [Build] for its view, [TextLayout]
-// to size it, [RenderText] to draw it and [HitTest] to map a mouse click
-// back to a bucket.
+// Everything here is a pure function of its inputs: no terminal, font,
+// clock or I/O (docs/ARCHITECTURE.md lists what it must not import). The
+// view calls [Build] for what it shows; the renderers read the matrix.
 //
 // The classic patterns read at a glance: sequential keys draw a diagonal
 // (each key range is written in its own time slice), a hot key range a

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btviz/btviz/internal/heatmap/heatmaptest"
 	"github.com/btviz/btviz/internal/keyspace"
 )
 
@@ -78,13 +79,13 @@ func plant(t testing.TB, seed uint64, keyOf func(r *rand.Rand, band, row int) st
 				slot = 2*(i-half) + 1
 			}
 			c := columns[slot]
-			at := epoch.Add(span*time.Duration(c)/plantedColumns + time.Duration(r.Int64N(int64(span/plantedColumns))))
-			band[i].Cells = []keyspace.Cell{cellAt("f", "q", at, 20)}
+			at := heatmaptest.Epoch.Add(span*time.Duration(c)/plantedColumns + time.Duration(r.Int64N(int64(span/plantedColumns))))
+			band[i].Cells = []keyspace.Cell{heatmaptest.CellAt("f", "q", at, 20)}
 		}
 		pt.rows = append(pt.rows, band)
 		all = append(all, band...)
 	}
-	pt.snap = buildSnapshot(t, "planted", all, keyspace.Options{})
+	pt.snap = heatmaptest.BuildSnapshot(t, "planted", all, keyspace.Options{})
 	return pt
 }
 
@@ -260,10 +261,10 @@ func TestEvenBucketsHoldEqualRows(t *testing.T) {
 				}
 				seen[key] = true
 				n++
-				rows = append(rows, keyspace.Row{Key: key, Cells: []keyspace.Cell{cellAt("f", "q", epoch.Add(time.Duration(r.IntN(1000))*time.Minute), 10)}})
+				rows = append(rows, keyspace.Row{Key: key, Cells: []keyspace.Cell{heatmaptest.CellAt("f", "q", heatmaptest.Epoch.Add(time.Duration(r.IntN(1000))*time.Minute), 10)}})
 			}
 		}
-		snap := buildSnapshot(t, "prefixes", rows, keyspace.Options{})
+		snap := heatmaptest.BuildSnapshot(t, "prefixes", rows, keyspace.Options{})
 		m := mustBuild(t, snap, View{Bucketing: BucketEven, Rows: 24, Columns: 8})
 		if len(m.Buckets) != 24 {
 			t.Errorf("%d prefixes: %d buckets, want 24", prefixes, len(m.Buckets))

@@ -9,6 +9,10 @@ import (
 	"unicode/utf8"
 )
 
+// widestGutter is the widest label gutter the heatmap pane draws (render's
+// maxLabelWidth).
+const widestGutter = 32
+
 // TestFitLabelsSplitsARunThatCannotBeCutAsOne checks the two cases that
 // used to leave cut labels reading the same: a run of labels whose shared
 // part ends before the label below sets itself apart (host names under a
@@ -103,7 +107,7 @@ func TestFitLabelsNeverInvertsRandomKeys(t *testing.T) {
 			labels = append(labels, l)
 		}
 		slices.Sort(labels)
-		for width := 8; width <= maxLabelWidth; width++ {
+		for width := 8; width <= widestGutter; width++ {
 			got := fitLabels(labels, width)
 			if !checkFitted(t, labels, got, width) {
 				t.Fatalf("round %d, width %d: labels %q", round, width, labels)

@@ -47,7 +47,7 @@ func (u Unit) Format(v float64) string {
 // write it: "3h20m", "400d" ([units.Duration]), and beyond the 292 years
 // a [time.Duration] holds, "1,142 years".
 func (a TimeAxis) ColumnText() string {
-	if years := a.spanSeconds() / float64(max(a.Columns, 1)) / (12 * monthSeconds); years >= 2 {
+	if years := a.SpanSeconds() / float64(max(a.Columns, 1)) / (12 * MonthSeconds); years >= 2 {
 		return units.Thousands(int64(math.Round(years))) + " years"
 	}
 	return units.Duration(a.ColumnDuration())

@@ -8,6 +8,9 @@ import (
 	"github.com/btviz/btviz/internal/keytime"
 )
 
+// ellipsis stands for the part of a label left out.
+const ellipsis = "…"
+
 // tableStartLabel names a range that starts at the very first key.
 const tableStartLabel = "(table start)"
 

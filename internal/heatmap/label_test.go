@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btviz/btviz/internal/heatmap/heatmaptest"
 	"github.com/btviz/btviz/internal/keyspace"
 )
 
@@ -54,9 +55,9 @@ func TestBoundTextsEscapeAsTheLabels(t *testing.T) {
 		// Packed sensor ids: four random bytes, printable or not, and a
 		// big-endian sequence number.
 		key := []byte{byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), byte(r.IntN(256)), 0, 0, byte(i >> 8), byte(i)}
-		rows = append(rows, keyspace.Row{Key: string(key), Cells: []keyspace.Cell{cellAt("f", "q", epoch.Add(time.Duration(i)*time.Minute), 10)}})
+		rows = append(rows, keyspace.Row{Key: string(key), Cells: []keyspace.Cell{heatmaptest.CellAt("f", "q", heatmaptest.Epoch.Add(time.Duration(i)*time.Minute), 10)}})
 	}
-	snap := buildSnapshot(t, "binary", rows, keyspace.Options{DelimitersDecided: true})
+	snap := heatmaptest.BuildSnapshot(t, "binary", rows, keyspace.Options{DelimitersDecided: true})
 	m := mustBuild(t, snap, View{Bucketing: BucketEven, Rows: 40, Columns: 10})
 	hexed := 0
 	for b := 1; b < len(m.Buckets); b++ {

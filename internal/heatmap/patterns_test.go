@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/btviz/btviz/internal/heatmap/heatmaptest"
 	"github.com/btviz/btviz/internal/keyspace"
 )
 
@@ -21,7 +22,7 @@ func hottestColumn(b *Bucket) int {
 }
 
 func TestTimestampFirstKeysDrawADiagonal(t *testing.T) {
-	snap := scenarioSnapshot(t, "timestamp-first")
+	snap := heatmaptest.ScenarioSnapshot(t, "timestamp-first")
 	for _, mode := range []Bucketing{BucketEven, BucketHeat} {
 		for _, rows := range []int{8, 16, 32, 64, 140} {
 			for _, columns := range []int{24, 60, 233} {
@@ -50,7 +51,7 @@ func TestTimestampFirstKeysDrawADiagonal(t *testing.T) {
 
 // celebrityRange is the key range of the celebrity's rows.
 func celebrityRange() (start, end string) {
-	prefix := "user#" + celebrityHandle + "#"
+	prefix := "user#" + heatmaptest.CelebrityHandle + "#"
 	return prefix, keyspace.PrefixEnd(prefix)
 }
 
@@ -70,7 +71,7 @@ func recentWrites(b *Bucket) float64 {
 }
 
 func TestCelebritySurvivesHeatBucketingAtEveryZoom(t *testing.T) {
-	snap := scenarioSnapshot(t, "celebrity")
+	snap := heatmaptest.ScenarioSnapshot(t, "celebrity")
 	user := snap.Root.Lookup("user#")
 	celebStart, _ := celebrityRange()
 	views := map[string]View{
@@ -109,7 +110,7 @@ func TestCelebritySurvivesHeatBucketingAtEveryZoom(t *testing.T) {
 }
 
 func TestCelebritySurvivesEvenBucketing(t *testing.T) {
-	snap := scenarioSnapshot(t, "celebrity")
+	snap := heatmaptest.ScenarioSnapshot(t, "celebrity")
 	for _, rows := range []int{8, 16, 32, 64} {
 		m := mustBuild(t, snap, View{Bucketing: BucketEven, Rows: rows, Columns: 56})
 		inside, hottest := 0, 0
@@ -132,7 +133,7 @@ func TestCelebritySurvivesEvenBucketing(t *testing.T) {
 }
 
 func TestOversizedRowStandsOutAsOneRow(t *testing.T) {
-	snap := scenarioSnapshot(t, "large-row")
+	snap := heatmaptest.ScenarioSnapshot(t, "large-row")
 	for _, mode := range []Bucketing{BucketPrefix, BucketEven, BucketHeat, BucketTablets} {
 		m := mustBuild(t, snap, View{Bucketing: mode, Metric: MetricMaxRow, Rows: 24})
 		top := 0
@@ -142,7 +143,7 @@ func TestOversizedRowStandsOutAsOneRow(t *testing.T) {
 			}
 		}
 		b := m.Buckets[top]
-		if !keyspace.InRange(largeRowKey, string(b.Start), string(b.End)) || b.Values[0] < 100<<20 {
+		if !keyspace.InRange(heatmaptest.LargeRowKey, string(b.Start), string(b.End)) || b.Values[0] < 100<<20 {
 			t.Fatalf("%s: the largest bucket is %q [%v, %v) at %v bytes", mode, b.Label, b.Start, b.End, b.Values[0])
 		}
 		for i := range m.Buckets {
@@ -152,7 +153,7 @@ func TestOversizedRowStandsOutAsOneRow(t *testing.T) {
 		}
 	}
 	// Zoomed into its owner, heat bucketing names the row itself.
-	owner := snap.Root.Find(largeRowKey)
+	owner := snap.Root.Find(heatmaptest.LargeRowKey)
 	var ingest *keyspace.Node
 	for _, n := range owner {
 		if strings.HasSuffix(string(n.Prefix), "studio_ingest#") {
@@ -169,7 +170,7 @@ func TestOversizedRowStandsOutAsOneRow(t *testing.T) {
 			names = append(names, b.Label)
 		}
 	}
-	if fmt.Sprint(names) != fmt.Sprint([]string{largeRowKey}) {
+	if fmt.Sprint(names) != fmt.Sprint([]string{heatmaptest.LargeRowKey}) {
 		t.Fatalf("hot buckets under studio_ingest#: %q", names)
 	}
 }

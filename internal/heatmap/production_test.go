@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btviz/btviz/internal/heatmap/heatmaptest"
 	"github.com/btviz/btviz/internal/keyspace"
 )
 
@@ -37,7 +38,7 @@ func hottest(m *Matrix) (int, float64) {
 }
 
 func TestCPUMetricDrawsTheHotTabletOnTheScansKeys(t *testing.T) {
-	storage := scenarioSnapshot(t, "celebrity")
+	storage := heatmaptest.ScenarioSnapshot(t, "celebrity")
 	snap := keyspace.WithHotTablets(storage, hotTablets(storage.Table, "user#mila_rosewood#", "user#mila_rosewood$"))
 	m := mustBuild(t, snap, View{Node: snap.Root, Bucketing: BucketPrefix, Metric: MetricCPU, Rows: 40, Columns: 60})
 	if !m.Timed() || !m.CallTime || m.Description() != "node CPU % (cluster c1)" {
@@ -92,7 +93,7 @@ func TestLatencyMetricsDrawTheSlowRange(t *testing.T) {
 			t.Errorf("%s of %s at 90s: %v, want 20ms within the sketch's error", metric, m.Buckets[b].Label, v)
 		}
 	}
-	scan := scenarioSnapshot(t, "celebrity")
+	scan := heatmaptest.ScenarioSnapshot(t, "celebrity")
 	if _, err := Build(scan, View{Node: scan.Root, Metric: MetricLatency, Rows: 20}); err == nil || !strings.Contains(err.Error(), "traffic recording") {
 		t.Errorf("latency of a scan: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btviz/btviz/internal/heatmap/heatmaptest"
 	"github.com/btviz/btviz/internal/keyspace"
 )
 
@@ -16,7 +17,7 @@ func sharedPrefixSnapshot(common string) *keyspace.Snapshot {
 	b := keyspace.NewBuilder(&keyspace.Snapshot{Table: "same", Families: []string{"f"}}, keyspace.Options{})
 	for i := range 200_000 {
 		b.Add(&keyspace.Row{Key: fmt.Sprintf("%s%08d", common, i), Weight: 1, Cells: []keyspace.Cell{
-			{Family: "f", Qualifier: "q", Timestamp: epoch.Add(time.Duration(i) * time.Second).UnixMicro(), ValueBytes: 10}}})
+			{Family: "f", Qualifier: "q", Timestamp: heatmaptest.Epoch.Add(time.Duration(i) * time.Second).UnixMicro(), ValueBytes: 10}}})
 	}
 	return b.Snapshot()
 }

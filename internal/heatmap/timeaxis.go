@@ -7,6 +7,11 @@ import (
 	"github.com/btviz/btviz/internal/keyspace"
 )
 
+// MonthSeconds is the length of an average Gregorian month in seconds
+// (30.436875 days): the unit of the years a long column counts
+// ([TimeAxis.ColumnText]) and of the month steps of time ticks.
+const MonthSeconds = 30.436875 * 24 * 3600
+
 // TimeAxis is the time dimension of a [Matrix]: Columns equal columns
 // covering [Start, End), the span of the snapshot's cell timestamps on
 // its time grid. Columns is 0 for a matrix without a time axis.
@@ -19,13 +24,13 @@ type TimeAxis struct {
 // (about 292 years); spans beyond that are still drawn correctly.
 func (a TimeAxis) Span() time.Duration { return a.End.Sub(a.Start) }
 
-// spanSeconds returns End − Start in seconds, exact enough for drawing
+// SpanSeconds returns End − Start in seconds, exact enough for drawing
 // at any span.
-func (a TimeAxis) spanSeconds() float64 { return secondsBetween(a.Start, a.End) }
+func (a TimeAxis) SpanSeconds() float64 { return SecondsBetween(a.Start, a.End) }
 
-// secondsBetween returns b − a in seconds without the saturation of
+// SecondsBetween returns b − a in seconds without the saturation of
 // [time.Time.Sub], so that axes of thousands of years divide correctly.
-func secondsBetween(a, b time.Time) float64 {
+func SecondsBetween(a, b time.Time) float64 {
 	return float64(b.Unix()-a.Unix()) + float64(b.Nanosecond()-a.Nanosecond())/1e9
 }
 
@@ -43,7 +48,7 @@ func (a TimeAxis) ColumnStart(j int) time.Time {
 	if a.Columns <= 0 {
 		return a.Start
 	}
-	return addSeconds(a.Start, a.spanSeconds()*float64(j)/float64(a.Columns))
+	return addSeconds(a.Start, a.SpanSeconds()*float64(j)/float64(a.Columns))
 }
 
 // addSeconds returns t + s seconds, at any distance.
@@ -54,11 +59,11 @@ func addSeconds(t time.Time, s float64) time.Time {
 
 // ColumnAt returns the column holding time t, clamped to the axis.
 func (a TimeAxis) ColumnAt(t time.Time) int {
-	span := a.spanSeconds()
+	span := a.SpanSeconds()
 	if a.Columns <= 0 || span <= 0 {
 		return 0
 	}
-	j := int(math.Min(math.Max(secondsBetween(a.Start, t)/span*float64(a.Columns), -1), float64(a.Columns)))
+	j := int(math.Min(math.Max(SecondsBetween(a.Start, t)/span*float64(a.Columns), -1), float64(a.Columns)))
 	return min(max(j, 0), a.Columns-1)
 }
 

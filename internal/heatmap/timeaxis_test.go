@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/btviz/btviz/internal/heatmap/heatmaptest"
 )
 
 func TestRebinningKeepsTotalsAndDrawsASteadyRateFlat(t *testing.T) {
@@ -56,7 +58,7 @@ func TestTimeAxisColumns(t *testing.T) {
 }
 
 func TestMatrixTimeAxisCoversTheSnapshotSpan(t *testing.T) {
-	snap := scenarioSnapshot(t, "device-reversed-ts")
+	snap := heatmaptest.ScenarioSnapshot(t, "device-reversed-ts")
 	m := mustBuild(t, snap, View{Rows: 10, Columns: 300})
 	first, last, _ := snap.TimeSpan()
 	if !m.Time.Start.Equal(snap.BucketTime(first)) || !m.Time.End.Equal(snap.BucketTime(last)) || m.Time.Columns != 300 {
@@ -87,25 +89,12 @@ func TestMatrixTimeAxisCoversTheSnapshotSpan(t *testing.T) {
 	}
 }
 
-func TestTimeTicksAreRoundAndFitTheirLabels(t *testing.T) {
-	start := time.Date(2026, 10, 31, 22, 6, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		span  time.Duration
-		width float64
-		first string
-	}{
-		{7 * 24 * time.Hour, 80, "Nov 1"},
-		{11 * time.Hour, 100, "23:00"},
-		{90 * time.Second, 60, "22:06:00"},
-	} {
-		ticks := timeTicks(TimeAxis{Start: start, End: start.Add(tc.span), Columns: 10}, tc.width, 1, nil)
-		if len(ticks) < 2 || ticks[0].label != tc.first {
-			t.Fatalf("span %v: ticks %+v", tc.span, ticks)
-		}
-		for i := 1; i < len(ticks); i++ {
-			if gap := (ticks[i].frac - ticks[i-1].frac) * tc.width; gap < float64(len(ticks[i-1].label)+1) {
-				t.Fatalf("span %v: labels %q and %q overlap", tc.span, ticks[i-1].label, ticks[i].label)
-			}
-		}
+func TestColumnTextOfLongAxesSaysYears(t *testing.T) {
+	a := TimeAxis{Start: time.Unix(0, 0), End: time.UnixMicro(1 << 62), Columns: 128}
+	if got := a.ColumnText(); got != "1,142 years" {
+		t.Errorf("a column of 146,000 years over 128 columns is %q", got)
+	}
+	if got := (TimeAxis{Start: time.Unix(0, 0), End: time.Unix(0, 0).Add(10 * time.Hour), Columns: 3}).ColumnText(); got != "3h20m" {
+		t.Errorf("a column of 10h over 3 columns is %q", got)
 	}
 }

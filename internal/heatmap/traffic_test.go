@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btviz/btviz/internal/heatmap/heatmaptest"
 	"github.com/btviz/btviz/internal/keyspace"
 )
 
@@ -87,7 +88,7 @@ func TestTrafficMetricsDrawTheReadHotspot(t *testing.T) {
 }
 
 func TestTrafficMetricOnAScanSaysWhatToDo(t *testing.T) {
-	snap := scenarioSnapshot(t, "celebrity")
+	snap := heatmaptest.ScenarioSnapshot(t, "celebrity")
 	_, err := Build(snap, View{Rows: 10, Columns: 10, Metric: MetricOps})
 	if err == nil || !strings.Contains(err.Error(), "btviz record") {
 		t.Fatalf("ops on a scan: %v", err)
@@ -98,7 +99,7 @@ func TestTrafficMetricOnAScanSaysWhatToDo(t *testing.T) {
 }
 
 func TestJoinedSnapshotShowsBothTrafficAndStorage(t *testing.T) {
-	storage := scenarioSnapshot(t, "celebrity")
+	storage := heatmaptest.ScenarioSnapshot(t, "celebrity")
 	rec := readHotspotRecording(t)
 	rec.Table = storage.Table
 	joined, err := keyspace.Join(storage, rec)

@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/render"
 )
 
 // clipboardText runs a command and returns the text it asks the terminal
@@ -110,7 +110,7 @@ func TestTTogglesTimesInLabels(t *testing.T) {
 	if b.LabelTime == "" {
 		t.Fatalf("bucket %q has no label time", b.Label)
 	}
-	width := heatmap.TextLayout(m.frame().heatOptions(m.matrix), m.matrix.Timed()).LabelWidth
+	width := render.TextLayout(m.frame().heatOptions(m.matrix), m.matrix.Timed()).LabelWidth
 	timed := m.matrix.TimedLabels(width)[1]
 	if !strings.Contains(timed, b.LabelTime) || strings.Contains(m.render(), timed) {
 		t.Fatalf("labels show %q before t", timed)

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -38,7 +39,7 @@ func (heatPane) click(m *Model, _ rect, x, y int) tea.Cmd {
 	if hit.Bucket >= 0 {
 		cur.state.Selected = hit.Bucket
 	}
-	if hit.Column >= 0 && (hit.Area == heatmap.HitHeat || hit.Area == heatmap.HitAxis) {
+	if hit.Column >= 0 && (hit.Area == render.HitHeat || hit.Area == render.HitAxis) {
 		cur.state.TimeColumn = hit.Column + 1
 	}
 	return nil
@@ -50,15 +51,15 @@ const heatTitleLines = 1
 // heatOptions returns the text options the heatmap pane draws with; the
 // matrix is built for them and mouse clicks are mapped back through them.
 // A nil matrix sizes for the state's metric.
-func (f *frame) heatOptions(m *heatmap.Matrix) heatmap.TextOptions {
+func (f *frame) heatOptions(m *heatmap.Matrix) render.TextOptions {
 	r := f.layout.main
-	o := heatmap.TextOptions{
+	o := render.TextOptions{
 		Width: r.w, Height: max(r.h-heatTitleLines, 0),
 		Profile: f.profile, Theme: f.styles.Heat, Scale: f.state.Scale, Palette: f.state.Palette,
 		LabelTimes: f.state.LabelTimes,
 	}
 	if m != nil {
-		o.Selected = &heatmap.Cell{Bucket: f.state.Selected, Column: f.state.column()}
+		o.Selected = &render.Cell{Bucket: f.state.Selected, Column: f.state.column()}
 		if !m.Timed() || f.state.column() >= m.Columns() {
 			o.Selected.Column = -1
 		}
@@ -121,7 +122,7 @@ func (f *frame) heatLines(r rect, focused bool) []string {
 			lines = append(lines, " "+f.styles.Muted.Render(line))
 		}
 	default:
-		lines = append(lines, splitLines(heatmap.RenderText(f.matrix, f.heatOptions(f.matrix)))...)
+		lines = append(lines, splitLines(render.HeatText(f.matrix, f.heatOptions(f.matrix)))...)
 	}
 	return lines
 }
@@ -144,15 +145,15 @@ func (f *frame) emptyText() string {
 
 // hitHeat maps a mouse cell to the heatmap bucket (and time column)
 // under it.
-func (f *frame) hitHeat(x, y int) (heatmap.Hit, bool) {
+func (f *frame) hitHeat(x, y int) (render.Hit, bool) {
 	if f.matrix == nil {
-		return heatmap.Hit{}, false
+		return render.Hit{}, false
 	}
 	r := f.heatRect()
 	if !r.contains(x, y) {
-		return heatmap.Hit{}, false
+		return render.Hit{}, false
 	}
-	return heatmap.HitTest(f.matrix, f.heatOptions(f.matrix), x-r.x, y-r.y)
+	return render.HitTest(f.matrix, f.heatOptions(f.matrix), x-r.x, y-r.y)
 }
 
 // heatHelp is the key help of the heatmap and prefix-table panes; its

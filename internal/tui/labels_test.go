@@ -12,6 +12,7 @@ import (
 	"github.com/btviz/btviz/internal/demo"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/testkit/tier"
 )
 
@@ -44,7 +45,7 @@ func TestLabelsIncreaseAtEveryDrillLevel(t *testing.T) {
 						t.Fatalf("%s: %v", path, f.buildErr)
 					}
 					views++
-					checkLabels(t, f.matrix, path, heatmap.TextLayout(f.heatOptions(f.matrix), f.matrix.Timed()).LabelWidth)
+					checkLabels(t, f.matrix, path, render.TextLayout(f.heatOptions(f.matrix), f.matrix.Timed()).LabelWidth)
 					if depth == maxLabelDrill {
 						return
 					}

@@ -11,6 +11,7 @@ import (
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/sampler"
 )
 
@@ -135,13 +136,13 @@ func (f *frame) buildMatrix() {
 
 // buildMatrix builds the heatmap of state over snap for a pane drawn with
 // options o.
-func buildMatrix(snap *keyspace.Snapshot, state ViewState, o heatmap.TextOptions) (*heatmap.Matrix, []*keyspace.Node, error) {
+func buildMatrix(snap *keyspace.Snapshot, state ViewState, o render.TextOptions) (*heatmap.Matrix, []*keyspace.Node, error) {
 	if snap == nil || snap.Root == nil {
 		return nil, nil, nil
 	}
 	// One bucket per heat line (not two, as half blocks could show) so
 	// that every bucket has its label and the selection marker is exact.
-	l := heatmap.TextLayout(o, state.Metric.Timed())
+	l := render.TextLayout(o, state.Metric.Timed())
 	view, path := state.heatView(snap, l.HeatLines, l.HeatWidth)
 	m, err := heatmap.Build(snap, view)
 	if err != nil {
@@ -227,7 +228,7 @@ func tooSmall(st *Styles, width, height int) string {
 func HeatView(snap *keyspace.Snapshot, state ViewState, width, height int) heatmap.View {
 	s := newShared(panes(), true, colorprofile.TrueColor, width, height, state.FullHelp)
 	f := &frame{shared: s, snap: snap, state: state.normalized(snap)}
-	l := heatmap.TextLayout(f.heatOptions(nil), f.state.Metric.Timed())
+	l := render.TextLayout(f.heatOptions(nil), f.state.Metric.Timed())
 	view, _ := f.state.heatView(snap, l.HeatLines, l.HeatWidth)
 	return view
 }

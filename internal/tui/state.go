@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"maps"
+
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
-	"maps"
+	"github.com/btviz/btviz/internal/render"
 )
 
 // ViewState is everything about what the TUI shows that is not data: where
@@ -34,7 +36,7 @@ type ViewState struct {
 	Bucketing heatmap.Bucketing
 	Scale     heatmap.Scale
 	// Palette is the heatmap's colour ramp (default viridis).
-	Palette heatmap.Palette
+	Palette render.Palette
 	// Selected is the selected key bucket.
 	Selected int
 	// TimeColumn is the selected time column counted from 1; 0 (or out

@@ -6,9 +6,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
+	"github.com/btviz/btviz/internal/render"
 	"github.com/charmbracelet/colorprofile"
-
-	"github.com/btviz/btviz/internal/heatmap"
 )
 
 // Styles are every style the TUI draws with, by role, for one theme and
@@ -39,7 +38,7 @@ type Styles struct {
 	// empty rest on a dim background.
 	Bar lipgloss.Style
 	// Heat is the heatmap renderer's theme.
-	Heat heatmap.Theme
+	Heat render.Theme
 	// Help styles the bubbles help line.
 	Help help.Styles
 	// Input styles the search prompt.
@@ -84,7 +83,7 @@ func NewStyles(isDark bool, profile colorprofile.Profile) Styles {
 	if isDark {
 		p = darkPalette()
 	}
-	s := Styles{Dark: isDark, Profile: profile, Heat: heatmap.NewTheme(isDark)}
+	s := Styles{Dark: isDark, Profile: profile, Heat: render.NewTheme(isDark)}
 	plain := lipgloss.NewStyle()
 	switch {
 	case profile <= colorprofile.NoTTY:
