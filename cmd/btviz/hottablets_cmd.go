@@ -70,38 +70,6 @@ func (a *app) fetchHotTablets(ctx context.Context, t connect.Target, window time
 	return hot, nil
 }
 
-// hotSource is the interactive view's door to Cloud Bigtable's hot
-// tablets ([tui.HotTabletSource]).
-type hotSource struct {
-	target  connect.Target
-	window  time.Duration
-	cluster string
-}
-
-func (s *hotSource) HotTablets(ctx context.Context, table string, _ *keyspace.Snapshot) (*keyspace.HotTablets, error) {
-	client, err := hottablets.Dial(ctx, s.target)
-	if err != nil {
-		return nil, err
-	}
-	defer client.Close()
-	return client.Fetch(ctx, hottablets.Options{Window: s.window, Cluster: s.cluster, Table: table})
-}
-
-func (s *hotSource) Simulated() bool { return false }
-
-// simulatedSource is the demo's: hot tablets computed from what the view
-// shows of the recording ([hottablets.Simulate]).
-type simulatedSource struct{}
-
-func (simulatedSource) HotTablets(_ context.Context, _ string, shown *keyspace.Snapshot) (*keyspace.HotTablets, error) {
-	if shown == nil {
-		return nil, nil
-	}
-	return hottablets.Simulate(shown, time.Now()), nil
-}
-
-func (simulatedSource) Simulated() bool { return true }
-
 func (a *app) hotTabletsCommand() *cobra.Command {
 	var target targetFlags
 	var last, cluster, format, out string

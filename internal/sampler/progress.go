@@ -5,43 +5,13 @@ import (
 	"time"
 
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/source"
 )
 
 // Progress is one report on a running [Scan], delivered to
-// [Options.Progress]. Counts are totals so far, so a receiver that skips
-// events misses nothing.
-type Progress struct {
-	// RangesDone of RangesTotal key ranges are finished.
-	RangesDone, RangesTotal int
-	// RowsRead and BytesRead count what came over the wire (rows as
-	// read, not weighted; logical bytes), rescans included.
-	RowsRead, BytesRead int64
-	// Done is the share of the sampled bytes the scan reads (the whole
-	// range's, or the chosen spans' in a span sample) covered so far,
-	// from 0 to 1.
-	Done float64
-	// Elapsed is the time since the scan started; ETA the estimated time
-	// left (0 while unknown).
-	Elapsed, ETA  time.Duration
-	RowsPerSecond float64
-	// Rescans counts ranges re-read at full resolution because their
-	// sampled bytes were far above what the sample saw.
-	Rescans int
-	// Mode, Fraction and Method (for a sample) say how rows are read,
-	// Reason what exactly and why (for example "a 5% sample of key spans
-	// (stratified, --sample); …" or "a 0.1% sample of rows
-	// (RowSampleFilter): the range holds about 20 GB, …").
-	Mode     keyspace.Mode
-	Fraction float64
-	Method   keyspace.SampleMethod
-	Reason   string
-	// Snapshot, when set, is a fresh copy of the snapshot so far (marked
-	// incomplete), the receiver's to keep; at most a few a second. The
-	// final event's is the snapshot [Scan] returns.
-	Snapshot *keyspace.Snapshot
-	// Final is set on the last event of a scan.
-	Final bool
-}
+// [Options.Progress]: [source.Progress], the events every source of the
+// interactive view reports a scan with.
+type Progress = source.Progress
 
 // progress builds a report from the scanner's counters.
 func (s *scanner) progress(snap *keyspace.Snapshot, final bool) Progress {

@@ -2,7 +2,6 @@ package sampler
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -17,13 +16,14 @@ import (
 	"github.com/btviz/btviz/internal/connect"
 	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/source"
 )
 
 // ErrIncomplete is returned (wrapped, together with the cause) when a scan
-// stopped part-way, cancelled or failed. [Scan] then still returns the
-// snapshot of what it read, marked incomplete; the command line writes it
-// and exits 3.
-var ErrIncomplete = errors.New("scan incomplete")
+// stopped part-way, cancelled or failed ([source.ErrIncomplete]). [Scan]
+// then still returns the snapshot of what it read, marked incomplete; the
+// command line writes it and exits 3.
+var ErrIncomplete = source.ErrIncomplete
 
 // Scan reads table's key space through conn and returns its snapshot.
 // It reads the tablet map with SampleRowKeys, then the rows of the key

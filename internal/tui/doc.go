@@ -4,7 +4,7 @@
 // largest rows, and a table picker.
 //
 // [Run] starts the program on a [Config]. Everything it learns about
-// Bigtable comes through a [Backend], whose methods it calls only from
+// Bigtable comes through a [source.Source], whose methods it calls only from
 // tea.Cmd functions, never from Update: [NewConnBackend] over a
 // [connect.Conn], [NewDemoBackend] over an embedded emulator that loads the
 // demo scenarios in the background, and [NewSnapshotBackend] for a saved

@@ -13,6 +13,7 @@ import (
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/session"
 )
 
 // goldenSize is a terminal size the goldens are drawn at: the smallest
@@ -147,10 +148,10 @@ func TestGoldenPicker(t *testing.T) {
 	for _, name := range []string{"social-celebrity", "social-celebrity-salted", "binary-sensor-keys", "large-row-and-cell"} {
 		snaps = append(snaps, scenarioSnapshot(t, name))
 	}
-	b := NewSnapshotBackend("demo.btviz", snaps...)
+	b := session.NewSnapshotSource("demo.btviz", snaps...)
 	for _, size := range goldenSizes {
 		t.Run(fmt.Sprintf("%dx%d", size.width, size.height), func(t *testing.T) {
-			m := New(t.Context(), Config{Backend: b, Profile: colorprofile.NoTTY, Theme: ThemeDark})
+			m := New(t.Context(), Config{Source: b, Profile: colorprofile.NoTTY, Theme: ThemeDark})
 			rt := newRuntime(t, m)
 			rt.send(tea.WindowSizeMsg{Width: size.width, Height: size.height})
 			rt.run(m.Init())

@@ -16,7 +16,8 @@ import (
 
 	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/session"
+	"github.com/btviz/btviz/internal/source"
 )
 
 // crashing is a model that panics in one place, after its first frame is
@@ -121,24 +122,24 @@ func captureStderr(t *testing.T, f func()) string {
 	return <-read
 }
 
-// panickingScans is a backend whose scans fail with a bug: a panic in
+// panickingScans is a source whose scans fail with a bug: a panic in
 // the scan's own goroutine, or one the sampler recovered in a reader of
 // its own and returned.
 type panickingScans struct {
-	*SnapshotBackend
+	*session.SnapshotSource
 	returned bool
 }
 
 func (p panickingScans) Live() bool { return true }
 
-func (p panickingScans) Scan(context.Context, string, sampler.Options, func(sampler.Progress)) (*keyspace.Snapshot, error) {
+func (p panickingScans) Scan(context.Context, string, *source.Range, source.Watch) (*keyspace.Snapshot, error) {
 	if p.returned {
 		var crash error
 		func() {
 			defer bug.Catch(&crash)
 			panic(crashValue)
 		}()
-		return nil, fmt.Errorf("%w: reading range [a, b): %w", sampler.ErrIncomplete, crash)
+		return nil, fmt.Errorf("%w: reading range [a, b): %w", source.ErrIncomplete, crash)
 	}
 	panic(crashValue)
 }
@@ -150,11 +151,11 @@ func (p panickingScans) Scan(context.Context, string, sampler.Options, func(samp
 func TestScanThatPanicsEndsTheViewAsABug(t *testing.T) {
 	snap := scenarioSnapshot(t, "social-celebrity")
 	for _, returned := range []bool{false, true} {
-		backend := panickingScans{SnapshotBackend: NewSnapshotBackend("test", snap), returned: returned}
+		backend := panickingScans{SnapshotSource: session.NewSnapshotSource("test", snap), returned: returned}
 		in, closeIn := io.Pipe()
 		defer closeIn.Close()
 		var out bytes.Buffer
-		cfg := Config{Backend: backend, Table: snap.Table, Profile: colorprofile.NoTTY, Environ: []string{"TERM=xterm-256color"}}
+		cfg := Config{Source: backend, Table: snap.Table, Profile: colorprofile.NoTTY, Environ: []string{"TERM=xterm-256color"}}
 		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second) // a view that lives on fails
 		err := runProgram(ctx, New(ctx, cfg), in, &out, cfg)
 		cancel()
@@ -168,7 +169,7 @@ func TestScanThatPanicsEndsTheViewAsABug(t *testing.T) {
 // failedRecording is a recording whose proxy stopped on a bug.
 type failedRecording struct{ *builderRecording }
 
-func (r failedRecording) Status() RecordingStatus {
+func (r failedRecording) Status() source.RecordingStatus {
 	status := r.builderRecording.Status()
 	status.Failed = fmt.Errorf("serving: %w", &bug.Error{Value: crashValue, Site: "record.(*relay).pump:1"})
 	return status
@@ -180,7 +181,7 @@ func (r failedRecording) Status() RecordingStatus {
 func TestRecordingThatStopsOnABugEndsTheLiveView(t *testing.T) {
 	storage := scenarioSnapshot(t, "social-celebrity")
 	rec := failedRecording{newBuilderRecording(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))}
-	cfg := Config{Snapshot: storage, Backend: NewRecordingBackend(rec, NewSnapshotBackend("test.btviz", storage)), Recording: rec,
+	cfg := Config{Snapshot: storage, Source: session.NewRecordingSource(rec, session.NewSnapshotSource("test.btviz", storage)), Recording: rec,
 		Profile: colorprofile.NoTTY, Environ: []string{"TERM=xterm-256color"}}
 	in, closeIn := io.Pipe()
 	defer closeIn.Close()

@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/lipgloss/v2"
 
@@ -107,41 +106,11 @@ func (f *frame) scanText() string {
 		}
 		return ""
 	}
-	text := scanSummary(f.snap)
+	text := f.snap.Summary()
 	if f.scan != nil && f.scan.running {
 		return strings.SplitN(text, " · ", 2)[0] + fmt.Sprintf(" · scanning %.0f%%", f.scan.progress.Done*100)
 	}
 	return text
-}
-
-// scanSummary describes a snapshot's scan, or its traffic recording, in
-// a few words.
-func scanSummary(s *keyspace.Snapshot) string {
-	if s.HotTabletsOnly() {
-		return strings.TrimSpace(string(s.HotTablets.Source)+" "+s.Project+"/"+s.Instance) + " · hot tablets alone, no scan · " +
-			s.HotTablets.From.UTC().Format("2006-01-02 15:04") + " to " + s.HotTablets.To.UTC().Format("2006-01-02 15:04Z")
-	}
-	mode := s.Scan.ModeText()
-	if s.Traffic != nil {
-		recorded := "traffic recorded for " + units.Duration(s.Traffic.Duration.Round(time.Second))
-		if s.Root == nil || s.Root.Rows == 0 {
-			mode = recorded
-		} else {
-			mode += " + " + recorded
-		}
-	}
-	if s.Scan.Start != "" || s.Scan.End != "" || s.Scan.Prefix != "" {
-		mode += " of a key range"
-	}
-	state := "complete"
-	if complete, why := s.Completeness(); !complete {
-		state = "incomplete (" + why + ")"
-	}
-	source := string(s.Source)
-	if s.Project != "" || s.Instance != "" {
-		source += " " + s.Project + "/" + s.Instance
-	}
-	return strings.TrimSpace(source) + " · " + mode + " · " + state
 }
 
 // notes are the caveats of what the view shows.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/units"
 )
 
@@ -21,15 +21,15 @@ type scanStatus struct {
 	// [a, b) in full".
 	what     string
 	running  bool
-	progress sampler.Progress
+	progress source.Progress
 	// preview is what the scan said it would read before it read, nil
 	// until it says (a saved snapshot never does).
-	preview *sampler.Preview
+	preview *source.Preview
 	err     error
 	// loading is set while the table waits for the demo to load it; load
 	// is that load's progress.
 	loading bool
-	load    LoadProgress
+	load    source.LoadProgress
 }
 
 // keyHelp returns the key help of what has the keyboard.

@@ -15,6 +15,7 @@ import (
 	"github.com/btviz/btviz/internal/demo/demotest"
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/session"
 )
 
 // scenarioSnapshot returns a copy of the snapshot of a demo scenario or
@@ -29,7 +30,7 @@ func scenarioSnapshot(t testing.TB, name string) *keyspace.Snapshot {
 func newSnapshotModel(t testing.TB, snap *keyspace.Snapshot, width, height int, profile colorprofile.Profile) *Model {
 	t.Helper()
 	m := New(context.Background(), Config{
-		Snapshot: snap, Findings: diagnose.Diagnose(snap), Backend: NewSnapshotBackend("test.btviz", snap),
+		Snapshot: snap, Findings: diagnose.Diagnose(snap), Source: session.NewSnapshotSource("test.btviz", snap),
 		Theme: ThemeDark, Profile: profile, ScreenshotDir: t.TempDir(),
 		Now: func() time.Time { return time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC) },
 	})

@@ -6,24 +6,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/source"
 )
-
-// HotTabletSource gives the view the hot tablets of a table: Cloud
-// Bigtable's (ListHotTablets, through package hottablets) or the demo's,
-// simulated from the recording. The program calls it only from commands,
-// so it may block on the network; it must return when ctx ends.
-type HotTabletSource interface {
-	// HotTablets returns the hot tablets of table. shown is what the
-	// view shows of the table so far (its scan joined with a recording),
-	// which a simulation computes them from and Cloud Bigtable's source
-	// does not need. A window with no hot tablet is an empty list, not
-	// an error.
-	HotTablets(ctx context.Context, table string, shown *keyspace.Snapshot) (*keyspace.HotTablets, error)
-	// Simulated reports whether the hot tablets follow what the view
-	// shows (the demo's): they are asked for again with each look at the
-	// recording, rather than once per table.
-	Simulated() bool
-}
 
 // hotMsg brings the hot tablets of table, or why there are none.
 type hotMsg struct {
@@ -33,7 +17,7 @@ type hotMsg struct {
 }
 
 // hotTabletsCmd asks source for the hot tablets of table.
-func hotTabletsCmd(ctx context.Context, source HotTabletSource, table string, shown *keyspace.Snapshot) tea.Cmd {
+func hotTabletsCmd(ctx context.Context, source source.HotTablets, table string, shown *keyspace.Snapshot) tea.Cmd {
 	return func() tea.Msg {
 		hot, err := source.HotTablets(ctx, table, shown)
 		return orBug(hotMsg{table: table, hot: hot, err: err}, err)

@@ -11,9 +11,10 @@ import (
 
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/session"
 )
 
-// plantedSource is a [HotTabletSource] of planted hot tablets.
+// plantedSource is a [source.HotTablets] of planted hot tablets.
 type plantedSource struct {
 	hot       *keyspace.HotTablets
 	simulated bool
@@ -42,7 +43,7 @@ func TestCPUViewShowsTheHotTablets(t *testing.T) {
 	storage := scenarioSnapshot(t, "social-celebrity")
 	for _, source := range []keyspace.HotTabletSource{keyspace.HotTabletsBigtable, keyspace.HotTabletsSimulated} {
 		t.Run(string(source), func(t *testing.T) {
-			m := New(t.Context(), Config{Table: storage.Table, Backend: NewSnapshotBackend("test.btviz", storage),
+			m := New(t.Context(), Config{Table: storage.Table, Source: session.NewSnapshotSource("test.btviz", storage),
 				HotTablets: plantedSource{hot: plantedHot(storage.Table, source)}, Theme: ThemeDark, Profile: colorprofile.NoTTY})
 			r := newRuntime(t, m)
 			r.send(tea.WindowSizeMsg{Width: 160, Height: 48})

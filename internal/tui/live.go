@@ -7,44 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/units"
 )
-
-// Recording is a traffic recording in progress, which the live view
-// shows as it grows (`btviz record --tui`, `btviz --emulator --traffic`).
-// The program calls it only from commands. Implementations are safe for
-// concurrent use.
-type Recording interface {
-	// Tables returns the tables with traffic so far, sorted.
-	Tables() []string
-	// Snapshot returns a deep copy of one table's traffic so far, or nil
-	// before it has any.
-	Snapshot(table string) *keyspace.Snapshot
-	// Status says how the recording goes.
-	Status() RecordingStatus
-}
-
-// RecordingStatus is the live view's status line: what the recording
-// proxy has forwarded and whether its upstream answers.
-type RecordingStatus struct {
-	// Listen is the address clients point BIGTABLE_EMULATOR_HOST at;
-	// Upstream names where calls go.
-	Listen, Upstream string
-	// Elapsed is how long it has recorded; Calls counts the calls
-	// forwarded so far.
-	Elapsed time.Duration
-	Calls   int64
-	// UpstreamErr is set while the upstream does not answer: clients get
-	// Unavailable, and the proxy keeps running.
-	UpstreamErr error
-	// Workload names the demo load generator feeding the recording, if
-	// any.
-	Workload string
-	// Failed is set once the recording stopped on a bug (a panic
-	// recovered in the proxy or its recorder, [bug.Error]): the view
-	// ends with it.
-	Failed error
-}
 
 // liveInterval is how often the live view takes in the recording: Key
 // Visualizer's own resolution at its finest is a minute, the recording's
@@ -56,12 +21,12 @@ const liveInterval = time.Second
 type liveMsg struct {
 	table   string
 	traffic *keyspace.Snapshot
-	status  RecordingStatus
+	status  source.RecordingStatus
 }
 
 // liveTickCmd waits an interval, then takes the recording's traffic of
 // table (none when empty) and its status.
-func liveTickCmd(rec Recording, table string) tea.Cmd {
+func liveTickCmd(rec source.Recording, table string) tea.Cmd {
 	return tea.Tick(liveInterval, func(time.Time) tea.Msg {
 		msg := liveMsg{table: table, status: rec.Status()}
 		if msg.status.Failed != nil {

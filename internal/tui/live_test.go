@@ -13,9 +13,12 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/session"
+	"github.com/btviz/btviz/internal/source"
 )
 
-// builderRecording is a [Recording] over a real keyspace.RecordingBuilder,
+// builderRecording is a [source.Recording] over a real keyspace.RecordingBuilder,
 // fed by the test as the recording proxy feeds it.
 type builderRecording struct {
 	mu    sync.Mutex
@@ -49,10 +52,10 @@ func (r *builderRecording) Snapshot(table string) *keyspace.Snapshot {
 	return r.b.Snapshot(table, r.now)
 }
 
-func (r *builderRecording) Status() RecordingStatus {
+func (r *builderRecording) Status() source.RecordingStatus {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return RecordingStatus{Listen: "127.0.0.1:8087", Upstream: "emulator", Elapsed: r.now.Sub(r.start), Calls: r.calls}
+	return source.RecordingStatus{Listen: "127.0.0.1:8087", Upstream: "emulator", Elapsed: r.now.Sub(r.start), Calls: r.calls}
 }
 
 // readTheCelebrity records seconds [from, to) of reads: most of them of
@@ -76,7 +79,7 @@ func TestLiveViewFollowsTheRecording(t *testing.T) {
 	rec := newBuilderRecording(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))
 	readTheCelebrity(rec, storage.Table, 0, 5)
 	m := New(t.Context(), Config{
-		Snapshot: storage, Backend: NewRecordingBackend(rec, NewSnapshotBackend("test.btviz", storage)), Recording: rec,
+		Snapshot: storage, Source: session.NewRecordingSource(rec, session.NewSnapshotSource("test.btviz", storage)), Recording: rec,
 		Theme: ThemeDark, Profile: colorprofile.NoTTY, ScreenshotDir: t.TempDir(),
 	})
 	update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
@@ -122,7 +125,7 @@ func TestARecordingAloneSaysWhatItRecorded(t *testing.T) {
 	rec := newBuilderRecording(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))
 	readTheCelebrity(rec, "feed", 0, 5)
 	snap := rec.Snapshot("feed")
-	m := New(t.Context(), Config{Snapshot: snap, Backend: NewSnapshotBackend("traffic.btviz", snap), Theme: ThemeDark, Profile: colorprofile.NoTTY})
+	m := New(t.Context(), Config{Snapshot: snap, Source: session.NewSnapshotSource("traffic.btviz", snap), Theme: ThemeDark, Profile: colorprofile.NoTTY})
 	update(m, tea.WindowSizeMsg{Width: 120, Height: 32})
 	s := screen(m)
 	if !strings.Contains(s, "recorded 100 ops in 4s") || strings.Contains(s, "read 0 rows") {
@@ -159,21 +162,21 @@ func TestPickerSaysHowATableIsRead(t *testing.T) {
 	storage := scenarioSnapshot(t, "social-celebrity")
 	for _, c := range []struct {
 		name    string
-		backend Backend
+		backend source.Source
 		want    string
 	}{
-		{"a recording's file", NewSnapshotBackend("traffic.btviz", rec.Snapshot("feed"), rec.Snapshot("likes")), "btviz shows the traffic recorded on it"},
-		{"a scan's file", NewSnapshotBackend("scan.btviz", storage), "btviz shows the scan saved in the file"},
-		{"a live recording", NewRecordingBackend(rec, NewSnapshotBackend("x", storage)), "btviz shows the traffic the proxy records on it, live"},
+		{"a recording's file", session.NewSnapshotSource("traffic.btviz", rec.Snapshot("feed"), rec.Snapshot("likes")), "btviz shows the traffic recorded on it"},
+		{"a scan's file", session.NewSnapshotSource("scan.btviz", storage), "btviz shows the scan saved in the file"},
+		{"a live recording", session.NewRecordingSource(rec, session.NewSnapshotSource("x", storage)), "btviz shows the traffic the proxy records on it, live"},
 	} {
-		m := New(t.Context(), Config{Backend: c.backend, Profile: colorprofile.NoTTY, Theme: ThemeDark})
+		m := New(t.Context(), Config{Source: c.backend, Profile: colorprofile.NoTTY, Theme: ThemeDark})
 		update(m, tea.WindowSizeMsg{Width: 200, Height: 40})
 		s := screen(m)
 		if !strings.Contains(s, "Pick a table to see its key space; "+c.want) || strings.Contains(s, "SampleRowKeys") {
 			t.Errorf("%s: the picker says\n%s", c.name, s)
 		}
 	}
-	if got := NewRecordingBackend(rec, NewConnBackend(nil)).Reads(); !strings.Contains(got, "read directly, not through the proxy") {
+	if got := session.NewRecordingSource(rec, session.NewConnSource(nil, sampler.Options{})).Reads(); !strings.Contains(got, "read directly, not through the proxy") {
 		t.Errorf("a live recording of an instance: %q", got)
 	}
 }
@@ -187,14 +190,14 @@ func TestPickerSaysWhatItsSizesMeasure(t *testing.T) {
 	storage := scenarioSnapshot(t, "social-celebrity")
 	for _, c := range []struct {
 		name       string
-		backend    Backend
+		backend    source.Source
 		head, note string
 	}{
-		{"a live emulator", demoBackend(t, "social-celebrity"), "stored", "stored: the bytes SampleRowKeys reports (an emulator counts only values"},
-		{"a scan's file", NewSnapshotBackend("scan.btviz", storage), "size", "size: the logical bytes each saved scan counted"},
-		{"a live recording on a scan's file", NewRecordingBackend(newBuilderRecording(time.Now()), NewSnapshotBackend("x", storage)), "size", "size: the logical bytes"},
+		{"a live emulator", demoSource(t, "social-celebrity", sampler.Options{}), "stored", "stored: the bytes SampleRowKeys reports (an emulator counts only values"},
+		{"a scan's file", session.NewSnapshotSource("scan.btviz", storage), "size", "size: the logical bytes each saved scan counted"},
+		{"a live recording on a scan's file", session.NewRecordingSource(newBuilderRecording(time.Now()), session.NewSnapshotSource("x", storage)), "size", "size: the logical bytes"},
 	} {
-		m := New(t.Context(), Config{Backend: c.backend, Profile: colorprofile.NoTTY, Theme: ThemeDark})
+		m := New(t.Context(), Config{Source: c.backend, Profile: colorprofile.NoTTY, Theme: ThemeDark})
 		rt := newRuntime(t, m)
 		rt.send(tea.WindowSizeMsg{Width: 200, Height: 40})
 		rt.run(m.Init())

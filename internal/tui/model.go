@@ -11,6 +11,7 @@ import (
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/source"
 )
 
 // Model is the TUI's root Bubble Tea model. It alone returns a tea.View
@@ -21,7 +22,7 @@ type Model struct {
 	// with it.
 	ctx     context.Context
 	cfg     Config
-	backend Backend
+	backend source.Source
 	sh      *shared
 	width   int
 	height  int
@@ -42,7 +43,7 @@ type Model struct {
 	picker      *picker
 	pickerOpen  bool
 	pendingOpen string
-	loads       <-chan LoadProgress
+	loads       <-chan source.LoadProgress
 
 	// The running (or last) scan and what it fills.
 	scan       *scanStatus
@@ -64,7 +65,7 @@ type Model struct {
 	// traffic is the latest look at the recording's traffic of the table
 	// shown, and liveStatus the recording's status (live view only).
 	traffic    *keyspace.Snapshot
-	liveStatus RecordingStatus
+	liveStatus source.RecordingStatus
 
 	// hot is the table's hot tablets (nil before they arrive, or without
 	// a source), hotErr why they could not be had.
@@ -104,7 +105,9 @@ func New(ctx context.Context, cfg Config) *Model {
 	if profile == colorprofile.Unknown {
 		profile = colorprofile.TrueColor
 	}
-	m := &Model{ctx: ctx, cfg: cfg, backend: cfg.Backend, picker: &picker{listing: cfg.Backend != nil, stored: sizesAreStored(cfg.Backend)}}
+	// A live source's table sizes are what SampleRowKeys reports; saved
+	// files' are what their scans counted.
+	m := &Model{ctx: ctx, cfg: cfg, backend: cfg.Source, picker: &picker{listing: cfg.Source != nil, stored: cfg.Source != nil && cfg.Source.Live()}}
 	m.fullHelp = cfg.View.FullHelp
 	m.sh = newShared(panes(), cfg.Theme != ThemeLight, profile, 0, 0, m.fullHelp)
 	m.search = newSearchInput(&m.sh.styles)
@@ -277,18 +280,4 @@ func (m *Model) diagnose() tea.Cmd {
 // setMessage shows text in the status line until the next key.
 func (m *Model) setMessage(text string, isErr bool) {
 	m.message = statusMessage{text: text, isErr: isErr}
-}
-
-// sizesAreStored reports whether b's table sizes are what SampleRowKeys
-// reports of a live table, rather than what a saved scan counted.
-func sizesAreStored(b Backend) bool {
-	switch b := b.(type) {
-	case nil:
-		return false
-	case *SnapshotBackend:
-		return false
-	case *RecordingBackend:
-		return sizesAreStored(b.storage)
-	}
-	return b.Live()
 }

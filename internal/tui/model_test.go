@@ -15,7 +15,8 @@ import (
 
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/session"
+	"github.com/btviz/btviz/internal/source"
 )
 
 // bucketIndex returns the index of the first bucket whose label is label.
@@ -598,7 +599,7 @@ func TestFindingsShowWhereTheyPoint(t *testing.T) {
 func TestTransientPartsStayPlainWithoutColour(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 120, 40, colorprofile.NoTTY)
 	m.scan = &scanStatus{table: "social-celebrity", what: "scanning social-celebrity", running: true,
-		progress: sampler.Progress{RangesDone: 3, RangesTotal: 12, RowsRead: 4200, Done: 0.25, RowsPerSecond: 2100, ETA: 6 * time.Second, Mode: keyspace.ModeSample, Fraction: 0.05}}
+		progress: source.Progress{RangesDone: 3, RangesTotal: 12, RowsRead: 4200, Done: 0.25, RowsPerSecond: 2100, ETA: 6 * time.Second, Mode: keyspace.ModeSample, Fraction: 0.05}}
 	frame := m.View().Content
 	requireFrame(t, frame, 120, 40)
 	if strings.Contains(frame, "\x1b") {
@@ -637,7 +638,7 @@ func TestPickerFilter(t *testing.T) {
 	for _, name := range []string{"binary-sensor-keys", "large-row-and-cell", "social-celebrity", "social-celebrity-salted"} {
 		snaps = append(snaps, scenarioSnapshot(t, name))
 	}
-	m := New(t.Context(), Config{Backend: NewSnapshotBackend("demo.btviz", snaps...), Profile: colorprofile.NoTTY, Theme: ThemeDark})
+	m := New(t.Context(), Config{Source: session.NewSnapshotSource("demo.btviz", snaps...), Profile: colorprofile.NoTTY, Theme: ThemeDark})
 	rt := newRuntime(t, m)
 	rt.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	rt.run(m.Init())

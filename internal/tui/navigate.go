@@ -104,7 +104,7 @@ func (m *Model) drill() tea.Cmd {
 	if !rescan {
 		return nil
 	}
-	return m.startScan(m.table, m.rangeOptions(b.Start, b.End, snap), added.id, "re-reading "+cut(rangeText(b.Start, b.End), 48)+" in full")
+	return m.startScan(m.table, rangeOf(b.Start, b.End, snap), added.id, "re-reading "+cut(rangeText(b.Start, b.End), 48)+" in full")
 }
 
 // minDrillBuckets is the fewest buckets a drill-down should show before
@@ -307,7 +307,7 @@ func (m *Model) rescan() tea.Cmd {
 	owner := m.ownerOf(len(m.levels) - 1)
 	lv := &m.levels[owner]
 	if lv.rescan != nil {
-		return m.startScan(m.table, m.rangeOptions(lv.rescan.start, lv.rescan.end, lv.snap), lv.id, "re-reading "+cut(rangeText(lv.rescan.start, lv.rescan.end), 48)+" in full")
+		return m.startScan(m.table, rangeOf(lv.rescan.start, lv.rescan.end, lv.snap), lv.id, "re-reading "+cut(rangeText(lv.rescan.start, lv.rescan.end), 48)+" in full")
 	}
-	return m.startScan(m.table, m.cfg.Scan, lv.id, "scanning "+m.table)
+	return m.startScan(m.table, nil, lv.id, "scanning "+m.table)
 }

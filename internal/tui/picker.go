@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/units"
 )
 
@@ -30,9 +31,9 @@ const (
 // and, for the demo, how far each has loaded.
 type picker struct {
 	where string
-	// reads says how a picked table is read ([Backend.Reads]).
+	// reads says how a picked table is read ([source.Source.Reads]).
 	reads  string
-	tables []TableInfo
+	tables []source.TableInfo
 	sizes  map[string]int64
 	// selected indexes shown().
 	selected int
@@ -51,12 +52,12 @@ type picker struct {
 }
 
 // shown returns the tables the filter keeps, in order.
-func (p *picker) shown() []TableInfo {
+func (p *picker) shown() []source.TableInfo {
 	if p.filter == "" {
 		return p.tables
 	}
 	needle := strings.ToLower(p.filter)
-	var kept []TableInfo
+	var kept []source.TableInfo
 	for _, t := range p.tables {
 		if strings.Contains(strings.ToLower(t.Name), needle) {
 			kept = append(kept, t)
@@ -66,10 +67,10 @@ func (p *picker) shown() []TableInfo {
 }
 
 // selectedTable returns the selected table, if any.
-func (p *picker) selectedTable() (TableInfo, bool) {
+func (p *picker) selectedTable() (source.TableInfo, bool) {
 	shown := p.shown()
 	if len(shown) == 0 {
-		return TableInfo{}, false
+		return source.TableInfo{}, false
 	}
 	return shown[clampIndex(p.selected, len(shown))], true
 }
@@ -94,7 +95,7 @@ func (p *picker) setFilter(filter string) {
 }
 
 // setLoad records a load event on its table.
-func (p *picker) setLoad(event LoadProgress) {
+func (p *picker) setLoad(event source.LoadProgress) {
 	for i := range p.tables {
 		if p.tables[i].Name != event.Table {
 			continue
@@ -217,7 +218,7 @@ const (
 
 // loadText is a table's load status: "ready", "waiting", a bar and share,
 // or "failed".
-func loadText(load *LoadProgress) string {
+func loadText(load *source.LoadProgress) string {
 	switch {
 	case load == nil:
 		return "ready"

@@ -9,7 +9,7 @@ import (
 )
 
 // planLines draws what the scan of the view said it would read before it
-// read ([sampler.Preview]) and, under it, what it has read so far or read
+// read ([source.Preview]) and, under it, what it has read so far or read
 // in all, for the details pane: a user waiting on a scan of a real
 // instance sees its cost, and once it ends, planned against read. None
 // before the scan says (or for a saved snapshot).

@@ -12,6 +12,8 @@ import (
 	"github.com/btviz/btviz/internal/connect"
 	"github.com/btviz/btviz/internal/emulator/cloudlike"
 	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/session"
+	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/testkit/emutest"
 	"github.com/btviz/btviz/internal/units"
 )
@@ -28,8 +30,7 @@ func TestScanShowsWhatItWillReadAndWhatItRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	m := New(t.Context(), Config{Backend: NewConnBackend(conn), Table: "social-celebrity", Profile: colorprofile.NoTTY, Theme: ThemeDark,
-		Scan: sampler.Options{Fraction: 0.05}})
+	m := New(t.Context(), Config{Source: session.NewConnSource(conn, sampler.Options{Fraction: 0.05}), Table: "social-celebrity", Profile: colorprofile.NoTTY, Theme: ThemeDark})
 	rt := newRuntime(t, m)
 	rt.send(tea.WindowSizeMsg{Width: 160, Height: 50})
 	rt.run(m.Init())
@@ -77,7 +78,7 @@ func TestRunningScanShowsItsPlan(t *testing.T) {
 	m.scanLevel = m.levels[0].id
 	m.scan = &scanStatus{table: "events", what: "scanning events", running: true}
 	events := make(chan tea.Msg)
-	update(m, scanPreviewMsg{id: m.scanID, events: events, preview: sampler.Preview{
+	update(m, scanPreviewMsg{id: m.scanID, events: events, preview: source.Preview{
 		Tablets: true, Ranges: 50, TotalBytes: 27_000_000, TotalRows: 200_000, ReadBytes: 190_000, ReadRows: 1404,
 		RowsPerSecond: 2000, Concurrency: 8,
 		Reason: "a 0.22% sample at positions inside tablets: a 0.1% sample of about 91.7K rows would read about 92",
@@ -98,7 +99,7 @@ func TestRunningScanShowsItsPlan(t *testing.T) {
 			t.Errorf("before the first range the screen lacks %q:\n%s", want, s)
 		}
 	}
-	update(m, scanProgressMsg{id: m.scanID, events: events, progress: sampler.Progress{RangesDone: 3, RangesTotal: 50, RowsRead: 300, BytesRead: 40_000, Done: 0.2, Elapsed: time.Second}})
+	update(m, scanProgressMsg{id: m.scanID, events: events, progress: source.Progress{RangesDone: 3, RangesTotal: 50, RowsRead: 300, BytesRead: 40_000, Done: 0.2, Elapsed: time.Second}})
 	s = screen(m)
 	for _, want := range []string{"300 of ~1.4K rows", "read     300 rows (40 kB) in 1s so far"} {
 		if !strings.Contains(s, want) {

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/units"
 )
 
@@ -50,7 +50,7 @@ func progressText(label string, done float64, stats []string, width int, st prog
 }
 
 // scanLabel names what a scan does: "scanning", "sampling 5% of spans".
-func scanLabel(p sampler.Progress) string {
+func scanLabel(p source.Progress) string {
 	if p.Mode != keyspace.ModeSample {
 		return "scanning"
 	}
@@ -66,7 +66,7 @@ func scanLabel(p sampler.Progress) string {
 
 // scanStats lists a running scan's counters: ranges, rows (of the
 // planned rows when planned is not -1), rate, time left and rescans.
-func scanStats(p sampler.Progress, planned int64) []string {
+func scanStats(p source.Progress, planned int64) []string {
 	rows := units.Short(float64(p.RowsRead))
 	if planned >= 0 {
 		rows += " of ~" + units.Short(float64(planned))
@@ -94,7 +94,7 @@ func scanStats(p sampler.Progress, planned int64) []string {
 // and, for the final event, what the scan read. It holds no control
 // characters and no key bytes; the interactive status line draws the
 // same line in colour.
-func ProgressLine(p sampler.Progress, width int) string {
+func ProgressLine(p source.Progress, width int) string {
 	if !p.Final {
 		return progressText(scanLabel(p), p.Done, scanStats(p, -1), width, progressStyle{})
 	}

@@ -8,18 +8,18 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/source"
 )
 
 func TestProgressLineFitsAndHasNoControlBytes(t *testing.T) {
-	running := sampler.Progress{
+	running := source.Progress{
 		RangesDone: 12, RangesTotal: 30, RowsRead: 1_234_567, BytesRead: 99 << 20, Done: 0.41,
 		Elapsed: 9 * time.Second, ETA: 13 * time.Second, RowsPerSecond: 180_000,
 		Mode: keyspace.ModeSample, Fraction: 0.05, Rescans: 1,
 	}
 	final := running
 	final.Final, final.RangesDone, final.Done = true, 30, 1
-	for _, p := range []sampler.Progress{running, final, {}} {
+	for _, p := range []source.Progress{running, final, {}} {
 		for _, width := range []int{10, 40, 79, 120, 200} {
 			line := ProgressLine(p, width)
 			if w := ansi.StringWidth(line); w > width {

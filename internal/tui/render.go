@@ -12,7 +12,7 @@ import (
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/render"
-	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/source"
 )
 
 // RenderFrame draws the screen the TUI shows for snap and its findings in
@@ -104,14 +104,14 @@ type frame struct {
 	scan  *scanStatus
 	// preview is what the scan that fills the level on screen said it
 	// would read; nil when it has not said (or the level is another's).
-	preview *sampler.Preview
+	preview *source.Preview
 	message statusMessage
 	search  string // the rendered search prompt, when open
 	depth   int    // drill levels below the first (for the back hint)
 	picker  *picker
 	// recording is set in the live view, live is its latest status.
 	recording bool
-	live      RecordingStatus
+	live      source.RecordingStatus
 }
 
 // statusMessage is a line the program shows until the next key.

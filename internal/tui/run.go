@@ -14,7 +14,7 @@ import (
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/units"
 )
 
@@ -49,14 +49,11 @@ func ParseTheme(name string) (Theme, error) {
 
 // Config is what [Run] shows and how.
 type Config struct {
-	// Backend reads tables; nil only with Snapshot (then the TUI cannot
-	// scan or list tables).
-	Backend Backend
+	// Source reads tables ([session] has them); nil only with Snapshot
+	// (then the TUI cannot scan or list tables).
+	Source source.Source
 	// Table opens this table at once; empty starts on the table picker.
 	Table string
-	// Scan are the scan options of the table's first scan and of `r`
-	// (Progress is set by the TUI).
-	Scan sampler.Options
 	// Snapshot, when set, is shown at once without scanning (`btviz
 	// open`); Findings are its findings (nil: diagnosed in the
 	// background).
@@ -80,15 +77,15 @@ type Config struct {
 	// Recording, when set, is a traffic recording in progress: the view
 	// is live, joining each table's scan with the traffic recorded so far
 	// and taking in more every second.
-	Recording Recording
+	Recording source.Recording
 	// HotTablets, when set, gives each table's hot tablets: the cpu
 	// metric and the hot-tablet findings show them.
-	HotTablets HotTabletSource
+	HotTablets source.HotTablets
 }
 
 // Run runs the TUI on in and out until the user quits or ctx is
 // cancelled, in the alternate screen with the mouse on, and restores the
-// terminal before it returns. It does not close cfg.Backend. It returns
+// terminal before it returns. It does not close cfg.Source. It returns
 // nil when the user quits, ctx's error when ctx ended it, and a
 // [*bug.Error] when a panic in the view or in a scan it ran ended it (a
 // bug in btviz: the terminal is put back all the same).
@@ -97,8 +94,8 @@ type Config struct {
 // them (cmd/btviz does): Bubble Tea's own handler races a cancelled
 // context, blocking its shutdown forever on a message nobody reads.
 func Run(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
-	if cfg.Backend == nil && cfg.Snapshot == nil {
-		return errors.New("tui: nothing to show: give a backend or a snapshot")
+	if cfg.Source == nil && cfg.Snapshot == nil {
+		return errors.New("tui: nothing to show: give a source or a snapshot")
 	}
 	if cfg.Environ == nil {
 		cfg.Environ = os.Environ()

@@ -8,7 +8,7 @@ import (
 	"github.com/btviz/btviz/internal/bug"
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/source"
 )
 
 // Messages the commands of this file return. Each scan has an id so that
@@ -16,7 +16,7 @@ import (
 type (
 	// tablesMsg carries the table list.
 	tablesMsg struct {
-		tables []TableInfo
+		tables []source.TableInfo
 		err    error
 	}
 	// sizesMsg carries table sizes.
@@ -26,8 +26,8 @@ type (
 	}
 	// loadMsg is one background load event; ch is re-read for the next.
 	loadMsg struct {
-		event LoadProgress
-		ch    <-chan LoadProgress
+		event source.LoadProgress
+		ch    <-chan source.LoadProgress
 	}
 	// loadsDoneMsg says background loading has ended.
 	loadsDoneMsg struct{}
@@ -39,18 +39,18 @@ type (
 	// scanProgressMsg is a progress event of scan id.
 	scanProgressMsg struct {
 		id       int
-		progress sampler.Progress
+		progress source.Progress
 		events   <-chan tea.Msg
 	}
 	// scanPreviewMsg is what scan id is about to read, stated before it
-	// reads (see [sampler.Preview]).
+	// reads (see [source.Preview]).
 	scanPreviewMsg struct {
 		id      int
-		preview sampler.Preview
+		preview source.Preview
 		events  <-chan tea.Msg
 	}
 	// scanDoneMsg ends scan id with its snapshot (partial when err wraps
-	// sampler.ErrIncomplete) or an error.
+	// source.ErrIncomplete) or an error.
 	scanDoneMsg struct {
 		id       int
 		snapshot *keyspace.Snapshot
@@ -64,7 +64,7 @@ type (
 )
 
 // listTablesCmd lists the backend's tables.
-func listTablesCmd(ctx context.Context, b Backend) tea.Cmd {
+func listTablesCmd(ctx context.Context, b source.Source) tea.Cmd {
 	return func() tea.Msg {
 		tables, err := b.ListTables(ctx)
 		return tablesMsg{tables: tables, err: err}
@@ -72,7 +72,7 @@ func listTablesCmd(ctx context.Context, b Backend) tea.Cmd {
 }
 
 // tableSizesCmd asks the backend for the named tables' sizes.
-func tableSizesCmd(ctx context.Context, b Backend, names []string) tea.Cmd {
+func tableSizesCmd(ctx context.Context, b source.Source, names []string) tea.Cmd {
 	if len(names) == 0 {
 		return nil
 	}
@@ -83,7 +83,7 @@ func tableSizesCmd(ctx context.Context, b Backend, names []string) tea.Cmd {
 }
 
 // waitLoadCmd waits for the next background load event.
-func waitLoadCmd(ch <-chan LoadProgress) tea.Cmd {
+func waitLoadCmd(ch <-chan source.LoadProgress) tea.Cmd {
 	if ch == nil {
 		return nil
 	}
@@ -96,33 +96,34 @@ func waitLoadCmd(ch <-chan LoadProgress) tea.Cmd {
 	}
 }
 
-// scanCmd starts scan id of table in a goroutine of its own and returns
+// scanCmd starts scan id of table (or of a range within it) in a goroutine of its own and returns
 // its event channel. scanCtx stops the scan; appCtx bounds how long the
 // final message waits for the program to read it.
-func scanCmd(scanCtx, appCtx context.Context, b Backend, id int, table string, opts sampler.Options) tea.Cmd {
+func scanCmd(scanCtx, appCtx context.Context, b source.Source, id int, table string, within *source.Range) tea.Cmd {
 	return func() tea.Msg {
 		events := make(chan tea.Msg, 1)
-		opts.Preview = func(p sampler.Preview) {
+		var watch source.Watch
+		watch.Preview = func(p source.Preview) {
 			select {
 			case events <- scanPreviewMsg{id: id, preview: p, events: events}:
+			case <-scanCtx.Done():
+			}
+		}
+		watch.Progress = func(p source.Progress) {
+			if p.Final {
+				// The done message carries the final snapshot; the
+				// final counters stay, to set against the preview.
+				p.Snapshot = nil
+			}
+			select {
+			case events <- scanProgressMsg{id: id, progress: p, events: events}:
 			case <-scanCtx.Done():
 			}
 		}
 		go func() {
 			defer close(events)
 			done := scanGuarded(func() (*keyspace.Snapshot, error) {
-				return b.Scan(scanCtx, table, opts, func(p sampler.Progress) {
-					if p.Final {
-						// The done message carries the final snapshot;
-						// the final counters stay, to set against the
-						// preview.
-						p.Snapshot = nil
-					}
-					select {
-					case events <- scanProgressMsg{id: id, progress: p, events: events}:
-					case <-scanCtx.Done():
-					}
-				})
+				return b.Scan(scanCtx, table, within, watch)
 			}, id)
 			select {
 			case events <- done:

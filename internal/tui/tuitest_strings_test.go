@@ -14,6 +14,8 @@ import (
 
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/session"
+	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
@@ -50,7 +52,7 @@ func TestTuitestStringsAreOnScreen(t *testing.T) {
 
 	rec := newBuilderRecording(snap.Scan.Started)
 	readTheCelebrity(rec, snap.Table, 0, 10) // 160 reads of the celebrity: a read hotspot
-	live := New(t.Context(), Config{Snapshot: snap, Backend: NewRecordingBackend(rec, NewSnapshotBackend("x", snap)), Recording: rec, Profile: colorprofile.NoTTY})
+	live := New(t.Context(), Config{Snapshot: snap, Source: session.NewRecordingSource(rec, session.NewSnapshotSource("x", snap)), Recording: rec, Profile: colorprofile.NoTTY})
 	rt := newRuntime(t, live)
 	rt.send(tea.WindowSizeMsg{Width: 200, Height: 60})
 	rt.send(liveMsg{table: snap.Table, traffic: rec.Snapshot(snap.Table), status: rec.Status()})
@@ -82,9 +84,9 @@ func TestTuitestStringsAreOnScreen(t *testing.T) {
 
 	p := newSnapshotModel(t, snap, 200, 60, colorprofile.NoTTY)
 	p.pickerOpen = true
-	update(p, tablesMsg{tables: []TableInfo{{Name: "a"}, {Name: "b", Loading: &LoadProgress{Table: "b", RowsTotal: 10}}}})
+	update(p, tablesMsg{tables: []source.TableInfo{{Name: "a"}, {Name: "b", Loading: &source.LoadProgress{Table: "b", RowsTotal: 10}}}})
 	want("a loading picker", screen(p), tuitest.PickerShown, tuitest.PickerLoading)
-	update(p, tablesMsg{tables: []TableInfo{{Name: "a"}, {Name: "b"}}})
+	update(p, tablesMsg{tables: []source.TableInfo{{Name: "a"}, {Name: "b"}}})
 	want("a loaded picker", screen(p), tuitest.PickerListed, tuitest.PickerAllLoaded(2))
 	press(p, "/")
 	want("the picker's filter", screen(p), tuitest.PickerFilterPrompt)

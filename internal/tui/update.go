@@ -11,7 +11,7 @@ import (
 
 	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/source"
 )
 
 // Update handles one message. It does no I/O: every read and write runs
@@ -211,21 +211,19 @@ func (m *Model) openTable(table string) tea.Cmd {
 		m.setMessage("no connection to scan "+table+" with", true)
 		return nil
 	}
-	opts := m.cfg.Scan
-	return tea.Batch(m.startScan(table, opts, m.levels[0].id, "scanning "+table), m.fetchHotTablets(table))
+	return tea.Batch(m.startScan(table, nil, m.levels[0].id, "scanning "+table), m.fetchHotTablets(table))
 }
 
 // startScan cancels any running scan and starts a new one that fills the
 // level with id levelID.
-func (m *Model) startScan(table string, opts sampler.Options, levelID int, what string) tea.Cmd {
+func (m *Model) startScan(table string, within *source.Range, levelID int, what string) tea.Cmd {
 	m.stopScan()
 	scanCtx, cancel := context.WithCancel(m.ctx)
 	m.cancelScan = cancel
 	m.scanID++
 	m.scanLevel = levelID
 	m.scan = &scanStatus{table: table, what: what, running: true}
-	opts.Progress, opts.Preview = nil, nil
-	return scanCmd(scanCtx, m.ctx, m.backend, m.scanID, table, opts)
+	return scanCmd(scanCtx, m.ctx, m.backend, m.scanID, table, within)
 }
 
 // stopScan cancels the running scan; its partial result still arrives.
@@ -237,7 +235,7 @@ func (m *Model) stopScan() {
 }
 
 // gotProgress shows a scan's progress and its snapshot so far.
-func (m *Model) gotProgress(p sampler.Progress) tea.Cmd {
+func (m *Model) gotProgress(p source.Progress) tea.Cmd {
 	if m.scan == nil {
 		return nil
 	}
@@ -268,7 +266,7 @@ func (m *Model) gotScan(msg scanDoneMsg) tea.Cmd {
 	}
 	m.scan.running = false
 	m.scan.err = msg.err
-	if errors.Is(msg.err, sampler.ErrIncomplete) && msg.snapshot != nil {
+	if errors.Is(msg.err, source.ErrIncomplete) && msg.snapshot != nil {
 		// Stopped part-way: show what was read, marked incomplete.
 		m.scan.err = nil
 		m.setMessage("the scan stopped ("+msg.snapshot.Scan.Incomplete+"); showing what it read", !stopping)
@@ -285,12 +283,12 @@ func (m *Model) gotScan(msg scanDoneMsg) tea.Cmd {
 	return nil
 }
 
-// rangeOptions are the options that re-read [start, end) in full, with
-// the delimiters of snap so that the tree splits the same way.
-func (m *Model) rangeOptions(start, end keyspace.Key, snap *keyspace.Snapshot) sampler.Options {
-	opts := sampler.Options{Start: string(start), End: string(end), Full: true, Concurrency: m.cfg.Scan.Concurrency, StripValues: m.cfg.Scan.StripValues}
+// rangeOf is the key range [start, end) re-read in full, with the
+// delimiters of snap so that the tree splits the same way.
+func rangeOf(start, end keyspace.Key, snap *keyspace.Snapshot) *source.Range {
+	r := &source.Range{Start: start, End: end}
 	if snap != nil {
-		opts.Delimiters = snap.Delimiters
+		r.Delimiters = snap.Delimiters
 	}
-	return opts
+	return r
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -14,22 +13,24 @@ import (
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/session"
 )
 
-// demoBackend starts the embedded emulator loading a few scenarios.
-func demoBackend(t *testing.T, spec string) *DemoBackend {
+// demoSource starts the embedded emulator loading a few scenarios, its
+// tables scanned with opts.
+func demoSource(t *testing.T, spec string, opts sampler.Options) *session.DemoSource {
 	t.Helper()
 	scenarios, err := demo.Lookup(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := NewDemoBackend(context.Background(), scenarios)
+	b, err := session.NewDemoSource(context.Background(), scenarios, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		if err := b.Close(); err != nil {
-			t.Errorf("closing the demo backend: %v", err)
+			t.Errorf("closing the demo source: %v", err)
 		}
 	})
 	return b
@@ -40,8 +41,8 @@ func demoBackend(t *testing.T, spec string) *DemoBackend {
 // opens and its heatmap fills in from the scan, a drill-down re-reads a
 // range, and q quits.
 func TestDemoEndToEnd(t *testing.T) {
-	b := demoBackend(t, "social-celebrity,phone-device-day,binary-sensor-keys")
-	m := New(t.Context(), Config{Backend: b, Profile: colorprofile.NoTTY, Theme: ThemeDark})
+	b := demoSource(t, "social-celebrity,phone-device-day,binary-sensor-keys", sampler.Options{})
+	m := New(t.Context(), Config{Source: b, Profile: colorprofile.NoTTY, Theme: ThemeDark})
 	rt := newRuntime(t, m)
 	rt.send(tea.WindowSizeMsg{Width: 200, Height: 60})
 	rt.run(m.Init())
@@ -138,14 +139,13 @@ func TestDemoEndToEnd(t *testing.T) {
 // TestStopKeepsThePartialScan stops a scan as soon as it reports and
 // checks the partial snapshot is shown as incomplete.
 func TestStopKeepsThePartialScan(t *testing.T) {
-	b := demoBackend(t, "social-celebrity")
+	b := demoSource(t, "social-celebrity", sampler.Options{Concurrency: 1})
 	for load := range b.Loads() {
 		if load.Err != nil {
 			t.Fatal(load.Err)
 		}
 	}
-	m := New(t.Context(), Config{Backend: b, Table: "social-celebrity", Profile: colorprofile.NoTTY, Theme: ThemeDark,
-		Scan: sampler.Options{Concurrency: 1}})
+	m := New(t.Context(), Config{Source: b, Table: "social-celebrity", Profile: colorprofile.NoTTY, Theme: ThemeDark})
 	rt := newRuntime(t, m)
 	rt.send(tea.WindowSizeMsg{Width: 160, Height: 40})
 	rt.run(m.Init())
@@ -164,44 +164,13 @@ func TestStopKeepsThePartialScan(t *testing.T) {
 	}
 }
 
-func TestDemoBackendRefusesATableStillLoading(t *testing.T) {
-	b := demoBackend(t, "large-row-and-cell")
-	_, err := b.Scan(t.Context(), "large-row-and-cell", sampler.Options{}, nil)
-	if err == nil {
-		// Loading may have finished already on a fast machine.
-		return
-	}
-	if !strings.Contains(err.Error(), "still loading") {
-		t.Fatalf("scanning a loading table: %v", err)
-	}
-}
-
-func TestSnapshotBackend(t *testing.T) {
-	snap := scenarioSnapshot(t, "social-celebrity")
-	b := NewSnapshotBackend("celebrity.btviz", snap)
-	if b.Live() || b.Loads() != nil || !strings.Contains(b.Where(), "celebrity.btviz") {
-		t.Fatal("a snapshot backend is not live and loads nothing")
-	}
-	tables, err := b.ListTables(t.Context())
-	if err != nil || len(tables) != 1 || tables[0].Name != "social-celebrity" {
-		t.Fatalf("tables %v, %v", tables, err)
-	}
-	got, err := b.Scan(t.Context(), "social-celebrity", sampler.Options{}, nil)
-	if err != nil || got != snap {
-		t.Fatalf("scan of the whole table: %v", err)
-	}
-	if _, err := b.Scan(t.Context(), "social-celebrity", sampler.Options{Start: "a", End: "b", Full: true}, nil); !errors.Is(err, ErrNotLive) {
-		t.Fatalf("re-reading a range: %v, want ErrNotLive", err)
-	}
-}
-
-// openDemoTable starts the model on table of a demo backend loading the
+// openDemoTable starts the model on table of a demo source loading the
 // scenarios of spec, in a terminal of width × height, calls started (when
 // not nil) once the model has started, and waits for the table's scan,
 // which must succeed.
 func openDemoTable(t *testing.T, spec, table string, width, height int, started func(*Model)) (*Model, *runtime) {
 	t.Helper()
-	m := New(t.Context(), Config{Backend: demoBackend(t, spec), Table: table, Profile: colorprofile.NoTTY, Theme: ThemeDark})
+	m := New(t.Context(), Config{Source: demoSource(t, spec, sampler.Options{}), Table: table, Profile: colorprofile.NoTTY, Theme: ThemeDark})
 	rt := newRuntime(t, m)
 	rt.send(tea.WindowSizeMsg{Width: width, Height: height})
 	rt.run(m.Init())
