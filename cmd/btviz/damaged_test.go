@@ -85,6 +85,7 @@ func noRawControls(t *testing.T, what, out string) {
 // directory: every command that reads snapshots refuses each with exit 2
 // and a one-line message naming the field, with no raw control byte.
 func TestDamagedSnapshotsExitTwoNamingTheField(t *testing.T) {
+	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
 	good := smallSnapshot(t, 300)
 	cases := []struct {
 		name, path, want string

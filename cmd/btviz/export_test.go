@@ -23,6 +23,7 @@ func snapshotFixture(table string) string {
 // format and view through the command line (what each draws is export's
 // to test, on the demo tables), on a small snapshot.
 func TestExportWritesEveryFormatWithoutATerminal(t *testing.T) {
+	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
 	snap := smallSnapshot(t, 2000)
 	dir := t.TempDir()
 	for _, name := range []string{"heat.png", "heat.svg", "heat.txt", "heat.ansi", "findings.png", "rows.txt"} {
@@ -84,6 +85,7 @@ func TestExportWritesEveryFormatWithoutATerminal(t *testing.T) {
 }
 
 func TestDiffShowsSaltingRemoveTheHotspot(t *testing.T) {
+	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
 	before, after := snapshotFixture("social-celebrity"), snapshotFixture("social-celebrity-salted")
 	runBtviz(t, nil, "diff", before, after).requireExit(t, exitUsage, "--force")
 	image := filepath.Join(t.TempDir(), "salting.png")
@@ -131,6 +133,7 @@ func TestDiffShowsSaltingRemoveTheHotspot(t *testing.T) {
 }
 
 func TestMarkdownReportLinksTheImagesItWrites(t *testing.T) {
+	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
 	snap := snapshotFixture("social-celebrity")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "review.md")

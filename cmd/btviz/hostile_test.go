@@ -23,6 +23,7 @@ import (
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/testkit/tier"
 	"github.com/btviz/btviz/internal/tui"
 )
 
@@ -159,6 +160,7 @@ func checkJSONStrings(t *testing.T, what string, out []byte) {
 // the same commands on the snapshot saved to a file. None writes any of
 // it raw.
 func TestHostileTextReachesNoOutputRaw(t *testing.T) {
+	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
 	a, b := hostileSnapshot("before"), hostileSnapshot("after")
 	findingsA, findingsB := diagnose.Diagnose(a), diagnose.Diagnose(b)
 
@@ -193,7 +195,9 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 		}
 	}
 
-	for _, view := range tui.Panes() {
+	// Every pane in the slow tier; three in the fast one (the escaping is
+	// one code path, exercised by every pane's labels).
+	for _, view := range tier.Sample(tui.Panes(), 3) {
 		for _, format := range artifact.Formats() {
 			for _, frame := range []bool{false, true} {
 				var out bytes.Buffer
