@@ -5,11 +5,9 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/escape"
-	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/units"
 )
 
@@ -122,58 +120,34 @@ func (datasetsPane) details(f *frame, r rect) []string {
 
 // key moves through the datasets; enter shows the selected one in the
 // heatmap (its prefix, or its range), esc goes back to the heatmap.
-func (datasetsPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
-	k := m.sh.keys
-	cur := m.current()
-	list := m.frame().datasets()
-	if i, ok := listMove(k, msg, cur.state.Line(PaneDatasets), len(list), 0); ok {
-		cur.state.SetLine(PaneDatasets, i)
+func (datasetsPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action {
+	k := f.keys
+	list := f.datasets()
+	if i, ok := listMove(k, msg, s.Line(PaneDatasets), len(list), 0); ok {
+		s.SetLine(PaneDatasets, i)
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Drill):
 		if len(list) > 0 {
-			m.showDataset(list[clampIndex(cur.state.Line(PaneDatasets), len(list))])
+			return ShowDataset{list[clampIndex(s.Line(PaneDatasets), len(list))]}
 		}
 	case key.Matches(msg, k.Back):
-		m.focus(PaneHeatmap)
+		*s = s.Showing(PaneHeatmap)
 	}
 	return nil
-}
-
-// showDataset shows a dataset in the heatmap: its prefix, or the range of
-// its keys when they share none.
-func (m *Model) showDataset(ds diagnose.Dataset) {
-	if ds.Prefix != "" {
-		m.jump(string(ds.Prefix), true)
-		return
-	}
-	m.showRange(ds.Start, ds.End)
-	m.setMessage("dataset "+escape.Text(ds.Name)+": its keys from "+keyspace.Printable(string(ds.Start))+" on", false)
-}
-
-// showRange shows the key range [start, end) in the heatmap, as a level
-// of its own.
-func (m *Model) showRange(start, end keyspace.Key) {
-	cur := m.current()
-	if cur == nil {
-		return
-	}
-	m.push(level{state: childState(cur.state, "", start, end).Showing(PaneHeatmap)})
 }
 
 // click selects the dataset on the clicked line.
-func (datasetsPane) click(m *Model, r rect, _, y int) tea.Cmd {
-	cur := m.current()
-	list := m.frame().datasets()
-	first := scrollStart(clampIndex(cur.state.Line(PaneDatasets), len(list)), len(list), listLines(r))
+func (datasetsPane) click(f *frame, s *ViewState, r rect, _, y int) Action {
+	list := f.datasets()
+	first := scrollStart(clampIndex(s.Line(PaneDatasets), len(list)), len(list), listLines(r))
 	if i := first + y - r.y - listHeadLines; y >= r.y+listHeadLines && i < len(list) {
-		cur.state.SetLine(PaneDatasets, i)
+		s.SetLine(PaneDatasets, i)
 	}
 	return nil
 }
 
-func (datasetsPane) wheel(m *Model, delta int) {
-	cur := m.current()
-	cur.state.SetLine(PaneDatasets, clampIndex(cur.state.Line(PaneDatasets)+delta, len(m.frame().datasets())))
+func (datasetsPane) wheel(f *frame, s *ViewState, delta int) {
+	s.SetLine(PaneDatasets, clampIndex(s.Line(PaneDatasets)+delta, len(f.datasets())))
 }

@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/internal/diagnose"
@@ -34,42 +33,39 @@ func (findingsPane) details(f *frame, r rect) []string { return f.findingDetails
 
 // key moves through the findings; enter shows where the selected one
 // points, esc gives the keyboard back to the main area.
-func (findingsPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
-	k := m.sh.keys
-	cur := m.current()
-	n := len(m.findings)
-	if i, ok := listMove(k, msg, cur.state.Line(PaneFindings), n, 0); ok {
-		cur.state.SetLine(PaneFindings, i)
+func (findingsPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action {
+	k := f.keys
+	n := len(f.findings)
+	if i, ok := listMove(k, msg, s.Line(PaneFindings), n, 0); ok {
+		s.SetLine(PaneFindings, i)
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Drill):
 		if n > 0 {
-			m.showFinding(m.findings[clampIndex(cur.state.Line(PaneFindings), n)])
+			return ShowFinding{f.findings[clampIndex(s.Line(PaneFindings), n)]}
 		}
 	case key.Matches(msg, k.Back):
-		cur.state.Focus = ""
+		s.Focus = ""
 	}
 	return nil
 }
 
 // click selects the finding on the clicked line.
-func (findingsPane) click(m *Model, r rect, _, y int) tea.Cmd {
-	cur := m.current()
-	n := len(m.findings)
+func (findingsPane) click(f *frame, s *ViewState, r rect, _, y int) Action {
+	n := len(f.findings)
 	if y <= r.y || n == 0 {
 		return nil
 	}
-	first := scrollStart(clampIndex(cur.state.Line(PaneFindings), n), n, max(r.h-1, 1))
+	first := scrollStart(clampIndex(s.Line(PaneFindings), n), n, max(r.h-1, 1))
 	if i := first + y - r.y - 1; i < n {
-		cur.state.SetLine(PaneFindings, i)
+		s.SetLine(PaneFindings, i)
 	}
 	return nil
 }
 
-func (findingsPane) wheel(m *Model, delta int) {
-	cur := m.current()
-	cur.state.SetLine(PaneFindings, clampIndex(cur.state.Line(PaneFindings)+delta, len(m.findings)))
+func (findingsPane) wheel(f *frame, s *ViewState, delta int) {
+	s.SetLine(PaneFindings, clampIndex(s.Line(PaneFindings)+delta, len(f.findings)))
 }
 
 // findingsLines draws the findings list: one line per finding, worst

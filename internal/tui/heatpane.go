@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/render"
@@ -24,23 +23,22 @@ func (heatPane) tabStop() bool              { return true }
 func (heatPane) showsBuckets() bool         { return true }
 func (heatPane) help(s *shared) help.KeyMap { return heatHelp{s.keys, s.panes} }
 
-func (heatPane) lines(f *frame, r rect, focused bool) []string { return f.heatLines(r, focused) }
-func (heatPane) details(f *frame, r rect) []string             { return f.bucketDetails(r) }
-func (heatPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd     { return m.heatKey(msg) }
-func (heatPane) wheel(m *Model, delta int)                     { m.moveBucket(delta) }
+func (heatPane) lines(f *frame, r rect, focused bool) []string       { return f.heatLines(r, focused) }
+func (heatPane) details(f *frame, r rect) []string                   { return f.bucketDetails(r) }
+func (heatPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action { return f.heatKey(s, msg) }
+func (heatPane) wheel(f *frame, s *ViewState, delta int)             { f.moveBucket(s, delta) }
 
 // click selects the bucket (and time column) under the pointer.
-func (heatPane) click(m *Model, _ rect, x, y int) tea.Cmd {
-	hit, ok := m.frame().hitHeat(x, y)
+func (heatPane) click(f *frame, s *ViewState, _ rect, x, y int) Action {
+	hit, ok := f.hitHeat(x, y)
 	if !ok {
 		return nil
 	}
-	cur := m.current()
 	if hit.Bucket >= 0 {
-		cur.state.Selected = hit.Bucket
+		s.Selected = hit.Bucket
 	}
 	if hit.Column >= 0 && (hit.Area == render.HitHeat || hit.Area == render.HitAxis) {
-		cur.state.TimeColumn = hit.Column + 1
+		s.TimeColumn = hit.Column + 1
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/units"
@@ -172,13 +171,11 @@ func percentOf(part, whole float64) string {
 
 // key moves through the hot rows; enter shows the selected row or range
 // in the heatmap, esc goes back to the heatmap.
-func (hotPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
-	k := m.sh.keys
-	cur := m.current()
-	f := m.frame()
+func (hotPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action {
+	k := f.keys
 	n := len(selectable(hotItems(f.snap)))
-	if i, ok := listMove(k, msg, cur.state.Line(PaneHot), n, 0); ok {
-		cur.state.SetLine(PaneHot, i)
+	if i, ok := listMove(k, msg, s.Line(PaneHot), n, 0); ok {
+		s.SetLine(PaneHot, i)
 		return nil
 	}
 	switch {
@@ -188,35 +185,33 @@ func (hotPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
 			if it.kind == "scanned" {
 				where = it.scan.Start
 			}
-			m.jump(string(where), false)
+			return Jump{Key: string(where)}
 		}
 	case key.Matches(msg, k.Back):
-		m.focus(PaneHeatmap)
+		*s = s.Showing(PaneHeatmap)
 	}
 	return nil
 }
 
 // click selects the item on the clicked line.
-func (hotPane) click(m *Model, r rect, _, y int) tea.Cmd {
-	cur := m.current()
-	items := hotItems(m.frame().snap)
+func (hotPane) click(f *frame, s *ViewState, r rect, _, y int) Action {
+	items := hotItems(f.snap)
 	picks := selectable(items)
 	if len(picks) == 0 {
 		return nil
 	}
-	selected := picks[clampIndex(cur.state.Line(PaneHot), len(picks))]
+	selected := picks[clampIndex(s.Line(PaneHot), len(picks))]
 	i := scrollStart(selected, len(items), listLines(r)) + y - r.y - listHeadLines
 	for p, index := range picks {
 		if index == i && y >= r.y+listHeadLines {
-			cur.state.SetLine(PaneHot, p)
+			s.SetLine(PaneHot, p)
 		}
 	}
 	return nil
 }
 
-func (hotPane) wheel(m *Model, delta int) {
-	cur := m.current()
-	cur.state.SetLine(PaneHot, clampIndex(cur.state.Line(PaneHot)+delta, len(selectable(hotItems(m.frame().snap)))))
+func (hotPane) wheel(f *frame, s *ViewState, delta int) {
+	s.SetLine(PaneHot, clampIndex(s.Line(PaneHot)+delta, len(selectable(hotItems(f.snap)))))
 }
 
 // listHelp is the key help of a list pane whose enter shows the selected

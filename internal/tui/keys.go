@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -81,42 +83,33 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	for _, p := range panes() {
-		if b := p.open(); len(b.Keys()) > 0 && key.Matches(msg, b) {
-			m.toggle(p.id())
-			return nil
-		}
+	return m.act(m.frame().key(&cur.state, msg))
+}
+
+// act carries out what a pane asked for with a key, a click or the wheel
+// ([Action]): what needs the levels, the scans or the status line.
+func (m *Model) act(a Action) tea.Cmd {
+	switch a := a.(type) {
+	case Jump:
+		m.jump(a.Key, a.Into)
+	case ShowFinding:
+		m.showFinding(a.Finding)
+	case ShowDataset:
+		m.showDataset(a.Dataset)
+	case GoToPrefix:
+		m.goToPrefix(a.Prefix)
+	case Drill:
+		return m.drill()
+	case Back:
+		m.back()
 	}
-	return cur.state.focused().key(m, msg)
+	return nil
 }
 
 // focus shows pane p and gives it the keyboard.
 func (m *Model) focus(p Pane) {
 	cur := m.current()
 	cur.state = cur.state.Showing(p)
-}
-
-// toggle shows pane p with the keyboard, or, when p has it already, gives
-// the keyboard back to the heatmap (a main-area pane) or to the main area
-// (a side pane).
-func (m *Model) toggle(p Pane) {
-	cur := m.current()
-	switch {
-	case cur.state.Shown() != p:
-		m.focus(p)
-	case paneOf(p).place() == placeMain:
-		m.focus(PaneHeatmap)
-	default:
-		cur.state.Focus = ""
-	}
-}
-
-// moveBucket moves the bucket selection by delta.
-func (m *Model) moveBucket(delta int) {
-	if m.matrix != nil {
-		cur := m.current()
-		cur.state.Selected = clampIndex(cur.state.Selected+delta, len(m.matrix.Buckets))
-	}
 }
 
 // quit stops every scan and ends the program.
@@ -205,67 +198,6 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// listMove moves selection i in a list of n entries by an up, down,
-// first or last key, and by page entries for the page keys when page > 0.
-// It reports whether msg was such a key.
-func listMove(k KeyMap, msg tea.KeyPressMsg, i, n, page int) (int, bool) {
-	switch {
-	case key.Matches(msg, k.Up):
-		return clampIndex(i-1, n), true
-	case key.Matches(msg, k.Down):
-		return clampIndex(i+1, n), true
-	case page > 0 && key.Matches(msg, k.PageUp):
-		return clampIndex(i-page, n), true
-	case page > 0 && key.Matches(msg, k.PageDown):
-		return clampIndex(i+page, n), true
-	case key.Matches(msg, k.Top):
-		return 0, true
-	case key.Matches(msg, k.Bottom):
-		return clampIndex(n-1, n), true
-	}
-	return i, false
-}
-
-// heatKey handles a key in the heatmap and prefix-table panes.
-func (m *Model) heatKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.sh.keys
-	cur := m.current()
-	n := 0
-	if m.matrix != nil {
-		n = len(m.matrix.Buckets)
-	}
-	if i, ok := listMove(k, msg, cur.state.Selected, n, max(m.sh.layout.main.h-2, 1)); ok {
-		cur.state.Selected = i
-		return nil
-	}
-	switch {
-	case key.Matches(msg, k.Left):
-		m.moveColumn(-1)
-	case key.Matches(msg, k.Right):
-		m.moveColumn(+1)
-	case key.Matches(msg, k.Drill):
-		return m.drill()
-	case key.Matches(msg, k.Back):
-		m.back()
-	}
-	return nil
-}
-
-// moveColumn moves the selected time column; the first move selects the
-// latest column.
-func (m *Model) moveColumn(delta int) {
-	cur := m.current()
-	if m.matrix == nil || !m.matrix.Timed() {
-		return
-	}
-	columns := m.matrix.Columns()
-	if c := cur.state.column(); c < 0 || c >= columns {
-		cur.state.TimeColumn = columns
-		return
-	}
-	cur.state.TimeColumn = clampIndex(cur.state.column()+delta, columns) + 1
-}
-
 // cycleBucketing moves to the next bucketing mode, skipping tablets when
 // the snapshot has no tablet map.
 func (m *Model) cycleBucketing() {
@@ -331,4 +263,19 @@ func (m *Model) openPrompt(prompt, placeholder, value string) tea.Cmd {
 func (m *Model) closeSearch() {
 	m.searching = false
 	m.search.Blur()
+}
+
+// toggleLabelTimes shows or hides the times key labels hold, and says
+// what it did.
+func (m *Model) toggleLabelTimes() {
+	cur := m.current()
+	cur.state.LabelTimes = !cur.state.LabelTimes
+	switch {
+	case !cur.state.LabelTimes:
+		m.setMessage("labels show keys only (t shows the times they hold)", false)
+	case m.matrix != nil && slices.ContainsFunc(m.matrix.Buckets, func(b heatmap.Bucket) bool { return b.LabelTime != "" }):
+		m.setMessage("labels show the UTC time their key holds (t hides it)", false)
+	default:
+		m.setMessage("no label of this view holds a time btviz reads (epoch, reversed timestamp, date); t hides times again", false)
+	}
 }

@@ -1,13 +1,11 @@
 package tui
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/internal/escape"
-	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/keytime"
 )
@@ -166,19 +164,4 @@ func (f *frame) delimiters() string {
 		return ""
 	}
 	return f.snap.Delimiters
-}
-
-// toggleLabelTimes shows or hides the times key labels hold, and says
-// what it did.
-func (m *Model) toggleLabelTimes() {
-	cur := m.current()
-	cur.state.LabelTimes = !cur.state.LabelTimes
-	switch {
-	case !cur.state.LabelTimes:
-		m.setMessage("labels show keys only (t shows the times they hold)", false)
-	case m.matrix != nil && slices.ContainsFunc(m.matrix.Buckets, func(b heatmap.Bucket) bool { return b.LabelTime != "" }):
-		m.setMessage("labels show the UTC time their key holds (t hides it)", false)
-	default:
-		m.setMessage("no label of this view holds a time btviz reads (epoch, reversed timestamp, date); t hides times again", false)
-	}
 }

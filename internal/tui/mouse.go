@@ -12,7 +12,6 @@ func (m *Model) handleClick(mouse tea.Mouse) tea.Cmd {
 		return nil
 	}
 	m.message = statusMessage{}
-	l := m.sh.layout
 	x, y := mouse.X, mouse.Y
 	if m.pickerOpen {
 		return m.clickPicker(x, y)
@@ -21,33 +20,7 @@ func (m *Model) handleClick(mouse tea.Mouse) tea.Cmd {
 	if cur == nil {
 		return nil
 	}
-	if y == l.header.y+1 {
-		for _, c := range m.frame().crumbs() {
-			if x >= c.x0 && x < c.x1 && !c.isRange {
-				m.goToPrefix(c.prefix)
-				return nil
-			}
-		}
-		return nil
-	}
-	p, r, ok := m.paneAt(x, y)
-	if !ok {
-		return nil
-	}
-	m.focus(p.id())
-	return p.click(m, r, x, y)
-}
-
-// paneAt returns the pane drawn at screen cell (x, y) and its rectangle.
-func (m *Model) paneAt(x, y int) (pane, rect, bool) {
-	l := m.sh.layout
-	switch {
-	case l.main.contains(x, y):
-		return paneOf(m.current().state.Main), l.main, true
-	case l.findings.contains(x, y):
-		return sidePane(), l.findings, true
-	}
-	return nil, rect{}, false
+	return m.act(m.frame().click(&cur.state, x, y))
 }
 
 // clickPicker selects the table under the pointer, or opens it when it
@@ -91,11 +64,8 @@ func (m *Model) handleWheel(mouse tea.Mouse) tea.Cmd {
 		m.picker.selected = clampIndex(m.picker.selected+delta, len(m.picker.shown()))
 		return nil
 	}
-	if m.current() == nil {
-		return nil
-	}
-	if p, _, ok := m.paneAt(mouse.X, mouse.Y); ok {
-		p.wheel(m, delta)
+	if cur := m.current(); cur != nil {
+		m.frame().wheel(&cur.state, mouse.X, mouse.Y, delta)
 	}
 	return nil
 }

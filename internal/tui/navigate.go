@@ -311,3 +311,24 @@ func (m *Model) rescan() tea.Cmd {
 	}
 	return m.startScan(m.table, nil, lv.id, "scanning "+m.table)
 }
+
+// showDataset shows a dataset in the heatmap: its prefix, or the range of
+// its keys when they share none.
+func (m *Model) showDataset(ds diagnose.Dataset) {
+	if ds.Prefix != "" {
+		m.jump(string(ds.Prefix), true)
+		return
+	}
+	m.showRange(ds.Start, ds.End)
+	m.setMessage("dataset "+escape.Text(ds.Name)+": its keys from "+keyspace.Printable(string(ds.Start))+" on", false)
+}
+
+// showRange shows the key range [start, end) in the heatmap, as a level
+// of its own.
+func (m *Model) showRange(start, end keyspace.Key) {
+	cur := m.current()
+	if cur == nil {
+		return
+	}
+	m.push(level{state: childState(cur.state, "", start, end).Showing(PaneHeatmap)})
+}

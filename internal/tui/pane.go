@@ -5,7 +5,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/units"
 )
@@ -30,10 +29,12 @@ const (
 // pane is one unit of the table screen, bundled in one file the way
 // soft-serve bundles a component: what it draws, what the details pane
 // says while it has the keyboard, its keys and their help, and what a
-// click or the wheel does in it. Panes are dumb renderers over a [frame]
-// and act on the one root [Model]; they keep no state of their own (what
-// they select lives in [ViewState]). To add a pane, write its file and
-// add it to [panes].
+// click or the wheel does in it. Panes are dumb renderers over a [frame];
+// they keep no state of their own (what they select lives in [ViewState]).
+// Their keys, clicks and wheel change the view state they are given and
+// return an [Action] for what only the program can do (drill down, jump,
+// show a finding), so that a pane does no I/O and knows no program. To add
+// a pane, write its file and add it to [panes].
 type pane interface {
 	// id is the pane's stable name.
 	id() Pane
@@ -56,13 +57,14 @@ type pane interface {
 	// help is the key help while the pane has the keyboard.
 	help(s *shared) help.KeyMap
 	// key handles a key press that no global key took, while the pane
-	// has the keyboard.
-	key(m *Model, msg tea.KeyPressMsg) tea.Cmd
+	// has the keyboard: it changes s, the state f was drawn from, and says
+	// what else to do (nil: nothing).
+	key(f *frame, s *ViewState, msg fmt.Stringer) Action
 	// click handles a left click at screen cell (x, y) inside the pane's
 	// rectangle r.
-	click(m *Model, r rect, x, y int) tea.Cmd
+	click(f *frame, s *ViewState, r rect, x, y int) Action
 	// wheel moves the pane's selection by delta lines.
-	wheel(m *Model, delta int)
+	wheel(f *frame, s *ViewState, delta int)
 }
 
 // placement is where a pane is drawn.

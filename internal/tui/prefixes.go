@@ -1,11 +1,11 @@
 package tui
 
 import (
+	"fmt"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/units"
@@ -33,20 +33,19 @@ func (prefixPane) open() key.Binding {
 }
 func (prefixPane) help(s *shared) help.KeyMap { return heatHelp{s.keys, s.panes} }
 
-func (prefixPane) lines(f *frame, r rect, focused bool) []string { return f.prefixLines(r, focused) }
-func (prefixPane) details(f *frame, r rect) []string             { return f.bucketDetails(r) }
-func (prefixPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd     { return m.heatKey(msg) }
-func (prefixPane) wheel(m *Model, delta int)                     { m.moveBucket(delta) }
+func (prefixPane) lines(f *frame, r rect, focused bool) []string       { return f.prefixLines(r, focused) }
+func (prefixPane) details(f *frame, r rect) []string                   { return f.bucketDetails(r) }
+func (prefixPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action { return f.heatKey(s, msg) }
+func (prefixPane) wheel(f *frame, s *ViewState, delta int)             { f.moveBucket(s, delta) }
 
 // click selects the bucket on the clicked line.
-func (prefixPane) click(m *Model, r rect, _, y int) tea.Cmd {
-	if m.matrix == nil {
+func (prefixPane) click(f *frame, s *ViewState, r rect, _, y int) Action {
+	if f.matrix == nil {
 		return nil
 	}
-	cur := m.current()
-	first := scrollStart(cur.state.Selected, len(m.matrix.Buckets), listLines(r))
-	if i := first + y - r.y - listHeadLines; y >= r.y+listHeadLines && i < len(m.matrix.Buckets) {
-		cur.state.Selected = i
+	first := scrollStart(s.Selected, len(f.matrix.Buckets), listLines(r))
+	if i := first + y - r.y - listHeadLines; y >= r.y+listHeadLines && i < len(f.matrix.Buckets) {
+		s.Selected = i
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/internal/heatmap"
@@ -58,48 +57,45 @@ func (rowsPane) lines(f *frame, r rect, _ bool) []string {
 
 // key moves through the rows; enter shows the selected row's columns, esc
 // goes back to the list and then to the heatmap.
-func (rowsPane) key(m *Model, msg tea.KeyPressMsg) tea.Cmd {
-	k := m.sh.keys
-	cur := m.current()
-	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
+func (rowsPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action {
+	k := f.keys
+	rows, _ := topRows(f.snap)
 	n := len(rows)
-	if i, ok := listMove(k, msg, cur.state.Line(PaneRows), n, 0); ok {
-		cur.state.SetLine(PaneRows, i)
+	if i, ok := listMove(k, msg, s.Line(PaneRows), n, 0); ok {
+		s.SetLine(PaneRows, i)
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Drill):
 		if n > 0 {
-			cur.state.RowColumns = !cur.state.RowColumns
+			s.RowColumns = !s.RowColumns
 		}
 	case key.Matches(msg, k.Back):
-		if cur.state.RowColumns {
-			cur.state.RowColumns = false
+		if s.RowColumns {
+			s.RowColumns = false
 		} else {
-			cur.state = cur.state.Showing(PaneHeatmap)
+			*s = s.Showing(PaneHeatmap)
 		}
 	}
 	return nil
 }
 
 // click selects the row on the clicked line of the list.
-func (rowsPane) click(m *Model, r rect, _, y int) tea.Cmd {
-	cur := m.current()
-	if cur.state.RowColumns {
+func (rowsPane) click(f *frame, s *ViewState, r rect, _, y int) Action {
+	if s.RowColumns {
 		return nil
 	}
-	items, selectedLine := rowItems(m.frame())
+	items, selectedLine := rowItems(f)
 	first := scrollStart(selectedLine, len(items), listLines(r))
 	if i := first + y - r.y - listHeadLines; y >= r.y+listHeadLines && i < len(items) && items[i].index >= 0 {
-		cur.state.SetLine(PaneRows, items[i].index)
+		s.SetLine(PaneRows, items[i].index)
 	}
 	return nil
 }
 
-func (rowsPane) wheel(m *Model, delta int) {
-	cur := m.current()
-	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
-	cur.state.SetLine(PaneRows, clampIndex(cur.state.Line(PaneRows)+delta, len(rows)))
+func (rowsPane) wheel(f *frame, s *ViewState, delta int) {
+	rows, _ := topRows(f.snap)
+	s.SetLine(PaneRows, clampIndex(s.Line(PaneRows)+delta, len(rows)))
 }
 
 // rowItem is one line of the largest-rows list: a row (index into
