@@ -18,7 +18,7 @@ import (
 	"github.com/btviz/btviz/internal/record/loadgen"
 	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/report"
-	"github.com/btviz/btviz/internal/tui"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // tableCompletionTimeout bounds the look-up of table names for shell
@@ -40,11 +40,11 @@ type completion = func(cmd *cobra.Command, args []string, toComplete string) ([]
 func (a *app) registerCompletions(root *cobra.Command) {
 	byFlag := map[string]completion{
 		"metric":    fixed(metricChoices()),
-		"view":      fixed(names(tui.Panes())),
+		"view":      fixed(names(view.Panes())),
 		"bucketing": fixed(names(heatmap.Bucketings())),
 		"scale":     fixed(names(heatmap.ScaleKinds())),
 		"palette":   fixed(render.PaletteNames()),
-		"theme":     fixed(names(tui.Themes())),
+		"theme":     fixed(names(view.Themes())),
 		"traffic":   fixed(workloadChoices()),
 		"format":    fixed(names(report.Formats())),
 		"fail-on":   fixed(severityChoices()),

@@ -24,7 +24,7 @@ import (
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/report"
 	"github.com/btviz/btviz/internal/testkit/tier"
-	"github.com/btviz/btviz/internal/tui"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // hostile holds every kind of text that must never reach an output raw:
@@ -197,13 +197,13 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 
 	// Every pane in the slow tier; three in the fast one (the escaping is
 	// one code path, exercised by every pane's labels).
-	for _, view := range tier.Sample(tui.Panes(), 3) {
+	for _, pane := range tier.Sample(view.Panes(), 3) {
 		for _, format := range artifact.Formats() {
 			for _, frame := range []bool{false, true} {
 				var out bytes.Buffer
-				o := export.Options{Format: format, View: view, Width: 160, Height: 48, Frame: frame}
+				o := export.Options{Format: format, View: pane, Width: 160, Height: 48, Frame: frame}
 				err := export.Render(&out, a, findingsA, o)
-				if view == tui.PaneHot && !frame {
+				if pane == view.PaneHot && !frame {
 					if !errors.Is(err, export.ErrCannotDraw) {
 						t.Errorf("a chart of a scan's hot rows: %v, want ErrCannotDraw", err)
 					}
@@ -211,9 +211,9 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 					continue
 				}
 				if err != nil {
-					t.Fatalf("%s %s (frame %v): %v", view, format, frame, err)
+					t.Fatalf("%s %s (frame %v): %v", pane, format, frame, err)
 				}
-				checkExport(t, fmt.Sprintf("the %s export of the %s view (frame %v)", format, view, frame), format, out.Bytes())
+				checkExport(t, fmt.Sprintf("the %s export of the %s pane (frame %v)", format, pane, frame), format, out.Bytes())
 			}
 		}
 	}
@@ -225,12 +225,12 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 		checkExport(t, "the "+string(format)+" diff image", format, out.Bytes())
 	}
 	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor, colorprofile.ANSI} {
-		states := []tui.ViewState{{Main: tui.PaneRows, RowColumns: true}, {Prefix: "user0#"}, {Bucketing: heatmap.BucketTablets, TimeColumn: 3}, {FullHelp: true}}
-		for _, view := range tui.Panes() {
-			states = append(states, tui.ViewState{}.Showing(view))
+		states := []view.ViewState{{Main: view.PaneRows, RowColumns: true}, {Prefix: "user0#"}, {Bucketing: heatmap.BucketTablets, TimeColumn: 3}, {FullHelp: true}}
+		for _, pane := range view.Panes() {
+			states = append(states, view.ViewState{}.Showing(pane))
 		}
 		for _, state := range states {
-			frame := tui.RenderFrame(a, findingsA, state, 160, 48, true, profile)
+			frame := view.RenderFrame(a, findingsA, state, 160, 48, true, profile)
 			checkClean(t, fmt.Sprintf("the TUI frame %+v in %v", state, profile), []byte(frame), true)
 		}
 	}
@@ -337,12 +337,12 @@ func TestHostileTrafficReachesNoOutputRaw(t *testing.T) {
 			}
 			checkExport(t, fmt.Sprintf("the %s export of %s", format, metric), format, out.Bytes())
 		}
-		frame := tui.RenderFrame(snap, findings, tui.ViewState{Metric: metric}, 160, 48, true, colorprofile.TrueColor)
+		frame := view.RenderFrame(snap, findings, view.ViewState{Metric: metric}, 160, 48, true, colorprofile.TrueColor)
 		checkClean(t, "the TUI frame of "+string(metric), []byte(frame), true)
 	}
-	for _, view := range tui.Panes() {
-		frame := tui.RenderFrame(snap, findings, tui.ViewState{}.Showing(view), 160, 48, true, colorprofile.TrueColor)
-		checkClean(t, "the TUI's "+string(view)+" view of a recording", []byte(frame), true)
+	for _, pane := range view.Panes() {
+		frame := view.RenderFrame(snap, findings, view.ViewState{}.Showing(pane), 160, 48, true, colorprofile.TrueColor)
+		checkClean(t, "the TUI's "+string(pane)+" pane of a recording", []byte(frame), true)
 	}
 	path := filepath.Join(t.TempDir(), "rec.btviz")
 	if err := keyspace.SaveRecording(path, rec); err != nil {

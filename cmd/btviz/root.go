@@ -18,6 +18,7 @@ import (
 	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/tui"
 	"github.com/btviz/btviz/internal/units"
+	"github.com/btviz/btviz/internal/view"
 )
 
 func (a *app) rootCommand() *cobra.Command {
@@ -52,7 +53,7 @@ func (a *app) rootCommand() *cobra.Command {
 				return err
 			}
 			cfg := tui.Config{Table: target.Table}
-			if cfg.Theme, err = tui.ParseTheme(theme); err != nil {
+			if cfg.Theme, err = view.ParseTheme(theme); err != nil {
 				return usageErrorf("--theme: %w", err)
 			}
 			if cfg.ScreenshotDir, err = screenshotDir(screenshots); err != nil {
@@ -94,7 +95,7 @@ func (a *app) rootCommand() *cobra.Command {
 	target.register(cmd.Flags())
 	scan.register(cmd.Flags())
 	hot.register(cmd.Flags())
-	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(tui.Themes())+"; auto follows the terminal's background")
+	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(view.Themes())+"; auto follows the terminal's background")
 	registerScreenshotDir(cmd, &screenshots)
 	cmd.Flags().StringVar(&traffic, "traffic", "", "with --emulator: run a demo workload through a recording proxy and show its traffic live (--list-traffic lists them)")
 	cmd.Flags().BoolVar(&listTraffic, "list-traffic", false, "list the demo traffic workloads and exit")
@@ -126,7 +127,7 @@ func (a *app) openCommand() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			parsed, err := tui.ParseTheme(theme)
+			parsed, err := view.ParseTheme(theme)
 			if err != nil {
 				return usageErrorf("--theme: %w", err)
 			}
@@ -148,7 +149,7 @@ func (a *app) openCommand() *cobra.Command {
 			return a.runTUI(cmd.Context(), cfg)
 		},
 	}
-	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(tui.Themes())+"; auto follows the terminal's background")
+	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(view.Themes())+"; auto follows the terminal's background")
 	registerScreenshotDir(cmd, &screenshots)
 	return cmd
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/render"
-	"github.com/btviz/btviz/internal/tui"
 	"github.com/btviz/btviz/internal/units"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // Chart sizes: an image's time columns are about this many pixels wide.
@@ -42,30 +42,30 @@ var ErrCannotDraw = errors.New("cannot draw this view")
 // that many columns), the caption, the marks and the notes.
 func buildChart(snap *keyspace.Snapshot, findings []diagnose.Finding, o Options, columns int) (*chart, error) {
 	state := o.viewState()
-	view := tui.HeatView(snap, state, o.Width, o.Height)
+	hv := view.HeatView(snap, state, o.Width, o.Height)
 	if o.rows > 0 {
-		view.Rows = o.rows
+		hv.Rows = o.rows
 	}
 	switch o.View {
-	case tui.PanePrefixes:
-		view.Columns = 0 // a value a bucket, written beside it
-	case tui.PaneRows:
+	case view.PanePrefixes:
+		hv.Columns = 0 // a value a bucket, written beside it
+	case view.PaneRows:
 		if o.Metric == "" {
-			view.Metric = heatmap.MetricMaxRow
+			hv.Metric = heatmap.MetricMaxRow
 		}
-	case tui.PaneHot:
+	case view.PaneHot:
 		if o.Metric == "" {
-			view.Metric = heatmap.MetricOps
+			hv.Metric = heatmap.MetricOps
 		}
 	}
-	if view.Metric.Timed() && columns > 0 && o.View != tui.PanePrefixes {
-		view.Columns = columns
+	if hv.Metric.Timed() && columns > 0 && o.View != view.PanePrefixes {
+		hv.Columns = columns
 	}
-	m, err := heatmap.Build(snap, view)
+	m, err := heatmap.Build(snap, hv)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the %s view of table %s: %w", ErrCannotDraw, o.View, escape.Quote(snap.Table), err)
 	}
-	c := &chart{view: view, matrix: m, scale: heatmap.Scale{Kind: o.Scale}, palette: o.Palette}
+	c := &chart{view: hv, matrix: m, scale: heatmap.Scale{Kind: o.Scale}, palette: o.Palette}
 	if c.scale.Kind == "" {
 		c.scale.Kind = heatmap.ScaleLinear
 	}
@@ -73,17 +73,17 @@ func buildChart(snap *keyspace.Snapshot, findings []diagnose.Finding, o Options,
 	c.marks = findingMarks(m, findings)
 	what := strings.TrimPrefix(c.caption.Title, m.Table+" — ")
 	switch o.View {
-	case tui.PaneFindings:
+	case view.PaneFindings:
 		c.caption.Title = fmt.Sprintf("%s — %s, on %s", m.Table, findingCount(findings), what)
 		c.notes = findingNotes(findings)
-	case tui.PaneRows:
+	case view.PaneRows:
 		c.caption.Title = m.Table + " — largest rows, on " + what
 		c.notes = largestRowNotes(snap)
-	case tui.PaneHot:
+	case view.PaneHot:
 		c.caption.Title = m.Table + " — hottest rows and scans, on " + what
 		c.notes = hotNotes(snap)
 	}
-	if len(c.marks) > 0 && o.View != tui.PaneFindings {
+	if len(c.marks) > 0 && o.View != view.PaneFindings {
 		c.caption.Subtitle += " · numbers mark the report's findings"
 	}
 	return c, nil
@@ -98,7 +98,7 @@ func checkDrawable(snap *keyspace.Snapshot, findings []diagnose.Finding, o Optio
 		_, err := buildChart(snap, findings, o, 1)
 		return err
 	}
-	if _, err := heatmap.Build(snap, tui.HeatView(snap, o.viewState(), o.Width, o.Height)); err != nil {
+	if _, err := heatmap.Build(snap, view.HeatView(snap, o.viewState(), o.Width, o.Height)); err != nil {
 		return fmt.Errorf("%w: the %s view of table %s: %w", ErrCannotDraw, o.View, escape.Quote(snap.Table), err)
 	}
 	return nil

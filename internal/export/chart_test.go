@@ -17,7 +17,7 @@ import (
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/report"
-	"github.com/btviz/btviz/internal/tui"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // interactiveOnly is what only the interactive frame shows: its key help
@@ -73,9 +73,9 @@ func captionWords(t *testing.T, snap *keyspace.Snapshot, findings []diagnose.Fin
 // numbered list of findings.
 func TestChartsAreDrawnForAReader(t *testing.T) {
 	snap, findings := loadFixture(t, "social-celebrity")
-	for _, view := range []tui.Pane{tui.PaneHeatmap, tui.PanePrefixes, tui.PaneFindings, tui.PaneRows} {
+	for _, pane := range []view.Pane{view.PaneHeatmap, view.PanePrefixes, view.PaneFindings, view.PaneRows} {
 		for _, size := range [][2]int{{80, 30}, {120, 40}, {200, 60}} {
-			o := Options{View: view, Width: size[0], Height: size[1], Format: artifact.FormatText}
+			o := Options{View: pane, Width: size[0], Height: size[1], Format: artifact.FormatText}
 			var chart, frame bytes.Buffer
 			if err := Render(&chart, snap, findings, o); err != nil {
 				t.Fatal(err)
@@ -84,7 +84,7 @@ func TestChartsAreDrawnForAReader(t *testing.T) {
 			if err := Render(&frame, snap, findings, o); err != nil {
 				t.Fatal(err)
 			}
-			name := string(view)
+			name := string(pane)
 			for _, interactive := range interactiveOnly {
 				if strings.Contains(chart.String(), interactive) {
 					t.Errorf("%s at %dx%d: the chart shows %q, which only the interactive frame has:\n%s", name, size[0], size[1], interactive, chart.String())
@@ -101,7 +101,7 @@ func TestChartsAreDrawnForAReader(t *testing.T) {
 			for _, word := range strings.Fields(chart.String()) {
 				written[word] = true
 			}
-			for _, word := range captionWords(t, snap, findings, Options{View: view, Width: size[0], Height: size[1], Format: artifact.FormatText}) {
+			for _, word := range captionWords(t, snap, findings, Options{View: pane, Width: size[0], Height: size[1], Format: artifact.FormatText}) {
 				if !written[word] && strings.Trim(word, "0123456789") != "" { // the bucket count is the text chart's own
 					t.Errorf("%s at %dx%d: the caption's word %q is not written whole", name, size[0], size[1], word)
 				}
@@ -115,7 +115,7 @@ func TestChartsAreDrawnForAReader(t *testing.T) {
 			if !marked && size[0] >= 120 {
 				t.Errorf("%s at %dx%d: no line labels the celebrity's bucket and marks finding 1 on it:\n%s", name, size[0], size[1], chart.String())
 			}
-			if view == tui.PaneFindings && !strings.Contains(chart.String(), "1. WARNING hot-key-range at user#mila_rosewood#") {
+			if pane == view.PaneFindings && !strings.Contains(chart.String(), "1. WARNING hot-key-range at user#mila_rosewood#") {
 				t.Errorf("findings chart lacks the numbered finding:\n%s", chart.String())
 			}
 		}
@@ -129,8 +129,8 @@ func TestChartsAreDrawnForAReader(t *testing.T) {
 // at the same size.
 func TestChartImagesMarkAndLabelTheFindings(t *testing.T) {
 	snap, findings := loadFixture(t, "social-celebrity")
-	for _, view := range []tui.Pane{tui.PaneHeatmap, tui.PanePrefixes, tui.PaneFindings} {
-		o := Options{View: view, Width: 100, Height: 30, Format: artifact.FormatSVG}
+	for _, pane := range []view.Pane{view.PaneHeatmap, view.PanePrefixes, view.PaneFindings} {
+		o := Options{View: pane, Width: 100, Height: 30, Format: artifact.FormatSVG}
 		var svg, pngData bytes.Buffer
 		if err := Render(&svg, snap, findings, o); err != nil {
 			t.Fatal(err)
@@ -139,7 +139,7 @@ func TestChartImagesMarkAndLabelTheFindings(t *testing.T) {
 		all := strings.Join(texts, "\n")
 		for _, want := range []string{"user#mila_rosewood#", "1 hot-key-range · 38% of"} {
 			if !strings.Contains(all, want) {
-				t.Errorf("%s: the SVG chart lacks %q:\n%s", view, want, all)
+				t.Errorf("%s: the SVG chart lacks %q:\n%s", pane, want, all)
 			}
 		}
 		written := map[string]bool{}
@@ -148,7 +148,7 @@ func TestChartImagesMarkAndLabelTheFindings(t *testing.T) {
 		}
 		for _, word := range captionWords(t, snap, findings, o) {
 			if !written[word] {
-				t.Errorf("%s: the caption's word %q is not written whole", view, word)
+				t.Errorf("%s: the caption's word %q is not written whole", pane, word)
 			}
 		}
 		o.Format = artifact.FormatPNG
@@ -161,7 +161,7 @@ func TestChartImagesMarkAndLabelTheFindings(t *testing.T) {
 		}
 		size, _ := pngFrame(o.Width, o.Height).PixelSize()
 		if img.Bounds().Dx() != size.X || img.Bounds().Dy() != size.Y {
-			t.Errorf("%s: the PNG chart is %v, want the frame's %v", view, img.Bounds().Size(), size)
+			t.Errorf("%s: the PNG chart is %v, want the frame's %v", pane, img.Bounds().Size(), size)
 		}
 	}
 }
@@ -176,7 +176,7 @@ func TestExportThatCannotDrawFailsAndWritesNothing(t *testing.T) {
 	if err := os.WriteFile(kept, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []Options{{Metric: heatmap.MetricOps}, {Metric: heatmap.MetricReads, Frame: true}, {View: tui.PaneHot}} {
+	for _, o := range []Options{{Metric: heatmap.MetricOps}, {Metric: heatmap.MetricReads, Frame: true}, {View: view.PaneHot}} {
 		for _, path := range []string{filepath.Join(dir, "new.png"), kept} {
 			err := Write(path, snap, findings, o)
 			if !errors.Is(err, ErrCannotDraw) || !strings.Contains(err.Error(), "needs a traffic recording") {
@@ -268,7 +268,7 @@ func TestDiffImageMarksEachSidesFindings(t *testing.T) {
 func TestHotChartListsTheRecordingsHottestRows(t *testing.T) {
 	snap := recordingOf(t)
 	var out bytes.Buffer
-	if err := Render(&out, snap, diagnose.Diagnose(snap), Options{View: tui.PaneHot, Format: artifact.FormatText, Width: 120, Height: 40}); err != nil {
+	if err := Render(&out, snap, diagnose.Diagnose(snap), Options{View: view.PaneHot, Format: artifact.FormatText, Width: 120, Height: 40}); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()

@@ -6,13 +6,13 @@
 // snapshots ([DiffImage], behind `btviz diff A B --out FILE`).
 //
 // A chart is the view drawn for a reader ([Render]): the heatmap of the
-// buckets the TUI shows at the same size ([tui.HeatView]), its title and
+// buckets the TUI shows at the same size ([view.HeatView]), its title and
 // subtitle whole, every bucket a finding names labelled and the finding's
 // range marked with its number and share ([render.Mark]), the legend in
 // whole counts, and the view's list under it; no key help, no selection.
 // With [Options.Frame] the export is instead exactly the frame the TUI
 // shows: [Frame] draws it with the TUI's headless renderer
-// ([tui.RenderFrame]), and package render ([render.FramePNG],
+// ([view.RenderFrame]), and package render ([render.FramePNG],
 // [render.FrameSVG], [render.FrameText], [render.FrameANSI]) turns it into an
 // image or text under a title bar "btviz — table — view/metric", as the
 // TUI's screenshot key writes it. A view the snapshot cannot draw is an

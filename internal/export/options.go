@@ -12,7 +12,7 @@ import (
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/render"
-	"github.com/btviz/btviz/internal/tui"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // Frame sizes in terminal cells. The minimum is the TUI's; the maximum is
@@ -20,8 +20,8 @@ import (
 const (
 	DefaultWidth  = 200
 	DefaultHeight = 60
-	MinWidth      = tui.MinWidth
-	MinHeight     = tui.MinHeight
+	MinWidth      = view.MinWidth
+	MinHeight     = view.MinHeight
 	MaxWidth      = render.MaxColumns
 	MaxHeight     = render.MaxRows - 1
 )
@@ -29,15 +29,15 @@ const (
 // Options say what [Write] draws: which view of the snapshot, at what
 // size and in which theme, and the file format. Make them with
 // [ParseOptions] from flags, or fill them in; zero fields take the TUI's
-// defaults ([tui.PaneHeatmap], [heatmap.MetricWrites],
-// [tui.DefaultBucketing]) and a
+// defaults ([view.PaneHeatmap], [heatmap.MetricWrites],
+// [view.DefaultBucketing]) and a
 // [DefaultWidth]×[DefaultHeight] dark frame.
 type Options struct {
 	// Format is the output format; [Write] takes it from the file name
 	// when empty.
 	Format artifact.Format
-	// View is the TUI pane shown (default [tui.PaneHeatmap]).
-	View tui.Pane
+	// View is the TUI pane shown (default [view.PaneHeatmap]).
+	View view.Pane
 	// Prefix restricts the view to the keys that start with it (raw
 	// bytes; empty is the whole table).
 	Prefix keyspace.Key
@@ -91,7 +91,7 @@ func ParseOptions(f Flags) (Options, error) {
 		return o, fmt.Errorf("--out: %w", err)
 	}
 	if f.View != "" {
-		if o.View, err = tui.ParsePane(f.View); err != nil {
+		if o.View, err = view.ParsePane(f.View); err != nil {
 			return o, fmt.Errorf("--view: %w", err)
 		}
 	}
@@ -122,11 +122,11 @@ func ParseOptions(f Flags) (Options, error) {
 		}
 		o.Prefix = keyspace.Key(prefix)
 	}
-	theme, err := tui.ParseTheme(strings.ToLower(strings.TrimSpace(f.Theme)))
+	theme, err := view.ParseTheme(strings.ToLower(strings.TrimSpace(f.Theme)))
 	if err != nil {
 		return o, fmt.Errorf("--theme: %w", err)
 	}
-	o.Light = theme == tui.ThemeLight
+	o.Light = theme == view.ThemeLight
 	o.Frame = f.Frame
 	o.Width, o.Height = DefaultWidth, DefaultHeight
 	if f.Size != "" {
@@ -220,7 +220,7 @@ func largestPNG(width, height int) (rows, columns int) {
 // withDefaults fills the zero fields.
 func (o Options) withDefaults() Options {
 	if o.View == "" {
-		o.View = tui.PaneHeatmap
+		o.View = view.PaneHeatmap
 	}
 	if o.Width == 0 && o.Height == 0 {
 		o.Width, o.Height = DefaultWidth, DefaultHeight

@@ -8,7 +8,7 @@ import (
 	"github.com/btviz/btviz/internal/artifact"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/render"
-	"github.com/btviz/btviz/internal/tui"
+	"github.com/btviz/btviz/internal/view"
 )
 
 func TestParseOptions(t *testing.T) {
@@ -17,13 +17,13 @@ func TestParseOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Options{Format: artifact.FormatPNG, View: tui.PaneFindings, Prefix: "user#\x00a", Metric: heatmap.MetricBytes,
+	want := Options{Format: artifact.FormatPNG, View: view.PaneFindings, Prefix: "user#\x00a", Metric: heatmap.MetricBytes,
 		Bucketing: heatmap.BucketTablets, Scale: heatmap.ScaleLog, Palette: render.Heat(), Width: 120, Height: 40, Light: true}
 	if !reflect.DeepEqual(o, want) {
 		t.Errorf("ParseOptions = %+v, want %+v", o, want)
 	}
 	o, err = ParseOptions(Flags{Out: "a.txt"})
-	if err != nil || o.Width != DefaultWidth || o.Height != DefaultHeight || o.Format != artifact.FormatText || o.Light || o.View != tui.PaneHeatmap {
+	if err != nil || o.Width != DefaultWidth || o.Height != DefaultHeight || o.Format != artifact.FormatText || o.Light || o.View != view.PaneHeatmap {
 		t.Errorf("defaults: %+v, %v", o, err)
 	}
 }
@@ -36,7 +36,7 @@ func TestParseOptionsErrors(t *testing.T) {
 		{Flags{}, []string{"--out is required", artifact.ExtensionList(artifact.Formats())}},
 		{Flags{Out: "shot.jpg"}, []string{"--out", `".jpg"`, artifact.ExtensionList(artifact.Formats())}},
 		{Flags{Out: "shot"}, []string{"no extension", artifact.ExtensionList(artifact.Formats())}},
-		{Flags{Out: "a.png", View: "graph"}, []string{"--view", `"graph"`, tui.PaneNames()}},
+		{Flags{Out: "a.png", View: "graph"}, []string{"--view", `"graph"`, view.PaneNames()}},
 		{Flags{Out: "a.png", Metric: "iops"}, []string{"--metric", `"iops"`, "writes, rows, bytes", "ops, reads"}},
 		{Flags{Out: "a.png", Bucketing: "random"}, []string{"--bucketing", "prefix, even, heat or tablets"}},
 		{Flags{Out: "a.png", Theme: "solarized"}, []string{"--theme", "auto, dark or light"}},

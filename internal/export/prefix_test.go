@@ -8,7 +8,7 @@ import (
 
 	"github.com/btviz/btviz/internal/artifact"
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/btviz/btviz/internal/tui"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // recordingOf returns a recording of table t in which the application
@@ -39,7 +39,7 @@ func TestPrefixOfARecordingAlone(t *testing.T) {
 	snap := recordingOf(t)
 	for _, prefix := range []string{"user#u01#", "user#", "user#u01#p3", "user#empty#"} {
 		var out strings.Builder
-		if err := Render(&out, snap, nil, Options{Prefix: keyspace.Key(prefix), View: tui.PanePrefixes, Format: artifact.FormatText, Width: 120, Height: 30}); err != nil {
+		if err := Render(&out, snap, nil, Options{Prefix: keyspace.Key(prefix), View: view.PanePrefixes, Format: artifact.FormatText, Width: 120, Height: 30}); err != nil {
 			t.Errorf("--prefix %s on a recording: %v", prefix, err)
 		} else if !strings.Contains(out.String(), "operations") {
 			t.Errorf("--prefix %s: the view shows no operations:\n%s", prefix, out.String())

@@ -26,6 +26,7 @@ import (
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/render"
 	"github.com/btviz/btviz/internal/tui"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // exportTo writes the celebrity fixture's view as the interactive frame
@@ -50,9 +51,9 @@ func exportTo(t *testing.T, name string, o Options) ([]byte, *keyspace.Snapshot,
 // by row, is the frame's text, under the title bar.
 func TestSVGTextMatchesTheFrame(t *testing.T) {
 	for _, o := range []Options{
-		{View: tui.PaneHeatmap, Width: 120, Height: 40},
-		{View: tui.PaneFindings, Width: 90, Height: 30, Light: true},
-		{View: tui.PaneRows, Width: 200, Height: 60},
+		{View: view.PaneHeatmap, Width: 120, Height: 40},
+		{View: view.PaneFindings, Width: 90, Height: 30, Light: true},
+		{View: view.PaneRows, Width: 200, Height: 60},
 	} {
 		data, snap, findings := exportTo(t, "frame.svg", o)
 		doc, err := render.ReadFrameSVG(bytes.NewReader(data))
@@ -83,7 +84,7 @@ func TestSVGTextMatchesTheFrame(t *testing.T) {
 // show the frame's colours: the upper half in the foreground colour, the
 // lower half in the background colour.
 func TestPNGSizeAndCellColours(t *testing.T) {
-	o := Options{View: tui.PaneHeatmap, Width: 120, Height: 40}
+	o := Options{View: view.PaneHeatmap, Width: 120, Height: 40}
 	data, snap, findings := exportTo(t, "frame.png", o)
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -127,9 +128,9 @@ func rgba(c color.Color) color.RGBA {
 // draws for a terminal without colour, escapes stripped, and holds no
 // control byte but newlines.
 func TestTextExportIsTheFrameWithoutEscapes(t *testing.T) {
-	o := Options{View: tui.PanePrefixes, Width: 100, Height: 30}
+	o := Options{View: view.PanePrefixes, Width: 100, Height: 30}
 	data, snap, findings := exportTo(t, "frame.txt", o)
-	frame := tui.RenderFrame(snap, findings, tui.ViewState{Main: tui.PanePrefixes}, 100, 30, true, colorprofile.NoTTY)
+	frame := view.RenderFrame(snap, findings, view.ViewState{Main: view.PanePrefixes}, 100, 30, true, colorprofile.NoTTY)
 	if got, want := string(data), render.FrameText(frame)+"\n"; got != want {
 		t.Fatalf("txt export differs from the frame:\n%s\nwant:\n%s", got, want)
 	}
@@ -144,9 +145,9 @@ var nonSGR = regexp.MustCompile(`\x1b(?:[^\[]|\[[0-9;:]*[^0-9;:m])`)
 // TestANSIExportIsTheColouredFrame: .ansi is the frame in true colour,
 // reduced to SGR sequences, ending with a reset.
 func TestANSIExportIsTheColouredFrame(t *testing.T) {
-	o := Options{View: tui.PaneHeatmap, Width: 100, Height: 30, Light: true}
+	o := Options{View: view.PaneHeatmap, Width: 100, Height: 30, Light: true}
 	data, snap, findings := exportTo(t, "frame.ansi", o)
-	frame := tui.RenderFrame(snap, findings, tui.ViewState{}, 100, 30, false, colorprofile.TrueColor)
+	frame := view.RenderFrame(snap, findings, view.ViewState{}, 100, 30, false, colorprofile.TrueColor)
 	if got, want := string(data), render.FrameANSI(frame)+"\n"; got != want {
 		t.Fatal("ansi export differs from the frame")
 	}
@@ -165,20 +166,20 @@ func TestExportDrawsWhatTheTUIShows(t *testing.T) {
 	snap, findings := loadFixture(t, "timeseries-timestamp-first")
 	for _, tc := range []struct {
 		flags Flags
-		state tui.ViewState
+		state view.ViewState
 	}{
-		{Flags{Out: "a.png"}, tui.ViewState{}},
-		{Flags{Out: "a.svg", View: "prefixes", Metric: "rows", Bucketing: "even", Size: "150x45"}, tui.ViewState{Main: tui.PanePrefixes, Metric: "rows", Bucketing: "even"}},
-		{Flags{Out: "a.ansi", View: "findings", Theme: "light", Size: "80x24"}, tui.ViewState{Focus: tui.PaneFindings}},
-		{Flags{Out: "a.png", View: "rows", Size: "300x100"}, tui.ViewState{Main: tui.PaneRows}},
-		{Flags{Out: "a.png", View: "heatmap", Prefix: "17934", Metric: "write-share", Bucketing: "heat"}, tui.ViewState{Prefix: "17934", Metric: "write-share", Bucketing: "heat"}},
+		{Flags{Out: "a.png"}, view.ViewState{}},
+		{Flags{Out: "a.svg", View: "prefixes", Metric: "rows", Bucketing: "even", Size: "150x45"}, view.ViewState{Main: view.PanePrefixes, Metric: "rows", Bucketing: "even"}},
+		{Flags{Out: "a.ansi", View: "findings", Theme: "light", Size: "80x24"}, view.ViewState{Focus: view.PaneFindings}},
+		{Flags{Out: "a.png", View: "rows", Size: "300x100"}, view.ViewState{Main: view.PaneRows}},
+		{Flags{Out: "a.png", View: "heatmap", Prefix: "17934", Metric: "write-share", Bucketing: "heat"}, view.ViewState{Prefix: "17934", Metric: "write-share", Bucketing: "heat"}},
 	} {
 		tc.flags.Frame = true
 		o, err := ParseOptions(tc.flags)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := tui.RenderFrame(snap, findings, tc.state, o.Width, o.Height, tc.flags.Theme != "light", colorprofile.TrueColor)
+		want := view.RenderFrame(snap, findings, tc.state, o.Width, o.Height, tc.flags.Theme != "light", colorprofile.TrueColor)
 		if got := Frame(snap, findings, o); got != want {
 			t.Errorf("%+v: the exported frame differs from the TUI's", tc.flags)
 		}
@@ -230,9 +231,9 @@ func TestWriteIsAtomic(t *testing.T) {
 func TestTitleIsPrintable(t *testing.T) {
 	snap := &keyspace.Snapshot{Table: "evil\x1b]0;x\x07"}
 	for o, want := range map[*Options]string{
-		{}:                                    `btviz — evil\x1b]0;x\x07 — heatmap/writes`,
-		{View: tui.PaneRows, Prefix: "a\x00"}: `btviz — evil\x1b]0;x\x07 — rows — a\x00`,
-		{View: tui.PanePrefixes, Metric: "bytes"}: `btviz — evil\x1b]0;x\x07 — prefixes/bytes`,
+		{}:                                     `btviz — evil\x1b]0;x\x07 — heatmap/writes`,
+		{View: view.PaneRows, Prefix: "a\x00"}: `btviz — evil\x1b]0;x\x07 — rows — a\x00`,
+		{View: view.PanePrefixes, Metric: "bytes"}: `btviz — evil\x1b]0;x\x07 — prefixes/bytes`,
 	} {
 		if got := o.withDefaults().frame(snap, nil).Title; got != want {
 			t.Errorf("Title = %q, want %q", got, want)
@@ -255,12 +256,12 @@ func TestHostileKeysStayEscaped(t *testing.T) {
 	snap := b.Snapshot()
 	findings := diagnose.Diagnose(snap)
 	dir := t.TempDir()
-	for _, view := range tui.Panes() {
+	for _, pane := range view.Panes() {
 		for _, format := range artifact.Formats() {
 			for _, frame := range []bool{false, true} {
-				path := filepath.Join(dir, fmt.Sprintf("%s-%v.%s", view, frame, format))
-				err := Write(path, snap, findings, Options{View: view, Width: 120, Height: 30, Prefix: "user#\x1b", Frame: frame})
-				if view == tui.PaneHot && !frame {
+				path := filepath.Join(dir, fmt.Sprintf("%s-%v.%s", pane, frame, format))
+				err := Write(path, snap, findings, Options{View: pane, Width: 120, Height: 30, Prefix: "user#\x1b", Frame: frame})
+				if pane == view.PaneHot && !frame {
 					if !errors.Is(err, ErrCannotDraw) {
 						t.Errorf("a chart of the hot rows of a scan: %v, want ErrCannotDraw (it needs a recording)", err)
 					}
@@ -312,33 +313,33 @@ func checkNoControls(t *testing.T, path string, format artifact.Format) {
 func TestScreenshotKeyWritesWhatExportWrites(t *testing.T) {
 	snap, findings := loadFixture(t, "social-celebrity")
 	const width, height = 120, 40
-	for _, view := range tui.Panes() {
+	for _, pane := range view.Panes() {
 		dir := t.TempDir()
 		at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 		m := tui.New(context.Background(), tui.Config{
-			Snapshot: snap, Findings: findings, View: tui.ViewState{Prefix: "user#"}.Showing(view),
-			Theme: tui.ThemeDark, Profile: colorprofile.TrueColor, ScreenshotDir: dir, Now: func() time.Time { return at },
+			Snapshot: snap, Findings: findings, View: view.ViewState{Prefix: "user#"}.Showing(pane),
+			Theme: view.ThemeDark, Profile: colorprofile.TrueColor, ScreenshotDir: dir, Now: func() time.Time { return at },
 		})
 		m.Update(tea.ColorProfileMsg{Profile: colorprofile.TrueColor})
 		m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 		_, cmd := m.Update(tea.KeyPressMsg{Code: 's', Text: "s"})
 		if cmd == nil {
-			t.Fatalf("%s: s gave no command", view)
+			t.Fatalf("%s: s gave no command", pane)
 		}
 		cmd()
 		for _, format := range []artifact.Format{artifact.FormatPNG, artifact.FormatSVG} {
 			shot, err := os.ReadFile(filepath.Join(dir, "btviz-social-celebrity-20261101-120000."+string(format)))
 			if err != nil {
-				t.Fatalf("%s: the s key wrote no %s: %v", view, format, err)
+				t.Fatalf("%s: the s key wrote no %s: %v", pane, format, err)
 			}
 			exported := filepath.Join(dir, "export."+string(format))
-			o := Options{View: view, Prefix: "user#", Width: width, Height: height, Frame: true}
+			o := Options{View: pane, Prefix: "user#", Width: width, Height: height, Frame: true}
 			if err := Write(exported, snap, findings, o); err != nil {
 				t.Fatal(err)
 			}
 			want, _ := os.ReadFile(exported)
 			if !bytes.Equal(shot, want) {
-				t.Errorf("%s %s: the screenshot (%d bytes) differs from the export (%d bytes)", view, format, len(shot), len(want))
+				t.Errorf("%s %s: the screenshot (%d bytes) differs from the export (%d bytes)", pane, format, len(shot), len(want))
 			}
 		}
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 // FileFormat and FileVersion identify btviz snapshot files; see the
-// package documentation for the layout. A reader accepts every version up
+// Package documentation for the layout. A reader accepts every version up
 // to its own and refuses newer ones.
 //
 // Version 2 added the table's hot tablets ("hot_tablets"). A snapshot

@@ -21,7 +21,7 @@ import (
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/report"
 	"github.com/btviz/btviz/internal/testkit/snapshotjson"
-	"github.com/btviz/btviz/internal/tui"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // fuzzSnapshotJSON is the JSON of a small, valid snapshot file that the
@@ -145,7 +145,7 @@ func use(t *testing.T, snap *keyspace.Snapshot) {
 			}
 		}
 	}
-	for _, pane := range tui.Panes() {
+	for _, pane := range view.Panes() {
 		err := export.Render(io.Discard, snap, findings, export.Options{Format: artifact.FormatText, View: pane, Width: export.MinWidth, Height: export.MinHeight})
 		if err != nil && !errors.Is(err, export.ErrCannotDraw) { // a view of traffic for a scan, say
 			t.Fatalf("export of the %s view: %v", pane, err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // copyKey copies, escaped, the selected row's key (in the largest-rows
@@ -18,15 +19,15 @@ func (m *Model) copyKey() tea.Cmd {
 	var k keyspace.Key
 	what := "start key of bucket"
 	switch {
-	case f.state.Main == PaneRows:
-		row, ok := f.selectedRow()
+	case f.State.Main == view.PaneRows:
+		row, ok := f.SelectedRow()
 		if !ok {
 			m.setMessage("no row to copy: the largest-rows list is empty", false)
 			return nil
 		}
 		k, what = row.Key, "row key"
 	case m.matrix != nil && len(m.matrix.Buckets) > 0:
-		i := clampIndex(f.state.Selected, len(m.matrix.Buckets))
+		i := view.ClampIndex(f.State.Selected, len(m.matrix.Buckets))
 		b := &m.matrix.Buckets[i]
 		k, what = b.Start, fmt.Sprintf("start key of bucket %d", i+1)
 		if k == "" {
@@ -41,8 +42,8 @@ func (m *Model) copyKey() tea.Cmd {
 	// cannot know whether the terminal passes it on to the clipboard.
 	// What may keep it from arriving comes first: a narrow status line
 	// cuts the key, not the caveat.
-	m.message = statusMessage{text: "sent the " + what + " to the clipboard; " + clipboardCaveat(m.cfg.Environ) +
-		" · " + keyText(k, copiedKeyWidth) + " (escaped as \\xNN)"}
+	m.message = view.StatusMessage{Text: "sent the " + what + " to the clipboard; " + clipboardCaveat(m.cfg.Environ) +
+		" · " + view.KeyText(k, copiedKeyWidth) + " (escaped as \\xNN)"}
 	return tea.SetClipboard(text)
 }
 
@@ -76,21 +77,21 @@ const copiedKeyWidth = 60
 // in the status line, and clears it when the pointer leaves the heatmap.
 // A message btviz put there for another reason stays.
 func (m *Model) handleMotion(mouse tea.Mouse) {
-	if m.message.text != "" && !m.message.hover {
+	if m.message.Text != "" && !m.message.Hover {
 		return
 	}
-	m.message = statusMessage{}
-	if m.pickerOpen || m.sh.layout.tooSmall || m.matrix == nil || m.current() == nil {
+	m.message = view.StatusMessage{}
+	if m.pickerOpen || m.sh.Layout.TooSmall || m.matrix == nil || m.current() == nil {
 		return
 	}
 	f := m.frame()
-	if !paneOf(f.state.Main).showsBuckets() || f.state.Main != PaneHeatmap {
+	if !view.ShowsBuckets(f.State.Main) || f.State.Main != view.PaneHeatmap {
 		return
 	}
-	hit, ok := f.hitHeat(mouse.X, mouse.Y)
+	hit, ok := f.HitHeat(mouse.X, mouse.Y)
 	if !ok || hit.Bucket < 0 || hit.Bucket >= len(m.matrix.Buckets) {
 		return
 	}
 	b := &m.matrix.Buckets[hit.Bucket]
-	m.message = statusMessage{text: fmt.Sprintf("bucket %d of %d: %s", hit.Bucket+1, len(m.matrix.Buckets), rangeText(b.Start, b.End)), hover: true}
+	m.message = view.StatusMessage{Text: fmt.Sprintf("bucket %d of %d: %s", hit.Bucket+1, len(m.matrix.Buckets), view.RangeText(b.Start, b.End)), Hover: true}
 }

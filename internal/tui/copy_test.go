@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/render"
 )
 
@@ -44,7 +43,7 @@ func TestCopyPutsTheSelectedKeyEscapedOnTheClipboard(t *testing.T) {
 	m = newSnapshotModel(t, scenarioSnapshot(t, "binary-sensor-keys"), 200, 60, colorprofile.NoTTY)
 	press(m, "L")
 	f := m.frame()
-	row, ok := f.selectedRow()
+	row, ok := f.SelectedRow()
 	if !ok {
 		t.Fatal("no largest row")
 	}
@@ -77,10 +76,10 @@ func TestHoverShowsTheRowRangeInTheStatusLine(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 200, 60, colorprofile.TrueColor)
 	target := bucketIndex(t, m, "…mila_rosewood#")
 	f := m.frame()
-	r := f.heatRect()
-	for y := r.y; y < r.y+r.h; y++ {
-		if hit, ok := f.hitHeat(r.x+3, y); ok && hit.Bucket == target {
-			update(m, tea.MouseMotionMsg{X: r.x + 3, Y: y})
+	r := heatRect(f)
+	for y := r.Y; y < r.Y+r.H; y++ {
+		if hit, ok := f.HitHeat(r.X+3, y); ok && hit.Bucket == target {
+			update(m, tea.MouseMotionMsg{X: r.X + 3, Y: y})
 			break
 		}
 	}
@@ -93,12 +92,12 @@ func TestHoverShowsTheRowRangeInTheStatusLine(t *testing.T) {
 		t.Fatal("hovering moved the selection")
 	}
 	// Leaving the heatmap clears it; a real message is not replaced.
-	update(m, tea.MouseMotionMsg{X: m.sh.layout.findings.x + 2, Y: m.sh.layout.findings.y + 2})
+	update(m, tea.MouseMotionMsg{X: m.sh.Layout.Findings.X + 2, Y: m.sh.Layout.Findings.Y + 2})
 	if strings.Contains(ansi.Strip(m.render()), want) {
 		t.Fatal("the hovered range stays after the pointer left the heatmap")
 	}
 	m.setMessage("a screenshot was saved", false)
-	update(m, tea.MouseMotionMsg{X: r.x + 3, Y: r.y + 1})
+	update(m, tea.MouseMotionMsg{X: r.X + 3, Y: r.Y + 1})
 	if !strings.Contains(ansi.Strip(m.render()), "a screenshot was saved") {
 		t.Fatal("hovering replaced a message")
 	}
@@ -110,7 +109,7 @@ func TestTTogglesTimesInLabels(t *testing.T) {
 	if b.LabelTime == "" {
 		t.Fatalf("bucket %q has no label time", b.Label)
 	}
-	width := render.TextLayout(m.frame().heatOptions(m.matrix), m.matrix.Timed()).LabelWidth
+	width := render.TextLayout(render.TextOptions{Width: m.sh.Layout.Main.W, Height: m.sh.Layout.Main.H - 1}, m.matrix.Timed()).LabelWidth
 	timed := m.matrix.TimedLabels(width)[1]
 	if !strings.Contains(timed, b.LabelTime) || strings.Contains(m.render(), timed) {
 		t.Fatalf("labels show %q before t", timed)
@@ -123,31 +122,5 @@ func TestTTogglesTimesInLabels(t *testing.T) {
 	press(m, "t")
 	if strings.Contains(m.render(), timed) {
 		t.Fatal("a second t leaves the times")
-	}
-}
-
-// TestKeyWithTimeShortensTheTimeBeforeDroppingIt: the time beside a key
-// is shortened, then dropped, as the width shrinks; the key is never cut
-// to make room for it (the details pane writes the time), only when it
-// does not fit alone, and then its last segment stays whole.
-func TestKeyWithTimeShortensTheTimeBeforeDroppingIt(t *testing.T) {
-	key := keyspace.Key("machine_1032405#9223370243367285445")
-	for _, tt := range []struct {
-		width int
-		want  string
-	}{
-		{80, "machine_1032405#9223370243367285445 (reversed: 2026-10-31 22:"},
-		{62, "machine_1032405#9223370243367285445 (reversed: 10-31 22:"},
-		{44, "machine_1032405#9223370243367285445"},
-		{30, "machine_1…#9223370243367285445"},
-		{10, "machine"},
-	} {
-		got := keyWithTime(key, "#", tt.width)
-		if !strings.Contains(got, tt.want) || len([]rune(got)) > tt.width {
-			t.Errorf("keyWithTime(%d) = %q, want it within the width and holding %q", tt.width, got, tt.want)
-		}
-	}
-	if got := keyWithTime(key, "#", 10); strings.Contains(got, "(") {
-		t.Errorf("keyWithTime(10) = %q: no room for a time", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/btviz/btviz/internal/demo"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // TestDatasetsPaneListsAndShowsEachDataset: D lists the newcomer table's
@@ -26,7 +27,7 @@ func TestDatasetsPaneListsAndShowsEachDataset(t *testing.T) {
 	}
 	press(m, "enter") // the first: the sensor readings
 	cur := m.current()
-	if cur.state.Shown() != PaneHeatmap || cur.state.Prefix != "" || !strings.HasPrefix(string(cur.state.Start), "17934") {
+	if cur.state.Shown() != view.PaneHeatmap || cur.state.Prefix != "" || !strings.HasPrefix(string(cur.state.Start), "17934") {
 		t.Fatalf("enter on the sensor readings: pane %q, prefix %q, range [%q, %q); want the heatmap of their range",
 			cur.state.Shown(), cur.state.Prefix, cur.state.Start, cur.state.End)
 	}

@@ -1,24 +1,17 @@
-// Package tui is btviz's interactive face: a Bubble Tea v2 program that
+// Package tui is btviz's interactive face: the Bubble Tea v2 program that
 // shows a table's key space as a heatmap with drill-down into prefixes,
 // the selected bucket's details, the findings of [diagnose.Diagnose], the
-// largest rows, and a table picker.
+// largest rows, and a table picker. It holds the root [Model], its Update
+// and the commands it runs; package view draws every frame.
 //
 // [Run] starts the program on a [Config]. Everything it learns about
-// Bigtable comes through a [source.Source], whose methods it calls only from
-// tea.Cmd functions, never from Update: [NewConnBackend] over a
-// [connect.Conn], [NewDemoBackend] over an embedded emulator that loads the
-// demo scenarios in the background, and [NewSnapshotBackend] for a saved
-// snapshot (`btviz open`).
+// Bigtable comes through a [source.Source] (package session has them: a
+// connection, the demo emulator, saved files, a live recording), whose
+// methods it calls only from tea.Cmd functions, never from Update. The
+// package itself links no network code (docs/ARCHITECTURE.md).
 //
-// [RenderFrame] is the headless rendering contract: it draws, without a
-// terminal, exactly the frame the interactive program shows for a
-// snapshot, its findings, a [ViewState], a size, a theme and a colour
-// profile. The program's View calls the same code, so `btviz export` and
-// the screenshot key produce identical frames.
-//
-// Layout, styles and the key map are computed in one place each
-// ([NewStyles], [DefaultKeyMap], the layout of a tea.WindowSizeMsg) and
-// reach every component through one shared value. Keys are always written
-// escaped by [keyspace.Printable] and cut with ansi.Truncate, so no raw key
-// byte ever reaches the terminal.
+// Keys, clicks and the wheel reach the pane with the keyboard through
+// package view, which changes the level's [view.ViewState] and returns a
+// [view.Action] for what needs the program: drill into a bucket (a scan),
+// jump to a key, show a finding.
 package tui

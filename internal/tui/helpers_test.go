@@ -16,6 +16,7 @@ import (
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/session"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // scenarioSnapshot returns a copy of the snapshot of a demo scenario or
@@ -31,7 +32,7 @@ func newSnapshotModel(t testing.TB, snap *keyspace.Snapshot, width, height int, 
 	t.Helper()
 	m := New(context.Background(), Config{
 		Snapshot: snap, Findings: diagnose.Diagnose(snap), Source: session.NewSnapshotSource("test.btviz", snap),
-		Theme: ThemeDark, Profile: profile, ScreenshotDir: t.TempDir(),
+		Theme: view.ThemeDark, Profile: profile, ScreenshotDir: t.TempDir(),
 		Now: func() time.Time { return time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC) },
 	})
 	update(m, tea.ColorProfileMsg{Profile: profile})
@@ -87,27 +88,6 @@ func typeText(m *Model, text string) {
 
 // screen returns m's frame without escape sequences.
 func screen(m *Model) string { return ansi.Strip(m.View().Content) }
-
-// requireFrame checks that a frame has exactly height lines of exactly
-// width cells and no control bytes other than SGR sequences.
-func requireFrame(t testing.TB, frame string, width, height int) {
-	t.Helper()
-	lines := strings.Split(frame, "\n")
-	if len(lines) != height {
-		t.Fatalf("frame has %d lines, want %d", len(lines), height)
-	}
-	for i, line := range lines {
-		if w := ansi.StringWidth(line); w != width {
-			t.Fatalf("line %d is %d cells wide, want %d: %q", i, w, width, ansi.Strip(line))
-		}
-		plain := ansi.Strip(line)
-		for _, r := range plain {
-			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-				t.Fatalf("line %d holds control character %U: %q", i, r, plain)
-			}
-		}
-	}
-}
 
 // runtime runs a model's commands the way Bubble Tea does, each in a
 // goroutine, and feeds their messages back to Update on the test's
@@ -183,3 +163,33 @@ var lipglossWhite = color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
 
 // timeoutShort bounds waits on commands that do no network I/O.
 const timeoutShort = 5 * time.Second
+
+// heatRect is where the heatmap's cells are drawn: the main area below the
+// pane's title line.
+func heatRect(f *view.Frame) view.Rect {
+	r := f.Layout.Main
+	return view.Rect{X: r.X, Y: r.Y + 1, W: r.W, H: max(r.H-1, 0)}
+}
+
+// loadingTables counts the picker's tables still loading in the background.
+func loadingTables(m *Model) int {
+	n := 0
+	for _, t := range m.picker.Tables {
+		if t.Loading != nil && t.Loading.Err == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// crumbAt returns the screen column where the breadcrumb segment starting
+// with label begins, failing when the breadcrumb line lacks it.
+func crumbAt(t *testing.T, m *Model, label string) int {
+	t.Helper()
+	line := strings.Split(screen(m), "\n")[m.sh.Layout.Header.Y+1]
+	i := strings.Index(line, label)
+	if i < 0 {
+		t.Fatalf("the breadcrumb line %q has no segment %q", line, label)
+	}
+	return ansi.StringWidth(line[:i])
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/session"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // plantedSource is a [source.HotTablets] of planted hot tablets.
@@ -44,20 +45,20 @@ func TestCPUViewShowsTheHotTablets(t *testing.T) {
 	for _, source := range []keyspace.HotTabletSource{keyspace.HotTabletsBigtable, keyspace.HotTabletsSimulated} {
 		t.Run(string(source), func(t *testing.T) {
 			m := New(t.Context(), Config{Table: storage.Table, Source: session.NewSnapshotSource("test.btviz", storage),
-				HotTablets: plantedSource{hot: plantedHot(storage.Table, source)}, Theme: ThemeDark, Profile: colorprofile.NoTTY})
+				HotTablets: plantedSource{hot: plantedHot(storage.Table, source)}, Theme: view.ThemeDark, Profile: colorprofile.NoTTY})
 			r := newRuntime(t, m)
 			r.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 			r.run(m.Init())
 			r.until(10*time.Second, "the scan and the hot tablets", func() bool {
 				return m.hot != nil && m.levels[0].stored != nil && m.levels[0].snap.HasHotTablets()
 			})
-			for m.current().state.normalized(m.levels[0].snap).Metric != heatmap.MetricCPU {
+			for m.current().state.Normalized(m.levels[0].snap).Metric != heatmap.MetricCPU {
 				r.press("m")
 			}
 			s := screen(m)
-			want := []string{"node CPU % (cluster c1) by key and time", "8 hot-tablet samples · peak 81% · cluster c1", noteHotTablets}
+			want := []string{"node CPU % (cluster c1) by key and time", "8 hot-tablet samples · peak 81% · cluster c1", "hot tablets: one node's CPU of one cluster, one-minute samples (ListHotTablets)"}
 			if source == keyspace.HotTabletsSimulated {
-				want = []string{"simulated node CPU % (cluster c1)", "SIMULATED · 8 hot-tablet samples", noteSimulated}
+				want = []string{"simulated node CPU % (cluster c1)", "SIMULATED · 8 hot-tablet samples", "SIMULATED hot tablets: computed from the recorded operations, not Cloud Bigtable's"}
 			}
 			for _, w := range want {
 				if !strings.Contains(s, w) {

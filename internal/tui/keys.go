@@ -9,20 +9,21 @@ import (
 	"github.com/btviz/btviz/internal/artifact"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // handleKey handles a key press: the search prompt first, then the keys
 // that work everywhere, then the picker's or the focused pane's.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.sh.keys
+	k := m.sh.Keys
 	if m.searching {
 		return m.searchKey(msg)
 	}
-	m.message = statusMessage{}
+	m.message = view.StatusMessage{}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
-	case m.sh.layout.tooSmall:
+	case m.sh.Layout.TooSmall:
 		return nil
 	case key.Matches(msg, k.Help):
 		m.toggleHelp()
@@ -40,7 +41,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Stop):
-		if m.scan != nil && m.scan.running && m.cancelScan != nil {
+		if m.scan != nil && m.scan.Running && m.cancelScan != nil {
 			m.stopScan()
 			m.stopping = true
 			m.setMessage("stopping the scan; keeping what was read", false)
@@ -56,14 +57,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Search):
 		return m.openPrompt(searchPrompt, searchPlaceholder, "")
 	case key.Matches(msg, k.Focus):
-		m.focus(cycle(tabOrder(false), cur.state.Shown()))
+		m.focus(view.Cycle(view.TabOrder(false), cur.state.Shown()))
 		return nil
 	case key.Matches(msg, k.FocusBack):
-		m.focus(cycle(tabOrder(true), cur.state.Shown()))
+		m.focus(view.Cycle(view.TabOrder(true), cur.state.Shown()))
 		return nil
 	case key.Matches(msg, k.Metric):
 		snap := m.snapOf(len(m.levels) - 1)
-		cur.state.Metric = cycle(heatmap.MetricsFor(snap), cur.state.normalized(snap).Metric)
+		cur.state.Metric = view.Cycle(heatmap.MetricsFor(snap), cur.state.Normalized(snap).Metric)
 		m.rebuild()
 		return nil
 	case key.Matches(msg, k.Bucketing):
@@ -83,31 +84,31 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	return m.act(m.frame().key(&cur.state, msg))
+	return m.act(m.frame().Key(&cur.state, msg))
 }
 
 // act carries out what a pane asked for with a key, a click or the wheel
-// ([Action]): what needs the levels, the scans or the status line.
-func (m *Model) act(a Action) tea.Cmd {
+// ([view.Action]): what needs the levels, the scans or the status line.
+func (m *Model) act(a view.Action) tea.Cmd {
 	switch a := a.(type) {
-	case Jump:
+	case view.Jump:
 		m.jump(a.Key, a.Into)
-	case ShowFinding:
+	case view.ShowFinding:
 		m.showFinding(a.Finding)
-	case ShowDataset:
+	case view.ShowDataset:
 		m.showDataset(a.Dataset)
-	case GoToPrefix:
+	case view.GoToPrefix:
 		m.goToPrefix(a.Prefix)
-	case Drill:
+	case view.Drill:
 		return m.drill()
-	case Back:
+	case view.Back:
 		m.back()
 	}
 	return nil
 }
 
 // focus shows pane p and gives it the keyboard.
-func (m *Model) focus(p Pane) {
+func (m *Model) focus(p view.Pane) {
 	cur := m.current()
 	cur.state = cur.state.Showing(p)
 }
@@ -127,17 +128,17 @@ func (m *Model) toggleHelp() {
 // screenshot writes the frame on screen as PNG and SVG, titled as
 // `btviz export` titles the same view.
 func (m *Model) screenshot() tea.Cmd {
-	frame := artifact.Frame{Text: m.render(), Columns: m.width, Rows: m.height, Dark: m.sh.isDark}
+	frame := artifact.Frame{Text: m.render(), Columns: m.width, Rows: m.height, Dark: m.sh.IsDark}
 	table := m.table
 	if m.pickerOpen {
 		table = "tables"
-		frame.Title = artifact.Title(m.picker.where, "tables", "")
+		frame.Title = artifact.Title(m.picker.Where, "tables", "")
 	} else {
 		snap := m.snapOf(len(m.levels) - 1)
 		if snap == nil {
 			snap = &keyspace.Snapshot{Table: table} // still scanning
 		}
-		frame.Title = ScreenshotTitle(snap, m.ViewState())
+		frame.Title = view.ScreenshotTitle(snap, m.ViewState())
 	}
 	return screenshotCmd(m.cfg.ScreenshotDir, table, frame, m.cfg.Now)
 }
@@ -149,27 +150,27 @@ func (m *Model) showPicker() tea.Cmd {
 		return nil
 	}
 	m.pickerOpen = true
-	m.picker.listing = len(m.picker.tables) == 0
-	m.picker.selectTable(m.table)
+	m.picker.Listing = len(m.picker.Tables) == 0
+	m.picker.SelectTable(m.table)
 	return listTablesCmd(m.ctx, m.backend)
 }
 
 // pickerKey handles a key in the table picker.
 func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.sh.keys
+	k := m.sh.Keys
 	p := m.picker
-	if i, ok := listMove(k, msg, p.selected, len(p.shown()), m.sh.layout.picker.h); ok {
-		p.selected = i
+	if i, ok := view.ListMove(k, msg, p.Selected, len(p.Shown()), m.sh.Layout.Picker.H); ok {
+		p.Selected = i
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Search):
 		// A new filter, as / starts a new search anywhere: the old one
 		// goes, rather than take the new typing at its end.
-		p.setFilter("")
+		p.SetFilter("")
 		return m.openPrompt(filterPrompt, filterPlaceholder, "")
 	case key.Matches(msg, k.OpenTable):
-		t, ok := p.selectedTable()
+		t, ok := p.SelectedTable()
 		if !ok {
 			return nil
 		}
@@ -189,8 +190,8 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.openTable(t.Name)
 	case key.Matches(msg, k.Back):
 		switch {
-		case p.filter != "":
-			p.setFilter("")
+		case p.Filter != "":
+			p.SetFilter("")
 		case len(m.levels) > 0:
 			m.pickerOpen = false
 		}
@@ -202,9 +203,9 @@ func (m *Model) pickerKey(msg tea.KeyPressMsg) tea.Cmd {
 // the snapshot has no tablet map.
 func (m *Model) cycleBucketing() {
 	cur := m.current()
-	next := cycle(heatmap.Bucketings(), cur.state.Bucketing)
+	next := view.Cycle(heatmap.Bucketings(), cur.state.Bucketing)
 	if snap := m.snapOf(len(m.levels) - 1); next == heatmap.BucketTablets && (snap == nil || len(snap.Ranges) == 0) {
-		next = cycle(heatmap.Bucketings(), next)
+		next = view.Cycle(heatmap.Bucketings(), next)
 	}
 	cur.state.Bucketing = next
 	m.rebuild()
@@ -212,14 +213,14 @@ func (m *Model) cycleBucketing() {
 
 // searchKey handles a key while the search prompt is open.
 func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := m.sh.keys
+	k := m.sh.Keys
 	switch {
 	case key.Matches(msg, k.ForceQuit):
 		return m.quit()
 	case key.Matches(msg, k.Cancel):
 		m.closeSearch()
 		if m.pickerOpen {
-			m.picker.setFilter("")
+			m.picker.SetFilter("")
 		}
 		return nil
 	case key.Matches(msg, k.Accept):
@@ -243,7 +244,7 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.search, cmd = m.search.Update(msg)
 	if m.pickerOpen {
-		m.picker.setFilter(m.search.Value())
+		m.picker.SetFilter(m.search.Value())
 	}
 	return cmd
 }

@@ -1,14 +1,12 @@
 package tui
 
 import (
-	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/source"
-	"github.com/btviz/btviz/internal/units"
 )
 
 // liveInterval is how often the live view takes in the recording: Key
@@ -86,22 +84,4 @@ func (m *Model) join(stored *keyspace.Snapshot) *keyspace.Snapshot {
 		return stored
 	}
 	return joined
-}
-
-// liveLine is the status line while a recording runs: where clients
-// connect, what was recorded, and whether the upstream answers.
-func (f *frame) liveLine(width int) string {
-	st := &f.styles
-	s := f.live
-	text := fmt.Sprintf("recording %s · %s calls", units.Duration(s.Elapsed.Round(time.Second)), units.Count(float64(s.Calls)))
-	if s.Workload != "" {
-		text += " · demo traffic " + s.Workload
-	}
-	if s.Listen != "" {
-		text += " · clients: BIGTABLE_EMULATOR_HOST=" + s.Listen
-	}
-	if s.UpstreamErr != nil {
-		return " " + st.Error.Render("✗ ") + st.Text.Render(cut(safeText("upstream down ("+s.UpstreamErr.Error()+"); clients get Unavailable, recording goes on · "+text), width-4))
-	}
-	return " " + st.Good.Render("● ") + st.Muted.Render(cut(safeText(text), width-4))
 }

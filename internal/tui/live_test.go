@@ -16,6 +16,7 @@ import (
 	"github.com/btviz/btviz/internal/sampler"
 	"github.com/btviz/btviz/internal/session"
 	"github.com/btviz/btviz/internal/source"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // builderRecording is a [source.Recording] over a real keyspace.RecordingBuilder,
@@ -80,7 +81,7 @@ func TestLiveViewFollowsTheRecording(t *testing.T) {
 	readTheCelebrity(rec, storage.Table, 0, 5)
 	m := New(t.Context(), Config{
 		Snapshot: storage, Source: session.NewRecordingSource(rec, session.NewSnapshotSource("test.btviz", storage)), Recording: rec,
-		Theme: ThemeDark, Profile: colorprofile.NoTTY, ScreenshotDir: t.TempDir(),
+		Theme: view.ThemeDark, Profile: colorprofile.NoTTY, ScreenshotDir: t.TempDir(),
 	})
 	update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
 	look := func() {
@@ -89,7 +90,7 @@ func TestLiveViewFollowsTheRecording(t *testing.T) {
 	}
 	look()
 	s := screen(m)
-	for _, want := range []string{"Heatmap · operations by key and time", "● recording 4s · 100 calls", "BIGTABLE_EMULATOR_HOST=127.0.0.1:8087", noteTraffic} {
+	for _, want := range []string{"Heatmap · operations by key and time", "● recording 4s · 100 calls", "BIGTABLE_EMULATOR_HOST=127.0.0.1:8087", "traffic: only calls made through btviz record"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("the live view lacks %q:\n%s", want, s)
 		}
@@ -103,7 +104,7 @@ func TestLiveViewFollowsTheRecording(t *testing.T) {
 	if after <= before || after != 12*16 {
 		t.Fatalf("the celebrity's bucket went from %v to %v ops, want 192", before, after)
 	}
-	m.focus(PaneHeatmap)
+	m.focus(view.PaneHeatmap)
 	if !strings.Contains(screen(m), "192") {
 		t.Fatalf("the details pane does not show the new count:\n%s", screen(m))
 	}
@@ -113,8 +114,8 @@ func TestLiveViewFollowsTheRecording(t *testing.T) {
 	}
 	// The metric key cycles through traffic and storage metrics alike.
 	press(m, "m")
-	if m.current().state.Metric == "" || m.frame().state.Metric == "ops" {
-		t.Fatalf("m did not move on from ops: %q", m.frame().state.Metric)
+	if m.current().state.Metric == "" || m.frame().State.Metric == "ops" {
+		t.Fatalf("m did not move on from ops: %q", m.frame().State.Metric)
 	}
 }
 
@@ -125,7 +126,7 @@ func TestARecordingAloneSaysWhatItRecorded(t *testing.T) {
 	rec := newBuilderRecording(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))
 	readTheCelebrity(rec, "feed", 0, 5)
 	snap := rec.Snapshot("feed")
-	m := New(t.Context(), Config{Snapshot: snap, Source: session.NewSnapshotSource("traffic.btviz", snap), Theme: ThemeDark, Profile: colorprofile.NoTTY})
+	m := New(t.Context(), Config{Snapshot: snap, Source: session.NewSnapshotSource("traffic.btviz", snap), Theme: view.ThemeDark, Profile: colorprofile.NoTTY})
 	update(m, tea.WindowSizeMsg{Width: 120, Height: 32})
 	s := screen(m)
 	if !strings.Contains(s, "recorded 100 ops in 4s") || strings.Contains(s, "read 0 rows") {
@@ -143,8 +144,8 @@ func TestAnEstimatedHotCountReadsAsARange(t *testing.T) {
 	snap := rec.Snapshot("feed")
 	hot := &snap.Traffic.TopReads[0]
 	hot.Count, hot.Error = 31, 5
-	for _, state := range []ViewState{{Main: PaneHot}, {Prefix: keyspace.Key(hot.Key)}} {
-		frame := RenderFrame(snap, nil, state, 160, 48, true, colorprofile.NoTTY)
+	for _, state := range []view.ViewState{{Main: view.PaneHot}, {Prefix: keyspace.Key(hot.Key)}} {
+		frame := view.RenderFrame(snap, nil, state, 160, 48, true, colorprofile.NoTTY)
 		if !strings.Contains(frame, "26–31") {
 			t.Errorf("%s view: the estimated count is not the range 26–31:\n%s", state.Shown(), frame)
 		}
@@ -169,7 +170,7 @@ func TestPickerSaysHowATableIsRead(t *testing.T) {
 		{"a scan's file", session.NewSnapshotSource("scan.btviz", storage), "btviz shows the scan saved in the file"},
 		{"a live recording", session.NewRecordingSource(rec, session.NewSnapshotSource("x", storage)), "btviz shows the traffic the proxy records on it, live"},
 	} {
-		m := New(t.Context(), Config{Source: c.backend, Profile: colorprofile.NoTTY, Theme: ThemeDark})
+		m := New(t.Context(), Config{Source: c.backend, Profile: colorprofile.NoTTY, Theme: view.ThemeDark})
 		update(m, tea.WindowSizeMsg{Width: 200, Height: 40})
 		s := screen(m)
 		if !strings.Contains(s, "Pick a table to see its key space; "+c.want) || strings.Contains(s, "SampleRowKeys") {
@@ -197,7 +198,7 @@ func TestPickerSaysWhatItsSizesMeasure(t *testing.T) {
 		{"a scan's file", session.NewSnapshotSource("scan.btviz", storage), "size", "size: the logical bytes each saved scan counted"},
 		{"a live recording on a scan's file", session.NewRecordingSource(newBuilderRecording(time.Now()), session.NewSnapshotSource("x", storage)), "size", "size: the logical bytes"},
 	} {
-		m := New(t.Context(), Config{Source: c.backend, Profile: colorprofile.NoTTY, Theme: ThemeDark})
+		m := New(t.Context(), Config{Source: c.backend, Profile: colorprofile.NoTTY, Theme: view.ThemeDark})
 		rt := newRuntime(t, m)
 		rt.send(tea.WindowSizeMsg{Width: 200, Height: 40})
 		rt.run(m.Init())

@@ -12,18 +12,19 @@ import (
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/source"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // Model is the TUI's root Bubble Tea model. It alone returns a tea.View
 // and sets the terminal's modes (alternate screen, mouse); its parts
-// render to strings through [RenderFrame]'s code. Build it with [New].
+// render to strings through [view.RenderFrame]'s code. Build it with [New].
 type Model struct {
 	// ctx is the program's lifetime: scans and background waits end
 	// with it.
 	ctx     context.Context
 	cfg     Config
 	backend source.Source
-	sh      *shared
+	sh      *view.Shared
 	width   int
 	height  int
 
@@ -40,13 +41,13 @@ type Model struct {
 
 	// picker is the table list, shown when pickerOpen; pendingOpen is a
 	// table to open once it has loaded.
-	picker      *picker
+	picker      *view.Picker
 	pickerOpen  bool
 	pendingOpen string
 	loads       <-chan source.LoadProgress
 
 	// The running (or last) scan and what it fills.
-	scan       *scanStatus
+	scan       *view.ScanStatus
 	scanID     int
 	scanLevel  int // level id the scan fills
 	cancelScan context.CancelFunc
@@ -60,7 +61,7 @@ type Model struct {
 	search    textinput.Model
 	searching bool
 	fullHelp  bool
-	message   statusMessage
+	message   view.StatusMessage
 
 	// traffic is the latest look at the recording's traffic of the table
 	// shown, and liveStatus the recording's status (live view only).
@@ -81,7 +82,7 @@ type level struct {
 	snap *keyspace.Snapshot
 	// stored is what the level's scan read, before traffic is joined.
 	stored *keyspace.Snapshot
-	state  ViewState
+	state  view.ViewState
 	// rescan is the options that re-read this level's key range; nil for
 	// a level that shows its parent's snapshot.
 	rescan *rescanRange
@@ -107,20 +108,20 @@ func New(ctx context.Context, cfg Config) *Model {
 	}
 	// A live source's table sizes are what SampleRowKeys reports; saved
 	// files' are what their scans counted.
-	m := &Model{ctx: ctx, cfg: cfg, backend: cfg.Source, picker: &picker{listing: cfg.Source != nil, stored: cfg.Source != nil && cfg.Source.Live()}}
+	m := &Model{ctx: ctx, cfg: cfg, backend: cfg.Source, picker: &view.Picker{Listing: cfg.Source != nil, Stored: cfg.Source != nil && cfg.Source.Live()}}
 	m.fullHelp = cfg.View.FullHelp
-	m.sh = newShared(panes(), cfg.Theme != ThemeLight, profile, 0, 0, m.fullHelp)
-	m.search = newSearchInput(&m.sh.styles)
+	m.sh = view.NewShared(cfg.Theme != view.ThemeLight, profile, 0, 0, m.fullHelp)
+	m.search = newSearchInput(&m.sh.Styles)
 	if cfg.Snapshot != nil {
 		m.table = cfg.Snapshot.Table
-		m.levels = []level{{id: m.newID(), snap: cfg.Snapshot, stored: cfg.Snapshot, state: cfg.View.normalized(nil)}}
+		m.levels = []level{{id: m.newID(), snap: cfg.Snapshot, stored: cfg.Snapshot, state: cfg.View.Normalized(nil)}}
 		m.findings = cfg.Findings
 	} else if cfg.Table == "" {
 		m.pickerOpen = true
 	}
 	if m.backend != nil {
 		m.loads = m.backend.Loads()
-		m.picker.where, m.picker.reads = m.backend.Where(), m.backend.Reads()
+		m.picker.Where, m.picker.Reads = m.backend.Where(), m.backend.Reads()
 	}
 	return m
 }
@@ -135,7 +136,7 @@ func (m *Model) newID() int {
 // starts the first scan or diagnoses the given snapshot.
 func (m *Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
-	if m.cfg.Theme == ThemeAuto || m.cfg.Theme == "" {
+	if m.cfg.Theme == view.ThemeAuto || m.cfg.Theme == "" {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	cmds = append(cmds, waitLoadCmd(m.loads))
@@ -182,33 +183,33 @@ func (m *Model) levelByID(id int) *level {
 }
 
 // frame assembles what View draws from the model's state.
-func (m *Model) frame() *frame {
-	f := &frame{shared: m.sh, table: m.table, findings: m.findings, scan: m.scan, message: m.message,
-		matrix: m.matrix, path: m.path, buildErr: m.buildErr, recording: m.cfg.Recording != nil, live: m.liveStatus}
+func (m *Model) frame() *view.Frame {
+	f := &view.Frame{Shared: m.sh, Table: m.table, Findings: m.findings, Scan: m.scan, Message: m.message,
+		Matrix: m.matrix, Path: m.path, BuildErr: m.buildErr, Recording: m.cfg.Recording != nil, Live: m.liveStatus}
 	if cur := m.current(); cur != nil {
-		f.snap, f.depth = m.snapOf(len(m.levels)-1), len(m.levels)-1
-		f.state = cur.state.normalized(f.snap)
+		f.Snap, f.Depth = m.snapOf(len(m.levels)-1), len(m.levels)-1
+		f.State = cur.state.Normalized(f.Snap)
 		if m.scan != nil && cur.id == m.scanLevel {
-			f.preview = m.scan.preview
+			f.Preview = m.scan.Preview
 		}
 	} else {
-		f.state = m.cfg.View.normalized(nil)
+		f.State = m.cfg.View.Normalized(nil)
 	}
-	f.state.FullHelp = m.fullHelp
+	f.State.FullHelp = m.fullHelp
 	if m.searching {
-		f.search = m.searchView()
+		f.Search = m.searchView()
 	}
 	if m.pickerOpen {
-		f.picker = m.picker
+		f.Picker = m.picker
 	}
 	return f
 }
 
 // ViewState returns the view state on screen: with the snapshot and
-// findings, what [RenderFrame] needs to draw the same frame headless.
-func (m *Model) ViewState() ViewState { return m.frame().state }
+// findings, what [view.RenderFrame] needs to draw the same frame headless.
+func (m *Model) ViewState() view.ViewState { return m.frame().State }
 
-// View draws the screen: the frame [RenderFrame] would draw for the same
+// View draws the screen: the frame [view.RenderFrame] would draw for the same
 // state, plus what only a live program has (scan progress, messages, the
 // search prompt), in the alternate screen with mouse reporting on (motion
 // too, for hovering). It
@@ -221,13 +222,13 @@ func (m *Model) View() tea.View {
 }
 
 // render returns the exact frame string View shows.
-func (m *Model) render() string { return m.frame().render() }
+func (m *Model) render() string { return m.frame().Render() }
 
 // rebuild rebuilds the current level's heatmap for the current size and
 // state, keeping the selected bucket's start key selected.
 func (m *Model) rebuild() {
 	cur := m.current()
-	if cur == nil || m.sh.layout.tooSmall {
+	if cur == nil || m.sh.Layout.TooSmall {
 		m.matrix, m.path, m.buildErr = nil, nil, nil
 		return
 	}
@@ -237,15 +238,15 @@ func (m *Model) rebuild() {
 		keep = m.matrix.Buckets[cur.state.Selected].Start
 	}
 	f := m.frame()
-	f.buildMatrix()
-	m.matrix, m.path, m.buildErr = f.matrix, f.path, f.buildErr
+	f.BuildMatrix()
+	m.matrix, m.path, m.buildErr = f.Matrix, f.Path, f.BuildErr
 	if m.matrix == nil {
 		return
 	}
 	if hadSelection {
 		m.selectKey(string(keep))
 	}
-	cur.state.Selected = clampIndex(cur.state.Selected, len(m.matrix.Buckets))
+	cur.state.Selected = view.ClampIndex(cur.state.Selected, len(m.matrix.Buckets))
 }
 
 // selectKey selects the bucket holding key.
@@ -279,5 +280,5 @@ func (m *Model) diagnose() tea.Cmd {
 
 // setMessage shows text in the status line until the next key.
 func (m *Model) setMessage(text string, isErr bool) {
-	m.message = statusMessage{text: text, isErr: isErr}
+	m.message = view.StatusMessage{Text: text, IsErr: isErr}
 }

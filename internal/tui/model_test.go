@@ -17,6 +17,8 @@ import (
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/session"
 	"github.com/btviz/btviz/internal/source"
+	"github.com/btviz/btviz/internal/tui/tuitest"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // bucketIndex returns the index of the first bucket whose label is label.
@@ -35,12 +37,12 @@ func TestSnapshotModelShowsTheTable(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 200, 60, colorprofile.NoTTY)
 	s := screen(m)
 	for _, want := range []string{"social-celebrity", "Heatmap · cells written by key and write time", "mila_rosewood#",
-		"hot-key-range", noteEmulator, noteGC, "Findings", "Bucket 1 of"} {
+		"hot-key-range", "emulator: boundaries are samples, not tablets", "only versions kept by GC are visible", "Findings", "Bucket 1 of"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("screen lacks %q:\n%s", want, s)
 		}
 	}
-	requireFrame(t, m.View().Content, 200, 60)
+	tuitest.RequireFrame(t, m.View().Content, 200, 60)
 	v := m.View()
 	if !v.AltScreen || v.MouseMode != tea.MouseModeAllMotion {
 		t.Errorf("view: alt screen %v, mouse %v; want the alternate screen with all-motion mouse (hover)", v.AltScreen, v.MouseMode)
@@ -70,11 +72,11 @@ func TestArrowsAndVimKeysMoveTheSelection(t *testing.T) {
 		t.Fatal("details pane does not follow the selection")
 	}
 	press(m, "left")
-	if c := m.current().state.column(); c != m.matrix.Columns()-1 {
+	if c := (m.current().state.TimeColumn - 1); c != m.matrix.Columns()-1 {
 		t.Fatalf("← selects time column %d, want the latest %d", c, m.matrix.Columns()-1)
 	}
 	press(m, "h")
-	if c := m.current().state.column(); c != m.matrix.Columns()-2 {
+	if c := (m.current().state.TimeColumn - 1); c != m.matrix.Columns()-2 {
 		t.Fatalf("h selects time column %d, want %d", c, m.matrix.Columns()-2)
 	}
 	if !strings.Contains(screen(m), "column ") {
@@ -114,8 +116,8 @@ func TestDrillIntoARowOfASnapshotShowsItsColumns(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "large-row-and-cell"), 200, 60, colorprofile.NoTTY)
 	m.jump("media#studio_ingest#raw-cam04-20261030", false)
 	press(m, "L")
-	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
-	if m.current().state.Shown() != PaneRows || len(rows) == 0 {
+	rows, _ := view.TopRows(m.snapOf(len(m.levels) - 1))
+	if m.current().state.Shown() != view.PaneRows || len(rows) == 0 {
 		t.Fatalf("L: pane %q with %d rows", m.current().state.Shown(), len(rows))
 	}
 	press(m, "enter")
@@ -124,11 +126,11 @@ func TestDrillIntoARowOfASnapshotShowsItsColumns(t *testing.T) {
 		t.Fatalf("enter on the largest row does not show its columns:\n%s", s)
 	}
 	press(m, "esc")
-	if m.current().state.RowColumns || m.current().state.Shown() != PaneRows {
+	if m.current().state.RowColumns || m.current().state.Shown() != view.PaneRows {
 		t.Fatal("esc does not go back from the columns to the row list")
 	}
 	press(m, "esc")
-	if m.current().state.Shown() != PaneHeatmap {
+	if m.current().state.Shown() != view.PaneHeatmap {
 		t.Fatal("esc does not leave the row list")
 	}
 }
@@ -154,14 +156,14 @@ func TestSearchJumpsToAPrefix(t *testing.T) {
 	if got := m.matrix.Buckets[m.current().state.Selected].ShortLabel; got != "…mila_rosewood#" {
 		t.Fatalf("search for user#mila selects %q, want the bucket of the keys that start with it, mila_rosewood#", got)
 	}
-	if m.message.text != "" {
-		t.Fatalf("search for user#mila says %q", m.message.text)
+	if m.message.Text != "" {
+		t.Fatalf("search for user#mila says %q", m.message.Text)
 	}
 	press(m, "esc", "/")
 	typeText(m, "user#zzz")
 	press(m, "enter")
-	if !strings.Contains(m.message.text, "no rows start with user#zzz") {
-		t.Fatalf("search for a prefix without rows says %q", m.message.text)
+	if !strings.Contains(m.message.Text, "no rows start with user#zzz") {
+		t.Fatalf("search for a prefix without rows says %q", m.message.Text)
 	}
 	// esc closes the prompt without moving.
 	levels := len(m.levels)
@@ -203,14 +205,14 @@ func TestSearchFindsRecordedKeys(t *testing.T) {
 	typeText(m, merged)
 	press(m, "enter")
 	b := m.matrix.Buckets[m.current().state.Selected]
-	if m.message.text != "" || string(b.Start) > merged || (b.End != "" && string(b.End) <= merged) || b.Traffic.Ops == 0 {
-		t.Fatalf("search for %s, inside a merged range: says %q, selects [%v, %v) with %v ops", merged, m.message.text, b.Start, b.End, b.Traffic.Ops)
+	if m.message.Text != "" || string(b.Start) > merged || (b.End != "" && string(b.End) <= merged) || b.Traffic.Ops == 0 {
+		t.Fatalf("search for %s, inside a merged range: says %q, selects [%v, %v) with %v ops", merged, m.message.Text, b.Start, b.End, b.Traffic.Ops)
 	}
 	press(m, "esc", "/")
 	typeText(m, "user#zzz")
 	press(m, "enter")
-	if !strings.Contains(m.message.text, "no rows stored or keys recorded start with user#zzz") {
-		t.Fatalf("search for a prefix the traffic never touched says %q", m.message.text)
+	if !strings.Contains(m.message.Text, "no rows stored or keys recorded start with user#zzz") {
+		t.Fatalf("search for a prefix the traffic never touched says %q", m.message.Text)
 	}
 }
 
@@ -219,8 +221,8 @@ func TestSearchAcceptsEscapesAndRejectsBadOnes(t *testing.T) {
 	press(m, "/")
 	typeText(m, `\x00`)
 	press(m, "enter")
-	if m.message.isErr {
-		t.Fatalf("search for \\x00 failed: %s", m.message.text)
+	if m.message.IsErr {
+		t.Fatalf("search for \\x00 failed: %s", m.message.Text)
 	}
 	b := m.matrix.Buckets[m.current().state.Selected]
 	if !keyspace.InRange("\x00", string(b.Start), string(b.End)) && !strings.HasPrefix(string(b.Start), "\x00") {
@@ -229,16 +231,16 @@ func TestSearchAcceptsEscapesAndRejectsBadOnes(t *testing.T) {
 	press(m, "/")
 	typeText(m, `\xZZ`)
 	press(m, "enter")
-	if !m.message.isErr || !strings.Contains(screen(m), "bad escape") {
-		t.Fatalf("a bad escape is not reported: %q", m.message.text)
+	if !m.message.IsErr || !strings.Contains(screen(m), "bad escape") {
+		t.Fatalf("a bad escape is not reported: %q", m.message.Text)
 	}
-	requireFrame(t, m.View().Content, 120, 40)
+	tuitest.RequireFrame(t, m.View().Content, 120, 40)
 }
 
 func TestFindingJumpsToItsRange(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 200, 60, colorprofile.NoTTY)
 	press(m, "f")
-	if m.current().state.Shown() != PaneFindings {
+	if m.current().state.Shown() != view.PaneFindings {
 		t.Fatal("f does not focus the findings")
 	}
 	s := screen(m)
@@ -247,7 +249,7 @@ func TestFindingJumpsToItsRange(t *testing.T) {
 	}
 	press(m, "enter")
 	cur := m.current()
-	if cur.state.Shown() != PaneHeatmap || cur.state.Prefix != "user#" {
+	if cur.state.Shown() != view.PaneHeatmap || cur.state.Prefix != "user#" {
 		t.Fatalf("enter on the hot-key-range finding: pane %q, prefix %q; want the heatmap of user#", cur.state.Shown(), cur.state.Prefix)
 	}
 	if got := m.matrix.Buckets[cur.state.Selected].ShortLabel; got != "…mila_rosewood#" {
@@ -289,12 +291,12 @@ func TestViewKeysChangeMetricBucketingAndScale(t *testing.T) {
 
 func TestTabMovesFocusBetweenPanes(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 120, 40, colorprofile.NoTTY)
-	var panes []Pane
+	var panes []view.Pane
 	for range 3 {
 		press(m, "tab")
 		panes = append(panes, m.current().state.Shown())
 	}
-	want := []Pane{PanePrefixes, PaneFindings, PaneHeatmap}
+	want := []view.Pane{view.PanePrefixes, view.PaneFindings, view.PaneHeatmap}
 	for i := range want {
 		if panes[i] != want[i] {
 			t.Fatalf("tab visits %v, want %v", panes, want)
@@ -309,7 +311,7 @@ func TestTabMovesFocusBetweenPanes(t *testing.T) {
 		t.Fatal("j does not move the selection in the prefix table")
 	}
 	press(m, "shift+tab")
-	if m.current().state.Shown() != PaneHeatmap {
+	if m.current().state.Shown() != view.PaneHeatmap {
 		t.Fatalf("shift+tab goes to %q", m.current().state.Shown())
 	}
 }
@@ -319,11 +321,11 @@ func TestMouseSelectsBucketsFindingsAndBreadcrumbs(t *testing.T) {
 	target := bucketIndex(t, m, "…mila_rosewood#")
 	// Find the screen line of the bucket through the same hit test.
 	f := m.frame()
-	r := f.heatRect()
+	r := heatRect(f)
 	clicked := false
-	for y := r.y; y < r.y+r.h; y++ {
-		if hit, ok := f.hitHeat(r.x+r.w-2, y); ok && hit.Bucket == target {
-			update(m, tea.MouseClickMsg{X: r.x + r.w - 2, Y: y, Button: tea.MouseLeft})
+	for y := r.Y; y < r.Y+r.H; y++ {
+		if hit, ok := f.HitHeat(r.X+r.W-2, y); ok && hit.Bucket == target {
+			update(m, tea.MouseClickMsg{X: r.X + r.W - 2, Y: y, Button: tea.MouseLeft})
 			clicked = true
 			break
 		}
@@ -331,33 +333,31 @@ func TestMouseSelectsBucketsFindingsAndBreadcrumbs(t *testing.T) {
 	if !clicked || m.current().state.Selected != target {
 		t.Fatalf("clicking mila_rosewood#'s line selects %d, want %d", m.current().state.Selected, target)
 	}
-	if m.current().state.column() < 0 {
+	if (m.current().state.TimeColumn - 1) < 0 {
 		t.Fatal("a click in the heat area selects no time column")
 	}
-	update(m, tea.MouseWheelMsg{X: r.x + 5, Y: r.y + 5, Button: tea.MouseWheelDown})
+	update(m, tea.MouseWheelMsg{X: r.X + 5, Y: r.Y + 5, Button: tea.MouseWheelDown})
 	if m.current().state.Selected != target+1 {
 		t.Fatal("the wheel does not move the selection")
 	}
 	// A finding.
-	fr := m.sh.layout.findings
-	update(m, tea.MouseClickMsg{X: fr.x + 3, Y: fr.y + 2, Button: tea.MouseLeft})
-	if m.current().state.Shown() != PaneFindings || m.current().state.Line(PaneFindings) != 1 {
-		t.Fatalf("clicking the second finding: pane %q finding %d", m.current().state.Shown(), m.current().state.Line(PaneFindings))
+	fr := m.sh.Layout.Findings
+	update(m, tea.MouseClickMsg{X: fr.X + 3, Y: fr.Y + 2, Button: tea.MouseLeft})
+	if m.current().state.Shown() != view.PaneFindings || m.current().state.Line(view.PaneFindings) != 1 {
+		t.Fatalf("clicking the second finding: pane %q finding %d", m.current().state.Shown(), m.current().state.Line(view.PaneFindings))
 	}
 	// Breadcrumbs: drill in twice, click the first segment.
-	m.focus(PaneHeatmap)
+	m.focus(view.PaneHeatmap)
 	m.current().state.Selected = target
 	press(m, "enter")
-	crumbs := m.frame().crumbs()
-	if len(crumbs) != 3 {
-		t.Fatalf("crumbs %+v", crumbs)
-	}
-	update(m, tea.MouseClickMsg{X: crumbs[0].x0, Y: m.sh.layout.header.y + 1, Button: tea.MouseLeft})
+	home, user := crumbAt(t, m, "⌂"), crumbAt(t, m, "user#")
+	crumbAt(t, m, "mila_rosewood#")
+	update(m, tea.MouseClickMsg{X: home, Y: m.sh.Layout.Header.Y + 1, Button: tea.MouseLeft})
 	if len(m.levels) != 1 {
 		t.Fatalf("clicking ⌂ leaves %d levels", len(m.levels))
 	}
 	press(m, "enter")
-	update(m, tea.MouseClickMsg{X: crumbs[1].x0 + 1, Y: m.sh.layout.header.y + 1, Button: tea.MouseLeft})
+	update(m, tea.MouseClickMsg{X: user + 1, Y: m.sh.Layout.Header.Y + 1, Button: tea.MouseLeft})
 	if m.current().state.Prefix != "user#" {
 		t.Fatalf("clicking user# shows %q", m.current().state.Prefix)
 	}
@@ -365,13 +365,13 @@ func TestMouseSelectsBucketsFindingsAndBreadcrumbs(t *testing.T) {
 
 func TestLayoutReflowsAndRefusesATinyTerminal(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 80, 24, colorprofile.NoTTY)
-	requireFrame(t, m.View().Content, 80, 24)
-	if m.sh.layout.wide {
+	tuitest.RequireFrame(t, m.View().Content, 80, 24)
+	if m.sh.Layout.Wide {
 		t.Fatal("80 columns should stack the panes")
 	}
 	update(m, tea.WindowSizeMsg{Width: 200, Height: 60})
-	requireFrame(t, m.View().Content, 200, 60)
-	if !m.sh.layout.wide {
+	tuitest.RequireFrame(t, m.View().Content, 200, 60)
+	if !m.sh.Layout.Wide {
 		t.Fatal("200 columns should put details and findings in a side column")
 	}
 	update(m, tea.WindowSizeMsg{Width: 79, Height: 30})
@@ -379,7 +379,7 @@ func TestLayoutReflowsAndRefusesATinyTerminal(t *testing.T) {
 	if !strings.Contains(s, "terminal too small: need 80×24, have 79×30") {
 		t.Fatalf("tiny terminal:\n%s", s)
 	}
-	requireFrame(t, m.View().Content, 79, 30)
+	tuitest.RequireFrame(t, m.View().Content, 79, 30)
 	press(m, "j", "enter")
 	if len(m.levels) != 1 {
 		t.Fatal("keys act on a terminal too small to show them")
@@ -388,7 +388,7 @@ func TestLayoutReflowsAndRefusesATinyTerminal(t *testing.T) {
 		t.Fatal("q does not quit from a tiny terminal")
 	}
 	update(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	requireFrame(t, m.View().Content, 80, 24)
+	tuitest.RequireFrame(t, m.View().Content, 80, 24)
 }
 
 // TestHelpKeyShowsEveryKey: ? shows every key where the details and
@@ -399,7 +399,7 @@ func TestHelpKeyShowsEveryKey(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {200, 60}, {100, 40}, {80, 24}} {
 		m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), size[0], size[1], colorprofile.NoTTY)
 		buckets := len(m.matrix.Buckets)
-		heat := m.frame().heatRect()
+		heat := heatRect(m.frame())
 		press(m, "?")
 		s := screen(m)
 		for _, want := range []string{"brighter", "dimmer", "next pane", "tables", "stop scan", "largest rows", "? closes"} {
@@ -407,10 +407,10 @@ func TestHelpKeyShowsEveryKey(t *testing.T) {
 				t.Errorf("%dx%d: the full help lacks %q:\n%s", size[0], size[1], want, s)
 			}
 		}
-		if got := len(m.matrix.Buckets); got != buckets || m.frame().heatRect() != heat {
-			t.Errorf("%dx%d: ? changed the heatmap from %d buckets in %+v to %d in %+v", size[0], size[1], buckets, heat, got, m.frame().heatRect())
+		if got := len(m.matrix.Buckets); got != buckets || heatRect(m.frame()) != heat {
+			t.Errorf("%dx%d: ? changed the heatmap from %d buckets in %+v to %d in %+v", size[0], size[1], buckets, heat, got, heatRect(m.frame()))
 		}
-		requireFrame(t, m.View().Content, size[0], size[1])
+		tuitest.RequireFrame(t, m.View().Content, size[0], size[1])
 		press(m, "?")
 		if strings.Contains(screen(m), "? closes") {
 			t.Fatalf("%dx%d: ? does not close the full help", size[0], size[1])
@@ -427,15 +427,15 @@ func TestThemeFollowsTheBackground(t *testing.T) {
 	}
 	dark := m.View().Content
 	update(m, tea.BackgroundColorMsg{Color: lipglossWhite})
-	if m.sh.isDark || m.sh.styles.Dark {
+	if m.sh.IsDark || m.sh.Styles.Dark {
 		t.Fatal("a white background keeps the dark theme")
 	}
 	if m.View().Content == dark {
 		t.Fatal("the light theme draws the same frame")
 	}
-	fixed := New(t.Context(), Config{Snapshot: snap, Profile: colorprofile.TrueColor, Theme: ThemeDark})
+	fixed := New(t.Context(), Config{Snapshot: snap, Profile: colorprofile.TrueColor, Theme: view.ThemeDark})
 	update(fixed, tea.BackgroundColorMsg{Color: lipglossWhite})
-	if !fixed.sh.isDark {
+	if !fixed.sh.IsDark {
 		t.Fatal("--theme dark does not hold")
 	}
 }
@@ -445,7 +445,7 @@ func TestColourProfiles(t *testing.T) {
 	for _, p := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.ASCII, colorprofile.ANSI, colorprofile.ANSI256, colorprofile.TrueColor} {
 		m := newSnapshotModel(t, snap, 100, 30, p)
 		frame := m.View().Content
-		requireFrame(t, frame, 100, 30)
+		tuitest.RequireFrame(t, frame, 100, 30)
 		switch {
 		case p == colorprofile.NoTTY && strings.Contains(frame, "\x1b"):
 			t.Errorf("%v: the frame holds escape sequences", p)
@@ -466,7 +466,7 @@ func TestViewIsTheHeadlessFrame(t *testing.T) {
 		steps := [][]string{{}, {"j", "j"}, {"f"}, {"tab"}, {"m", "l", "+"}, {"L", "j"}, {"?"}}
 		for _, keys := range steps {
 			press(m, keys...)
-			want := RenderFrame(m.snapOf(len(m.levels)-1), m.findings, m.ViewState(), 200, 60, true, p)
+			want := view.RenderFrame(m.snapOf(len(m.levels)-1), m.findings, m.ViewState(), 200, 60, true, p)
 			if got := m.View().Content; got != want {
 				t.Fatalf("after %v (profile %v) the view differs from RenderFrame", keys, p)
 			}
@@ -481,8 +481,8 @@ func TestScreenshotKeyWritesPNGAndSVG(t *testing.T) {
 		t.Fatal("s returns no command")
 	}
 	update(m, cmd())
-	if m.message.isErr {
-		t.Fatal(m.message.text)
+	if m.message.IsErr {
+		t.Fatal(m.message.Text)
 	}
 	base := filepath.Join(m.cfg.ScreenshotDir, "btviz-social-celebrity-20261101-120000")
 	f, err := os.Open(base + ".png")
@@ -502,8 +502,8 @@ func TestScreenshotKeyWritesPNGAndSVG(t *testing.T) {
 	if err != nil || !strings.Contains(string(svg), "<svg") || !strings.Contains(string(svg), "btviz — social-celebrity — heatmap/writes") {
 		t.Fatalf("SVG without its title bar: %v", err)
 	}
-	if !strings.Contains(m.message.text, "screenshot saved: "+base+".png") || !strings.Contains(screen(m), "screenshot saved: ") {
-		t.Fatalf("status line: %q", m.message.text)
+	if !strings.Contains(m.message.Text, "screenshot saved: "+base+".png") || !strings.Contains(screen(m), "screenshot saved: ") {
+		t.Fatalf("status line: %q", m.message.Text)
 	}
 }
 
@@ -515,8 +515,8 @@ func TestScreenshotThatFailsSaysWhatToDoOnScreen(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 200, 60, colorprofile.NoTTY)
 	m.cfg.ScreenshotDir = filepath.Join(t.TempDir(), strings.Repeat("a-directory-with-a-long-name/", 6), "gone")
 	update(m, press(m, "s")())
-	if !m.message.isErr {
-		t.Fatalf("status line: %q", m.message.text)
+	if !m.message.IsErr {
+		t.Fatalf("status line: %q", m.message.Text)
 	}
 	var status string
 	for _, line := range strings.Split(screen(m), "\n") {
@@ -537,7 +537,7 @@ func TestKeysAreAlwaysEscaped(t *testing.T) {
 	for _, keys := range [][]string{{}, {"j", "enter"}, {"esc", "f"}, {"L"}, {"enter"}, {"esc", "tab"}} {
 		press(m, keys...)
 		frame := m.View().Content
-		requireFrame(t, frame, 200, 60)
+		tuitest.RequireFrame(t, frame, 200, 60)
 		if strings.Contains(ansi.Strip(frame), "\x00") {
 			t.Fatalf("a raw NUL reached the screen after %v", keys)
 		}
@@ -576,7 +576,7 @@ func TestFindingsShowWhereTheyPoint(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "memusage-single-row"), 200, 60, colorprofile.NoTTY)
 	press(m, "f", "enter")
 	cur := m.current()
-	if cur.state.Shown() != PaneRows || !cur.state.RowColumns {
+	if cur.state.Shown() != view.PaneRows || !cur.state.RowColumns {
 		t.Fatalf("the frequently-updated-row finding shows pane %q (columns %v), want the row's columns", cur.state.Shown(), cur.state.RowColumns)
 	}
 	if s := screen(m); !strings.Contains(s, "Columns of 4c410523#memusage") || !strings.Contains(s, "5000") {
@@ -591,21 +591,21 @@ func TestFindingsShowWhereTheyPoint(t *testing.T) {
 	// A table-wide finding: the table, and a word about it.
 	m = newSnapshotModel(t, scenarioSnapshot(t, "timeseries-timestamp-first"), 200, 60, colorprofile.NoTTY)
 	press(m, "f", "enter")
-	if m.current().state.Shown() != PaneHeatmap || !strings.Contains(screen(m), "table-wide finding") {
+	if m.current().state.Shown() != view.PaneHeatmap || !strings.Contains(screen(m), "table-wide finding") {
 		t.Fatal("a table-wide finding does not say so")
 	}
 }
 
 func TestTransientPartsStayPlainWithoutColour(t *testing.T) {
 	m := newSnapshotModel(t, scenarioSnapshot(t, "social-celebrity"), 120, 40, colorprofile.NoTTY)
-	m.scan = &scanStatus{table: "social-celebrity", what: "scanning social-celebrity", running: true,
-		progress: source.Progress{RangesDone: 3, RangesTotal: 12, RowsRead: 4200, Done: 0.25, RowsPerSecond: 2100, ETA: 6 * time.Second, Mode: keyspace.ModeSample, Fraction: 0.05}}
+	m.scan = &view.ScanStatus{Table: "social-celebrity", What: "scanning social-celebrity", Running: true,
+		Progress: source.Progress{RangesDone: 3, RangesTotal: 12, RowsRead: 4200, Done: 0.25, RowsPerSecond: 2100, ETA: 6 * time.Second, Mode: keyspace.ModeSample, Fraction: 0.05}}
 	frame := m.View().Content
-	requireFrame(t, frame, 120, 40)
+	tuitest.RequireFrame(t, frame, 120, 40)
 	if strings.Contains(frame, "\x1b") {
 		t.Fatal("the progress line holds escape sequences without colour")
 	}
-	status := strings.Split(frame, "\n")[m.sh.layout.status.y]
+	status := strings.Split(frame, "\n")[m.sh.Layout.Status.Y]
 	for _, want := range []string{"scanning social-celebrity (sample 5%)", "25%", "3/12 ranges", "4.2K rows", "2.1K rows/s", "6s left", "x stops"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("progress line %q lacks %q", status, want)
@@ -618,7 +618,7 @@ func TestTransientPartsStayPlainWithoutColour(t *testing.T) {
 	press(m, "/")
 	typeText(m, "user#")
 	frame = m.View().Content
-	requireFrame(t, frame, 120, 40)
+	tuitest.RequireFrame(t, frame, 120, 40)
 	if strings.Contains(frame, "\x1b") {
 		t.Fatal("the search prompt holds escape sequences without colour")
 	}
@@ -638,11 +638,11 @@ func TestPickerFilter(t *testing.T) {
 	for _, name := range []string{"binary-sensor-keys", "large-row-and-cell", "social-celebrity", "social-celebrity-salted"} {
 		snaps = append(snaps, scenarioSnapshot(t, name))
 	}
-	m := New(t.Context(), Config{Source: session.NewSnapshotSource("demo.btviz", snaps...), Profile: colorprofile.NoTTY, Theme: ThemeDark})
+	m := New(t.Context(), Config{Source: session.NewSnapshotSource("demo.btviz", snaps...), Profile: colorprofile.NoTTY, Theme: view.ThemeDark})
 	rt := newRuntime(t, m)
 	rt.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	rt.run(m.Init())
-	rt.until(timeoutShort, "the table list", func() bool { return len(m.picker.tables) == len(snaps) })
+	rt.until(timeoutShort, "the table list", func() bool { return len(m.picker.Tables) == len(snaps) })
 	if s := screen(m); !strings.Contains(s, "4 tables · / filters") || !strings.Contains(s, "/ filter") {
 		t.Fatalf("the picker does not offer its filter:\n%s", s)
 	}
@@ -657,7 +657,7 @@ func TestPickerFilter(t *testing.T) {
 		t.Fatalf("filtering by CELEB, any case:\n%s", s)
 	}
 	rt.press("enter", "j")
-	if got, _ := m.picker.selectedTable(); got.Name != "social-celebrity-salted" {
+	if got, _ := m.picker.SelectedTable(); got.Name != "social-celebrity-salted" {
 		t.Fatalf("j in the filtered list selects %q", got.Name)
 	}
 	if s := screen(m); !strings.Contains(s, `2 of 4 tables hold "CELEB"`) {
@@ -666,14 +666,14 @@ func TestPickerFilter(t *testing.T) {
 	// A second / starts a new filter: what is typed next replaces the
 	// old one ("celebtimestamp-first" matched nothing).
 	rt.press("/")
-	if m.picker.filter != "" || len(m.picker.shown()) != 4 {
-		t.Fatalf("/ again keeps the filter %q", m.picker.filter)
+	if m.picker.Filter != "" || len(m.picker.Shown()) != 4 {
+		t.Fatalf("/ again keeps the filter %q", m.picker.Filter)
 	}
 	for _, r := range "binary" {
 		rt.send(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
-	if s := screen(m); m.picker.filter != "binary" || !strings.Contains(s, "filter tables: binary") || len(m.picker.shown()) != 1 {
-		t.Fatalf("the second filter is %q, showing %d tables:\n%s", m.picker.filter, len(m.picker.shown()), s)
+	if s := screen(m); m.picker.Filter != "binary" || !strings.Contains(s, "filter tables: binary") || len(m.picker.Shown()) != 1 {
+		t.Fatalf("the second filter is %q, showing %d tables:\n%s", m.picker.Filter, len(m.picker.Shown()), s)
 	}
 	rt.press("esc", "/")
 	for _, r := range "CELEB" {
@@ -682,8 +682,8 @@ func TestPickerFilter(t *testing.T) {
 	rt.press("enter", "j")
 	// esc clears the filter and keeps the selected table.
 	rt.press("esc")
-	if got, _ := m.picker.selectedTable(); got.Name != "social-celebrity-salted" || m.picker.filter != "" || len(m.picker.shown()) != 4 {
-		t.Fatalf("after esc: %q selected, filter %q, %d shown", got.Name, m.picker.filter, len(m.picker.shown()))
+	if got, _ := m.picker.SelectedTable(); got.Name != "social-celebrity-salted" || m.picker.Filter != "" || len(m.picker.Shown()) != 4 {
+		t.Fatalf("after esc: %q selected, filter %q, %d shown", got.Name, m.picker.Filter, len(m.picker.Shown()))
 	}
 
 	// A filter nothing matches says so; esc in the prompt drops it.
@@ -691,7 +691,7 @@ func TestPickerFilter(t *testing.T) {
 	for _, r := range "zzz" {
 		rt.send(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
-	if _, ok := m.picker.selectedTable(); ok {
+	if _, ok := m.picker.SelectedTable(); ok {
 		t.Fatal("a table is selected with none shown")
 	}
 	rt.press("enter")
@@ -703,8 +703,8 @@ func TestPickerFilter(t *testing.T) {
 		t.Fatal("enter on an empty list left the picker")
 	}
 	rt.press("/", "esc")
-	if m.picker.filter != "" || m.searching {
-		t.Fatalf("esc in the prompt: filter %q, prompt open %v", m.picker.filter, m.searching)
+	if m.picker.Filter != "" || m.searching {
+		t.Fatalf("esc in the prompt: filter %q, prompt open %v", m.picker.Filter, m.searching)
 	}
 
 	// The filter then opens the table it selects.

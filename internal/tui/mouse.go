@@ -2,16 +2,17 @@ package tui
 
 import (
 	tea "charm.land/bubbletea/v2"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // handleClick handles a left click: a table in the picker (a second
 // click opens it), a breadcrumb segment, a heatmap bucket or time
 // column, a prefix-table line or a finding.
 func (m *Model) handleClick(mouse tea.Mouse) tea.Cmd {
-	if mouse.Button != tea.MouseLeft || m.sh.layout.tooSmall {
+	if mouse.Button != tea.MouseLeft || m.sh.Layout.TooSmall {
 		return nil
 	}
-	m.message = statusMessage{}
+	m.message = view.StatusMessage{}
 	x, y := mouse.X, mouse.Y
 	if m.pickerOpen {
 		return m.clickPicker(x, y)
@@ -20,27 +21,27 @@ func (m *Model) handleClick(mouse tea.Mouse) tea.Cmd {
 	if cur == nil {
 		return nil
 	}
-	return m.act(m.frame().click(&cur.state, x, y))
+	return m.act(m.frame().Click(&cur.state, x, y))
 }
 
 // clickPicker selects the table under the pointer, or opens it when it
 // is already selected.
 func (m *Model) clickPicker(x, y int) tea.Cmd {
 	p := m.picker
-	body := m.sh.layout.picker
-	n := len(p.shown())
-	if !body.contains(x, y) || y == body.y || n == 0 {
+	body := m.sh.Layout.Picker
+	n := len(p.Shown())
+	if !body.Contains(x, y) || y == body.Y || n == 0 {
 		return nil
 	}
-	visible := max(body.h-1, 1)
-	i := scrollStart(p.selected, n, visible) + y - body.y - 1
+	visible := max(body.H-1, 1)
+	i := view.ScrollStart(p.Selected, n, visible) + y - body.Y - 1
 	if i >= n {
 		return nil
 	}
-	if i == p.selected {
+	if i == p.Selected {
 		return m.pickerKey(tea.KeyPressMsg{Code: tea.KeyEnter})
 	}
-	p.selected = i
+	p.Selected = i
 	return nil
 }
 
@@ -56,16 +57,16 @@ func (m *Model) handleWheel(mouse tea.Mouse) tea.Cmd {
 	default:
 		return nil
 	}
-	l := m.sh.layout
-	if l.tooSmall {
+	l := m.sh.Layout
+	if l.TooSmall {
 		return nil
 	}
 	if m.pickerOpen {
-		m.picker.selected = clampIndex(m.picker.selected+delta, len(m.picker.shown()))
+		m.picker.Selected = view.ClampIndex(m.picker.Selected+delta, len(m.picker.Shown()))
 		return nil
 	}
 	if cur := m.current(); cur != nil {
-		m.frame().wheel(&cur.state, mouse.X, mouse.Y, delta)
+		m.frame().Wheel(&cur.state, mouse.X, mouse.Y, delta)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // snapOf returns the snapshot level i shows: its own (the table's, or a
@@ -27,20 +28,6 @@ func (m *Model) ownerOf(i int) int {
 	return 0
 }
 
-// childState returns the state of a level below cur: cur's view settings
-// and main pane when it shows buckets (else the heatmap), with the
-// keyboard, nothing selected, at the given place.
-func childState(cur ViewState, prefix, start, end keyspace.Key) ViewState {
-	next := cur
-	next.Prefix, next.Start, next.End = prefix, start, end
-	next.Selected, next.TimeColumn, next.RowColumns = 0, 0, false
-	next.Focus = ""
-	if !paneOf(next.Main).showsBuckets() {
-		next.Main = PaneHeatmap
-	}
-	return next
-}
-
 // push adds a drill-down level and shows it.
 func (m *Model) push(lv level) *level {
 	lv.id = m.newID()
@@ -50,7 +37,7 @@ func (m *Model) push(lv level) *level {
 }
 
 // scanBusy reports whether a scan of another level is running.
-func (m *Model) scanBusy() bool { return m.scan != nil && m.scan.running && m.cancelScan != nil }
+func (m *Model) scanBusy() bool { return m.scan != nil && m.scan.Running && m.cancelScan != nil }
 
 // drill goes one level into the selected bucket: re-bucketing it from
 // the snapshot, and re-reading its key range in full when the snapshot
@@ -61,7 +48,7 @@ func (m *Model) drill() tea.Cmd {
 		return nil
 	}
 	snap := m.snapOf(len(m.levels) - 1)
-	b := m.matrix.Buckets[clampIndex(cur.state.Selected, len(m.matrix.Buckets))]
+	b := m.matrix.Buckets[view.ClampIndex(cur.state.Selected, len(m.matrix.Buckets))]
 	live := m.backend != nil && m.backend.Live()
 	sampled := snap != nil && snap.Scan.Mode == keyspace.ModeSample
 	rescan := live && (sampled || b.NeedsRescan())
@@ -71,7 +58,7 @@ func (m *Model) drill() tea.Cmd {
 		return nil
 	}
 	if !b.CanDrill() && !rescan {
-		m.setMessage("nothing finer in this snapshot: drilling into "+cut(rangeText(b.Start, b.End), 60)+" needs a live scan", false)
+		m.setMessage("nothing finer in this snapshot: drilling into "+view.Cut(view.RangeText(b.Start, b.End), 60)+" needs a live scan", false)
 		return nil
 	}
 	if rescan && m.scanBusy() {
@@ -82,12 +69,12 @@ func (m *Model) drill() tea.Cmd {
 		}
 		m.setMessage("drilled into the scan so far; r re-reads this range in full once the table scan is done", false)
 	}
-	next := childState(cur.state, "", b.Start, b.End)
+	next := cur.state.Child("", b.Start, b.End)
 	if b.Node != nil && b.CanDrill() {
-		next = childState(cur.state, b.Node.Prefix, "", "")
+		next = cur.state.Child(b.Node.Prefix, "", "")
 	}
 	if isRow {
-		next = next.Showing(PaneRows)
+		next = next.Showing(view.PaneRows)
 		next.RowColumns = true
 	}
 	lv := level{state: next}
@@ -104,7 +91,7 @@ func (m *Model) drill() tea.Cmd {
 	if !rescan {
 		return nil
 	}
-	return m.startScan(m.table, rangeOf(b.Start, b.End, snap), added.id, "re-reading "+cut(rangeText(b.Start, b.End), 48)+" in full")
+	return m.startScan(m.table, rangeOf(b.Start, b.End, snap), added.id, "re-reading "+view.Cut(view.RangeText(b.Start, b.End), 48)+" in full")
 }
 
 // minDrillBuckets is the fewest buckets a drill-down should show before
@@ -133,11 +120,11 @@ func (m *Model) holdsNothingFiner() bool {
 // lists it; it reports whether it did.
 func (m *Model) showRow(key keyspace.Key) bool {
 	cur := m.current()
-	rows, _ := topRows(m.snapOf(len(m.levels) - 1))
+	rows, _ := view.TopRows(m.snapOf(len(m.levels) - 1))
 	for i, r := range rows {
 		if r.Key == key {
-			cur.state = cur.state.Showing(PaneRows)
-			cur.state.SetLine(PaneRows, i)
+			cur.state = cur.state.Showing(view.PaneRows)
+			cur.state.SetLine(view.PaneRows, i)
 			cur.state.RowColumns = true
 			return true
 		}
@@ -158,8 +145,8 @@ func (m *Model) back() {
 	m.levels = m.levels[:len(m.levels)-1]
 	cur := m.current()
 	cur.state.Metric, cur.state.Bucketing, cur.state.Scale = popped.state.Metric, popped.state.Bucketing, popped.state.Scale
-	if !paneOf(cur.state.Main).showsBuckets() {
-		cur.state = cur.state.Showing(PaneHeatmap)
+	if !view.ShowsBuckets(cur.state.Main) {
+		cur.state = cur.state.Showing(view.PaneHeatmap)
 	}
 	m.rebuild()
 }
@@ -174,9 +161,9 @@ func (m *Model) jump(key string, into bool) {
 	}
 	cur := m.current()
 	prefix, selectKey := jumpTarget(m.levels[0].snap.Root, key, into)
-	next := childState(cur.state, prefix, "", "").Showing(PaneHeatmap)
-	if cur.state.Prefix == prefix && !cur.state.isRange() && m.ownerOf(len(m.levels)-1) == 0 {
-		cur.state = cur.state.Showing(PaneHeatmap)
+	next := cur.state.Child(prefix, "", "").Showing(view.PaneHeatmap)
+	if cur.state.Prefix == prefix && !cur.state.IsRange() && m.ownerOf(len(m.levels)-1) == 0 {
+		cur.state = cur.state.Showing(view.PaneHeatmap)
 	} else {
 		m.push(level{state: next})
 	}
@@ -188,7 +175,7 @@ func (m *Model) jump(key string, into bool) {
 		if snap := m.snapOf(len(m.levels) - 1); snap.HasTraffic() {
 			what = "no rows stored or keys recorded start with "
 		}
-		m.setMessage(what+cut(keyspace.Printable(key), 60)+"; showing where they would be", false)
+		m.setMessage(what+view.Cut(keyspace.Printable(key), 60)+"; showing where they would be", false)
 	}
 }
 
@@ -258,7 +245,7 @@ func (m *Model) hasKeysUnder(prefix string) bool {
 	if m.matrix == nil || len(m.matrix.Buckets) == 0 {
 		return false
 	}
-	b := m.matrix.Buckets[clampIndex(cur.state.Selected, len(m.matrix.Buckets))]
+	b := m.matrix.Buckets[view.ClampIndex(cur.state.Selected, len(m.matrix.Buckets))]
 	end := keyspace.PrefixEnd(prefix)
 	if b.Stats.Rows > 0 && string(b.Stats.LastKey) >= prefix && (end == "" || string(b.Stats.FirstKey) < end) {
 		return true
@@ -279,7 +266,7 @@ func (m *Model) hasKeysUnder(prefix string) bool {
 func (m *Model) goToPrefix(prefix keyspace.Key) {
 	for i := len(m.levels) - 1; i >= 0; i-- {
 		s := m.levels[i].state
-		if s.Prefix == prefix && !s.isRange() && m.ownerOf(i) == 0 {
+		if s.Prefix == prefix && !s.IsRange() && m.ownerOf(i) == 0 {
 			if i == len(m.levels)-1 {
 				return
 			}
@@ -294,7 +281,7 @@ func (m *Model) goToPrefix(prefix keyspace.Key) {
 			return
 		}
 	}
-	m.push(level{state: childState(m.current().state, prefix, "", "")})
+	m.push(level{state: m.current().state.Child(prefix, "", "")})
 }
 
 // rescan reads the current level's data again: the table, or the key
@@ -307,7 +294,7 @@ func (m *Model) rescan() tea.Cmd {
 	owner := m.ownerOf(len(m.levels) - 1)
 	lv := &m.levels[owner]
 	if lv.rescan != nil {
-		return m.startScan(m.table, rangeOf(lv.rescan.start, lv.rescan.end, lv.snap), lv.id, "re-reading "+cut(rangeText(lv.rescan.start, lv.rescan.end), 48)+" in full")
+		return m.startScan(m.table, rangeOf(lv.rescan.start, lv.rescan.end, lv.snap), lv.id, "re-reading "+view.Cut(view.RangeText(lv.rescan.start, lv.rescan.end), 48)+" in full")
 	}
 	return m.startScan(m.table, nil, lv.id, "scanning "+m.table)
 }
@@ -330,5 +317,5 @@ func (m *Model) showRange(start, end keyspace.Key) {
 	if cur == nil {
 		return
 	}
-	m.push(level{state: childState(cur.state, "", start, end).Showing(PaneHeatmap)})
+	m.push(level{state: cur.state.Child("", start, end).Showing(view.PaneHeatmap)})
 }

@@ -15,7 +15,9 @@ import (
 	"github.com/btviz/btviz/internal/session"
 	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/testkit/emutest"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 	"github.com/btviz/btviz/internal/units"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // TestScanShowsWhatItWillReadAndWhatItRead opens a table of an instance
@@ -30,23 +32,23 @@ func TestScanShowsWhatItWillReadAndWhatItRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	m := New(t.Context(), Config{Source: session.NewConnSource(conn, sampler.Options{Fraction: 0.05}), Table: "social-celebrity", Profile: colorprofile.NoTTY, Theme: ThemeDark})
+	m := New(t.Context(), Config{Source: session.NewConnSource(conn, sampler.Options{Fraction: 0.05}), Table: "social-celebrity", Profile: colorprofile.NoTTY, Theme: view.ThemeDark})
 	rt := newRuntime(t, m)
 	rt.send(tea.WindowSizeMsg{Width: 160, Height: 50})
 	rt.run(m.Init())
-	rt.until(time.Minute, "the preview", func() bool { return m.scan != nil && m.scan.preview != nil })
-	p := *m.scan.preview
+	rt.until(time.Minute, "the preview", func() bool { return m.scan != nil && m.scan.Preview != nil })
+	p := *m.scan.Preview
 	if !p.Tablets || p.Ranges != 20 || p.ReadRows <= 0 || p.ReadRows >= p.TotalRows {
 		t.Fatalf("preview %+v, want a sample of 20 tablets", p)
 	}
 	planned := "about " + regexp.QuoteMeta(strings.Split(p.Amount(), " ")[1]) + " rows"
-	rt.until(time.Minute, "the scan and its findings", func() bool { return !m.scan.running && !m.diagnosing })
-	if m.scan.err != nil {
-		t.Fatal(m.scan.err)
+	rt.until(time.Minute, "the scan and its findings", func() bool { return !m.scan.Running && !m.diagnosing })
+	if m.scan.Err != nil {
+		t.Fatal(m.scan.Err)
 	}
 	s := screen(m)
-	requireFrame(t, m.View().Content, 160, 50)
-	read := m.scan.progress
+	tuitest.RequireFrame(t, m.View().Content, 160, 50)
+	read := m.scan.Progress
 	if !read.Final || read.RowsRead == 0 {
 		t.Fatalf("the final progress is not kept: %+v", read)
 	}
@@ -71,12 +73,12 @@ func TestScanShowsWhatItWillReadAndWhatItRead(t *testing.T) {
 // the details, and the progress line counts the rows read of the rows
 // planned; the note (a sample too small) is there too.
 func TestRunningScanShowsItsPlan(t *testing.T) {
-	m := New(t.Context(), Config{Table: "events", Profile: colorprofile.NoTTY, Theme: ThemeDark})
+	m := New(t.Context(), Config{Table: "events", Profile: colorprofile.NoTTY, Theme: view.ThemeDark})
 	update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.levels = []level{{id: m.newID(), state: m.cfg.View.normalized(nil)}}
+	m.levels = []level{{id: m.newID(), state: m.cfg.View.Normalized(nil)}}
 	m.scanID++
 	m.scanLevel = m.levels[0].id
-	m.scan = &scanStatus{table: "events", what: "scanning events", running: true}
+	m.scan = &view.ScanStatus{Table: "events", What: "scanning events", Running: true}
 	events := make(chan tea.Msg)
 	update(m, scanPreviewMsg{id: m.scanID, events: events, preview: source.Preview{
 		Tablets: true, Ranges: 50, TotalBytes: 27_000_000, TotalRows: 200_000, ReadBytes: 190_000, ReadRows: 1404,
@@ -106,5 +108,5 @@ func TestRunningScanShowsItsPlan(t *testing.T) {
 			t.Errorf("while the scan runs the screen lacks %q:\n%s", want, s)
 		}
 	}
-	requireFrame(t, m.View().Content, 120, 40)
+	tuitest.RequireFrame(t, m.View().Content, 120, 40)
 }

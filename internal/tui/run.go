@@ -12,40 +12,10 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/btviz/btviz/internal/diagnose"
-	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/source"
-	"github.com/btviz/btviz/internal/units"
+	"github.com/btviz/btviz/internal/view"
 )
-
-// Theme picks the TUI's colours.
-type Theme string
-
-const (
-	// ThemeAuto asks the terminal for its background colour and follows
-	// it (dark until it answers).
-	ThemeAuto Theme = "auto"
-	// ThemeDark and ThemeLight fix the theme.
-	ThemeDark  Theme = "dark"
-	ThemeLight Theme = "light"
-)
-
-// Themes returns every theme, in the order help texts list them.
-func Themes() []Theme { return []Theme{ThemeAuto, ThemeDark, ThemeLight} }
-
-// ParseTheme returns the theme named name ("" is [ThemeAuto]); the error
-// lists the valid names.
-func ParseTheme(name string) (Theme, error) {
-	if name == "" {
-		return ThemeAuto, nil
-	}
-	for _, t := range Themes() {
-		if string(t) == name {
-			return t, nil
-		}
-	}
-	return "", fmt.Errorf("unknown theme %q: use %s", escape.Text(name), units.OrList(Themes()))
-}
 
 // Config is what [Run] shows and how.
 type Config struct {
@@ -60,9 +30,9 @@ type Config struct {
 	Snapshot *keyspace.Snapshot
 	Findings []diagnose.Finding
 	// View is the initial view state (zero: the whole table's heatmap).
-	View ViewState
-	// Theme picks dark or light colours (default [ThemeAuto]).
-	Theme Theme
+	View view.ViewState
+	// Theme picks dark or light colours (default [view.ThemeAuto]).
+	Theme view.Theme
 	// Profile fixes the colour profile; Unknown (the zero value) detects
 	// it from the output and the environment (NO_COLOR, TERM, COLORTERM).
 	Profile colorprofile.Profile

@@ -1,12 +1,13 @@
 package tui
 
 import (
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // The prompts of the status line's text input: the prefix search and
@@ -19,12 +20,12 @@ const (
 )
 
 // newSearchInput returns the status line's text input in styles st.
-func newSearchInput(st *Styles) textinput.Model {
+func newSearchInput(st *view.Styles) textinput.Model {
 	in := textinput.New()
 	in.Prompt = searchPrompt
 	in.Placeholder = searchPlaceholder
 	in.CharLimit = 4096 // Bigtable's row-key limit, escaped or not
-	in.SetStyles(st.Input)
+	in.SetStyles(inputStyles(st))
 	return in
 }
 
@@ -33,7 +34,7 @@ func newSearchInput(st *Styles) textinput.Model {
 // free of escape sequences.
 func (m *Model) searchView() string {
 	view := m.search.View()
-	if m.sh.profile <= colorprofile.NoTTY {
+	if m.sh.Profile <= colorprofile.NoTTY {
 		view = ansi.Strip(view)
 	}
 	return view
@@ -64,13 +65,25 @@ func jumpTarget(root *keyspace.Node, key string, into bool) (prefix keyspace.Key
 	return "", key
 }
 
-// searchHelp is the key help of the search prompt.
-type searchHelp struct{ k KeyMap }
-
-// ShortHelp lists the prompt's keys.
-func (h searchHelp) ShortHelp() []key.Binding {
-	return []key.Binding{h.k.Accept, h.k.Cancel, h.k.ForceQuit}
+// inputStyles are the text input's styles, from the view's: without colour
+// (no cursor colour) plain, with colour the text input's defaults for the
+// background with the view's prompt, text, placeholder and cursor.
+func inputStyles(st *view.Styles) textinput.Styles {
+	if st.InputCursor == nil {
+		return plainInputStyles(st.Input)
+	}
+	in := textinput.DefaultStyles(st.Dark)
+	in.Focused.Prompt, in.Focused.Text, in.Focused.Placeholder = st.Prompt, st.Input, st.Placeholder
+	in.Cursor.Color = st.InputCursor
+	in.Cursor.Blink = false
+	return in
 }
 
-// FullHelp lists the prompt's keys.
-func (h searchHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
+// plainInputStyles are search-prompt styles without colour.
+func plainInputStyles(plain lipgloss.Style) textinput.Styles {
+	var st textinput.Styles
+	st.Focused = textinput.StyleState{Prompt: plain, Text: plain, Placeholder: plain, Suggestion: plain}
+	st.Blurred = st.Focused
+	st.Cursor.Blink = false
+	return st
+}

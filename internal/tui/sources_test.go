@@ -14,6 +14,7 @@ import (
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/sampler"
 	"github.com/btviz/btviz/internal/session"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // demoSource starts the embedded emulator loading a few scenarios, its
@@ -42,7 +43,7 @@ func demoSource(t *testing.T, spec string, opts sampler.Options) *session.DemoSo
 // range, and q quits.
 func TestDemoEndToEnd(t *testing.T) {
 	b := demoSource(t, "social-celebrity,phone-device-day,binary-sensor-keys", sampler.Options{})
-	m := New(t.Context(), Config{Source: b, Profile: colorprofile.NoTTY, Theme: ThemeDark})
+	m := New(t.Context(), Config{Source: b, Profile: colorprofile.NoTTY, Theme: view.ThemeDark})
 	rt := newRuntime(t, m)
 	rt.send(tea.WindowSizeMsg{Width: 200, Height: 60})
 	rt.run(m.Init())
@@ -52,34 +53,34 @@ func TestDemoEndToEnd(t *testing.T) {
 	// cannot fail it).
 	rt.until(time.Minute, "the picker", func() bool {
 		s := screen(m)
-		return strings.Contains(s, pickerTitle) && strings.Contains(s, "social-celebrity") && strings.Contains(s, "binary-sensor-keys")
+		return strings.Contains(s, "Tables") && strings.Contains(s, "social-celebrity") && strings.Contains(s, "binary-sensor-keys")
 	})
-	if m.picker.loadingCount() == 0 {
+	if loadingTables(m) == 0 {
 		t.Fatal("the picker came only once every table was loaded")
 	}
 	rt.until(2*time.Minute, "every table loaded and sized", func() bool {
-		return !m.picker.listing && m.picker.loadingCount() == 0 && len(m.picker.sizes) == 3
+		return !m.picker.Listing && loadingTables(m) == 0 && len(m.picker.Sizes) == 3
 	})
 	celebrity, _ := demo.Lookup("social-celebrity")
 	if s := screen(m); !strings.Contains(s, "ready") || !strings.Contains(s, celebrity[0].Description[:40]) {
 		t.Fatalf("picker:\n%s", s)
 	}
 
-	for m.picker.tables[m.picker.selected].Name != "social-celebrity" {
+	for m.picker.Tables[m.picker.Selected].Name != "social-celebrity" {
 		rt.press("j")
 	}
 	rt.press("enter")
-	if m.pickerOpen || m.scan == nil || !m.scan.running {
+	if m.pickerOpen || m.scan == nil || !m.scan.Running {
 		t.Fatal("enter in the picker does not start a scan")
 	}
 	rt.until(time.Minute, "the scan and its findings", func() bool {
-		return !m.scan.running && len(m.findings) > 0 && !m.diagnosing
+		return !m.scan.Running && len(m.findings) > 0 && !m.diagnosing
 	})
-	if m.scan.err != nil {
-		t.Fatal(m.scan.err)
+	if m.scan.Err != nil {
+		t.Fatal(m.scan.Err)
 	}
 	s := screen(m)
-	for _, want := range []string{"social-celebrity", "full scan · complete", "mila_rosewood#", "hot-key-range", noteEmulator} {
+	for _, want := range []string{"social-celebrity", "full scan · complete", "mila_rosewood#", "hot-key-range", "emulator: boundaries are samples, not tablets"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("after the scan the screen lacks %q:\n%s", want, s)
 		}
@@ -99,7 +100,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	bucket := m.matrix.Buckets[target]
 	m.current().state.Selected = target
 	rt.press("enter")
-	rt.until(time.Minute, "the range re-read", func() bool { return m.scan != nil && !m.scan.running })
+	rt.until(time.Minute, "the range re-read", func() bool { return m.scan != nil && !m.scan.Running })
 	lv := m.current()
 	if len(m.levels) != 2 || lv.rescan == nil || lv.snap == nil {
 		t.Fatalf("drill: %d levels, rescan %v", len(m.levels), lv.rescan)
@@ -115,12 +116,12 @@ func TestDemoEndToEnd(t *testing.T) {
 	// r scans the table again.
 	scans := m.scanID
 	rt.press("r")
-	if m.scanID != scans+1 || !m.scan.running {
+	if m.scanID != scans+1 || !m.scan.Running {
 		t.Fatal("r does not start a new scan")
 	}
-	rt.until(time.Minute, "the new scan", func() bool { return !m.scan.running && !m.diagnosing })
-	if m.scan.err != nil || !strings.Contains(screen(m), "full scan · complete") {
-		t.Fatalf("rescan: %v\n%s", m.scan.err, screen(m))
+	rt.until(time.Minute, "the new scan", func() bool { return !m.scan.Running && !m.diagnosing })
+	if m.scan.Err != nil || !strings.Contains(screen(m), "full scan · complete") {
+		t.Fatalf("rescan: %v\n%s", m.scan.Err, screen(m))
 	}
 
 	// T returns to the picker, esc back to the table.
@@ -145,16 +146,16 @@ func TestStopKeepsThePartialScan(t *testing.T) {
 			t.Fatal(load.Err)
 		}
 	}
-	m := New(t.Context(), Config{Source: b, Table: "social-celebrity", Profile: colorprofile.NoTTY, Theme: ThemeDark})
+	m := New(t.Context(), Config{Source: b, Table: "social-celebrity", Profile: colorprofile.NoTTY, Theme: view.ThemeDark})
 	rt := newRuntime(t, m)
 	rt.send(tea.WindowSizeMsg{Width: 160, Height: 40})
 	rt.run(m.Init())
-	rt.until(30*time.Second, "the first progress", func() bool { return m.scan != nil && m.scan.progress.RangesTotal > 0 })
-	if !m.scan.running {
+	rt.until(30*time.Second, "the first progress", func() bool { return m.scan != nil && m.scan.Progress.RangesTotal > 0 })
+	if !m.scan.Running {
 		t.Skip("the scan finished before it could be stopped")
 	}
 	rt.press("x")
-	rt.until(30*time.Second, "the stopped scan", func() bool { return !m.scan.running })
+	rt.until(30*time.Second, "the stopped scan", func() bool { return !m.scan.Running })
 	snap := m.snapOf(0)
 	if snap == nil || snap.Scan.Complete {
 		t.Fatalf("a stopped scan left snapshot %+v", snap)
@@ -170,7 +171,7 @@ func TestStopKeepsThePartialScan(t *testing.T) {
 // which must succeed.
 func openDemoTable(t *testing.T, spec, table string, width, height int, started func(*Model)) (*Model, *runtime) {
 	t.Helper()
-	m := New(t.Context(), Config{Source: demoSource(t, spec, sampler.Options{}), Table: table, Profile: colorprofile.NoTTY, Theme: ThemeDark})
+	m := New(t.Context(), Config{Source: demoSource(t, spec, sampler.Options{}), Table: table, Profile: colorprofile.NoTTY, Theme: view.ThemeDark})
 	rt := newRuntime(t, m)
 	rt.send(tea.WindowSizeMsg{Width: width, Height: height})
 	rt.run(m.Init())
@@ -178,10 +179,10 @@ func openDemoTable(t *testing.T, spec, table string, width, height int, started 
 		started(m)
 	}
 	rt.until(time.Minute, "the table's scan", func() bool {
-		return m.snapOf(0) != nil && m.scan != nil && !m.scan.running && m.scan.table == table
+		return m.snapOf(0) != nil && m.scan != nil && !m.scan.Running && m.scan.Table == table
 	})
-	if m.scan.err != nil {
-		t.Fatal(m.scan.err)
+	if m.scan.Err != nil {
+		t.Fatal(m.scan.Err)
 	}
 	return m, rt
 }
@@ -206,33 +207,33 @@ func TestDemoOpensATableOnceLoaded(t *testing.T) {
 // shows it in at least half the heatmap's rows.
 func TestDrillFillsTheScreensRows(t *testing.T) {
 	m, rt := openDemoTable(t, "two-datasets", "two-datasets", 160, 40, nil)
-	snap, view := m.snapOf(0), m.matrix.View
+	snap, first := m.snapOf(0), m.matrix.View
 	target, coarse := -1, 0
 	for i, bucket := range m.matrix.Buckets {
 		if bucket.Node != nil || bucket.Units < 2 {
 			continue
 		}
-		drilled, err := heatmap.Build(snap, heatmap.View{Start: bucket.Start, End: bucket.End, Bucketing: view.Bucketing, Metric: view.Metric, Rows: view.Rows, Columns: view.Columns})
+		drilled, err := heatmap.Build(snap, heatmap.View{Start: bucket.Start, End: bucket.End, Bucketing: first.Bucketing, Metric: first.Metric, Rows: first.Rows, Columns: first.Columns})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(drilled.Buckets) < view.Rows/2 {
+		if len(drilled.Buckets) < first.Rows/2 {
 			target, coarse = i, len(drilled.Buckets)
 			break
 		}
 	}
 	if target < 0 {
-		t.Fatalf("no merged bucket of the first view (%d rows) drills into fewer than half of them from the snapshot", view.Rows)
+		t.Fatalf("no merged bucket of the first view (%d rows) drills into fewer than half of them from the snapshot", first.Rows)
 	}
 	bucket := m.matrix.Buckets[target]
 	m.current().state.Selected = target
 	rt.press("enter")
-	rt.until(time.Minute, "the range re-read", func() bool { return m.scan != nil && !m.scan.running })
+	rt.until(time.Minute, "the range re-read", func() bool { return m.scan != nil && !m.scan.Running })
 	lv := m.current()
-	if len(m.levels) != 2 || lv.rescan == nil || lv.snap == nil || m.scan.err != nil {
-		t.Fatalf("drilling into %s (%d buckets from the snapshot): %d levels, rescan %v, error %v", rangeText(bucket.Start, bucket.End), coarse, len(m.levels), lv.rescan, m.scan.err)
+	if len(m.levels) != 2 || lv.rescan == nil || lv.snap == nil || m.scan.Err != nil {
+		t.Fatalf("drilling into %s (%d buckets from the snapshot): %d levels, rescan %v, error %v", view.RangeText(bucket.Start, bucket.End), coarse, len(m.levels), lv.rescan, m.scan.Err)
 	}
 	if got := len(m.matrix.Buckets); got < m.matrix.View.Rows/2 {
-		t.Fatalf("after re-reading %s the view shows %d buckets of %d rows (the snapshot gave %d)", rangeText(bucket.Start, bucket.End), got, m.matrix.View.Rows, coarse)
+		t.Fatalf("after re-reading %s the view shows %d buckets of %d rows (the snapshot gave %d)", view.RangeText(bucket.Start, bucket.End), got, m.matrix.View.Rows, coarse)
 	}
 }

@@ -65,7 +65,7 @@ func TestTuitestStringsAreOnScreen(t *testing.T) {
 
 	for _, source := range []keyspace.HotTabletSource{keyspace.HotTabletsBigtable, keyspace.HotTabletsSimulated} {
 		hot := newSnapshotModel(t, keyspace.WithHotTablets(snap, plantedHot(snap.Table, source)), 200, 60, colorprofile.NoTTY)
-		for hot.current().state.normalized(hot.levels[0].snap).Metric != heatmap.MetricCPU {
+		for hot.current().state.Normalized(hot.levels[0].snap).Metric != heatmap.MetricCPU {
 			press(hot, "m")
 		}
 		if source == keyspace.HotTabletsSimulated {
@@ -94,7 +94,7 @@ func TestTuitestStringsAreOnScreen(t *testing.T) {
 
 // TestTuitestStringsAreAllChecked: every string tuitest exports for
 // WaitFor is one TestTuitestStringsAreOnScreen looks for, as tuitest's
-// package doc says.
+// Package doc says.
 func TestTuitestStringsAreAllChecked(t *testing.T) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, filepath.Join("tuitest", "tmux.go"), nil, parser.SkipObjectResolution)

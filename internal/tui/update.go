@@ -12,6 +12,7 @@ import (
 	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/source"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // Update handles one message. It does no I/O: every read and write runs
@@ -23,13 +24,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize()
 		return m, nil
 	case tea.BackgroundColorMsg:
-		if m.cfg.Theme == ThemeAuto || m.cfg.Theme == "" {
-			m.setTheme(msg.IsDark(), m.sh.profile)
+		if m.cfg.Theme == view.ThemeAuto || m.cfg.Theme == "" {
+			m.setTheme(msg.IsDark(), m.sh.Profile)
 		}
 		return m, nil
 	case tea.ColorProfileMsg:
-		if msg.Profile != m.sh.profile {
-			m.setTheme(m.sh.isDark, msg.Profile)
+		if msg.Profile != m.sh.Profile {
+			m.setTheme(m.sh.IsDark, msg.Profile)
 			m.rebuild()
 		}
 		return m, nil
@@ -59,12 +60,12 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 	case tablesMsg:
 		return m.gotTables(msg)
 	case sizesMsg:
-		m.picker.sizeErr = msg.err
-		if m.picker.sizes == nil {
-			m.picker.sizes = map[string]int64{}
+		m.picker.SizeErr = msg.err
+		if m.picker.Sizes == nil {
+			m.picker.Sizes = map[string]int64{}
 		}
 		for name, size := range msg.sizes {
-			m.picker.sizes[name] = size
+			m.picker.Sizes[name] = size
 		}
 		return nil
 	case loadMsg:
@@ -81,7 +82,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.gotProgress(msg.progress), waitScanCmd(msg.events))
 	case scanPreviewMsg:
 		if msg.id == m.scanID && m.scan != nil {
-			m.scan.preview = &msg.preview
+			m.scan.Preview = &msg.preview
 		}
 		return waitScanCmd(msg.events)
 	case scanDoneMsg:
@@ -108,7 +109,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 		if err != nil {
 			m.setMessage(err.Error(), true)
 		} else {
-			m.message = statusMessage{text: text, done: true}
+			m.message = view.StatusMessage{Text: text, Done: true}
 		}
 		return nil
 	}
@@ -122,7 +123,7 @@ func (m *Model) handleResult(msg tea.Msg) tea.Cmd {
 
 // resize recomputes the layout and the heatmap for the current size.
 func (m *Model) resize() {
-	m.sh.resize(m.width, m.height, m.fullHelp)
+	m.sh.Resize(m.width, m.height, m.fullHelp)
 	m.sizeSearch()
 	m.rebuild()
 }
@@ -135,17 +136,17 @@ func (m *Model) sizeSearch() {
 
 // setTheme rebuilds the styles for a background and profile.
 func (m *Model) setTheme(isDark bool, profile colorprofile.Profile) {
-	m.sh.setTheme(isDark, profile)
-	m.search.SetStyles(m.sh.styles.Input)
+	m.sh.SetTheme(isDark, profile)
+	m.search.SetStyles(inputStyles(&m.sh.Styles))
 }
 
 // gotTables fills the picker with the table list, asks for sizes, and
 // opens a table waiting for the list.
 func (m *Model) gotTables(msg tablesMsg) tea.Cmd {
 	p := m.picker
-	selected, _ := p.selectedTable()
-	p.listing, p.err, p.tables = false, msg.err, msg.tables
-	p.selectTable(selected.Name)
+	selected, _ := p.SelectedTable()
+	p.Listing, p.Err, p.Tables = false, msg.err, msg.tables
+	p.SelectTable(selected.Name)
 	var ready []string
 	for _, t := range msg.tables {
 		if t.Loading == nil {
@@ -165,12 +166,12 @@ func (m *Model) gotTables(msg tablesMsg) tea.Cmd {
 			m.pendingOpen = ""
 			return tea.Batch(m.openTable(table), sizes)
 		}
-		m.scan = &scanStatus{table: t.Name, what: "loading " + t.Name + " into the emulator", running: true, loading: true, load: *t.Loading}
+		m.scan = &view.ScanStatus{Table: t.Name, What: "loading " + t.Name + " into the emulator", Running: true, Loading: true, Load: *t.Loading}
 		return sizes
 	}
 	table := m.pendingOpen
 	m.pendingOpen = ""
-	m.scan = &scanStatus{table: table, err: fmt.Errorf("table %s is not in %s", escape.Quote(table), m.backend.Where())}
+	m.scan = &view.ScanStatus{Table: table, Err: fmt.Errorf("table %s is not in %s", escape.Quote(table), m.backend.Where())}
 	return sizes
 }
 
@@ -178,7 +179,7 @@ func (m *Model) gotTables(msg tablesMsg) tea.Cmd {
 func (m *Model) gotLoad(msg loadMsg) tea.Cmd {
 	cmds := []tea.Cmd{waitLoadCmd(msg.ch)}
 	e := msg.event
-	m.picker.setLoad(e)
+	m.picker.SetLoad(e)
 	switch {
 	case e.Done && e.Err == nil:
 		cmds = append(cmds, tableSizesCmd(m.ctx, m.backend, []string{e.Table}))
@@ -188,9 +189,9 @@ func (m *Model) gotLoad(msg loadMsg) tea.Cmd {
 		}
 	case e.Table == m.pendingOpen && e.Err != nil:
 		m.pendingOpen = ""
-		m.scan = &scanStatus{table: e.Table, err: fmt.Errorf("loading %s into the emulator: %w", e.Table, e.Err)}
-	case e.Table == m.pendingOpen && m.scan != nil && m.scan.loading:
-		m.scan.load = e
+		m.scan = &view.ScanStatus{Table: e.Table, Err: fmt.Errorf("loading %s into the emulator: %w", e.Table, e.Err)}
+	case e.Table == m.pendingOpen && m.scan != nil && m.scan.Loading:
+		m.scan.Load = e
 	}
 	return tea.Batch(cmds...)
 }
@@ -199,7 +200,7 @@ func (m *Model) gotLoad(msg loadMsg) tea.Cmd {
 func (m *Model) openTable(table string) tea.Cmd {
 	m.pickerOpen = false
 	m.table = table
-	state := m.cfg.View.normalized(nil)
+	state := m.cfg.View.Normalized(nil)
 	state.Selected, state.Lines = 0, nil
 	m.levels = []level{{id: m.newID(), state: state}}
 	m.findings = nil
@@ -222,7 +223,7 @@ func (m *Model) startScan(table string, within *source.Range, levelID int, what 
 	m.cancelScan = cancel
 	m.scanID++
 	m.scanLevel = levelID
-	m.scan = &scanStatus{table: table, what: what, running: true}
+	m.scan = &view.ScanStatus{Table: table, What: what, Running: true}
 	return scanCmd(scanCtx, m.ctx, m.backend, m.scanID, table, within)
 }
 
@@ -239,7 +240,7 @@ func (m *Model) gotProgress(p source.Progress) tea.Cmd {
 	if m.scan == nil {
 		return nil
 	}
-	m.scan.progress = p
+	m.scan.Progress = p
 	if p.Snapshot == nil {
 		return nil
 	}
@@ -264,11 +265,11 @@ func (m *Model) gotScan(msg scanDoneMsg) tea.Cmd {
 		m.scan = nil // its level was left: nothing to show
 		return nil
 	}
-	m.scan.running = false
-	m.scan.err = msg.err
+	m.scan.Running = false
+	m.scan.Err = msg.err
 	if errors.Is(msg.err, source.ErrIncomplete) && msg.snapshot != nil {
 		// Stopped part-way: show what was read, marked incomplete.
-		m.scan.err = nil
+		m.scan.Err = nil
 		m.setMessage("the scan stopped ("+msg.snapshot.Scan.Incomplete+"); showing what it read", !stopping)
 	}
 	if msg.snapshot == nil {

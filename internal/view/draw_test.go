@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"strings"
@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
 func TestSafeTextEscapesControlBytes(t *testing.T) {
@@ -28,7 +29,7 @@ func TestHostileFindingTextIsEscaped(t *testing.T) {
 	findings := []diagnose.Finding{{Kind: "hot-key-range", Severity: diagnose.SeverityWarning, Prefix: "user#\x1b]0;pwned\a",
 		Start: "user#\x1b", End: "user#\x1c", Summary: "summary with \x1b[2J a clear screen", Advice: "advice\r\nwith a carriage return"}}
 	frame := RenderFrame(snap, findings, ViewState{Focus: PaneFindings}, 200, 60, true, colorprofile.NoTTY)
-	requireFrame(t, frame, 200, 60)
+	tuitest.RequireFrame(t, frame, 200, 60)
 	if strings.ContainsAny(ansi.Strip(frame), "\x1b\a\r") || strings.Contains(frame, "\x1b") {
 		t.Fatal("hostile finding text reached the frame raw")
 	}

@@ -1,4 +1,4 @@
-package tui
+package view
 
 import "charm.land/bubbles/v2/key"
 

@@ -1,10 +1,9 @@
-package tui
+package view
 
 import (
 	"image/color"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 	"github.com/btviz/btviz/internal/render"
 	"github.com/charmbracelet/colorprofile"
@@ -41,8 +40,13 @@ type Styles struct {
 	Heat render.Theme
 	// Help styles the bubbles help line.
 	Help help.Styles
-	// Input styles the search prompt.
-	Input textinput.Styles
+	// Prompt, Input and Placeholder style the status line's text input
+	// (the prefix search, the picker's filter): its prompt, what is typed
+	// and the placeholder; InputCursor colours its cursor, nil when the
+	// profile has no colour (the program builds the input's styles from
+	// them, as it owns the input).
+	Prompt, Input, Placeholder lipgloss.Style
+	InputCursor                color.Color
 }
 
 // palette is one theme's colours by role.
@@ -89,7 +93,6 @@ func NewStyles(isDark bool, profile colorprofile.Profile) Styles {
 	case profile <= colorprofile.NoTTY:
 		s.setAll(plain)
 		s.Help = help.Styles{ShortKey: plain, ShortDesc: plain, ShortSeparator: plain, Ellipsis: plain, FullKey: plain, FullDesc: plain, FullSeparator: plain}
-		s.Input = plainInputStyles(plain)
 		return s
 	case profile == colorprofile.ASCII:
 		s.setAll(plain)
@@ -97,7 +100,6 @@ func NewStyles(isDark bool, profile colorprofile.Profile) Styles {
 		s.Strong, s.AppName, s.Table, s.CrumbCurrent, s.PaneTitleFocused, s.Error, s.Key = bold, bold, bold, bold, bold.Reverse(true), bold, bold
 		s.Selected, s.Cursor = plain.Reverse(true), bold
 		s.Help = help.Styles{ShortKey: bold, ShortDesc: plain, ShortSeparator: plain, Ellipsis: plain, FullKey: bold, FullDesc: plain, FullSeparator: plain}
-		s.Input = plainInputStyles(plain)
 		return s
 	}
 	fg := func(c color.Color) lipgloss.Style { return plain.Foreground(profile.Convert(c)) }
@@ -118,12 +120,8 @@ func NewStyles(isDark bool, profile colorprofile.Profile) Styles {
 		ShortKey: fg(p.keyC).Bold(true), ShortDesc: fg(p.muted), ShortSeparator: fg(p.rule), Ellipsis: fg(p.rule),
 		FullKey: fg(p.keyC).Bold(true), FullDesc: fg(p.muted), FullSeparator: fg(p.rule),
 	}
-	s.Input = textinput.DefaultStyles(isDark)
-	s.Input.Focused.Prompt = fg(p.accent).Bold(true)
-	s.Input.Focused.Text = fg(p.text)
-	s.Input.Focused.Placeholder = fg(p.muted)
-	s.Input.Cursor.Color = profile.Convert(p.accent)
-	s.Input.Cursor.Blink = false
+	s.Prompt, s.Input, s.Placeholder = fg(p.accent).Bold(true), fg(p.text), fg(p.muted)
+	s.InputCursor = profile.Convert(p.accent)
 	return s
 }
 
@@ -132,17 +130,8 @@ func (s *Styles) setAll(style lipgloss.Style) {
 	for _, role := range []*lipgloss.Style{
 		&s.Text, &s.Muted, &s.Strong, &s.AppName, &s.Table, &s.Note, &s.Crumb, &s.CrumbCurrent,
 		&s.PaneTitle, &s.PaneTitleFocused, &s.Rule, &s.Selected, &s.Cursor,
-		&s.Error, &s.Warning, &s.Info, &s.Good, &s.Key, &s.Bar,
+		&s.Error, &s.Warning, &s.Info, &s.Good, &s.Key, &s.Bar, &s.Prompt, &s.Input, &s.Placeholder,
 	} {
 		*role = style
 	}
-}
-
-// plainInputStyles are search-prompt styles without colour.
-func plainInputStyles(plain lipgloss.Style) textinput.Styles {
-	var st textinput.Styles
-	st.Focused = textinput.StyleState{Prompt: plain, Text: plain, Placeholder: plain, Suggestion: plain}
-	st.Blurred = st.Focused
-	st.Cursor.Blink = false
-	return st
 }

@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"fmt"
@@ -21,16 +21,16 @@ func (heatPane) place() placement           { return placeMain }
 func (heatPane) open() key.Binding          { return key.Binding{} }
 func (heatPane) tabStop() bool              { return true }
 func (heatPane) showsBuckets() bool         { return true }
-func (heatPane) help(s *shared) help.KeyMap { return heatHelp{s.keys, s.panes} }
+func (heatPane) help(s *Shared) help.KeyMap { return heatHelp{s.Keys, s.panes} }
 
-func (heatPane) lines(f *frame, r rect, focused bool) []string       { return f.heatLines(r, focused) }
-func (heatPane) details(f *frame, r rect) []string                   { return f.bucketDetails(r) }
-func (heatPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action { return f.heatKey(s, msg) }
-func (heatPane) wheel(f *frame, s *ViewState, delta int)             { f.moveBucket(s, delta) }
+func (heatPane) lines(f *Frame, r Rect, focused bool) []string       { return f.heatLines(r, focused) }
+func (heatPane) details(f *Frame, r Rect) []string                   { return f.bucketDetails(r) }
+func (heatPane) key(f *Frame, s *ViewState, msg fmt.Stringer) Action { return f.heatKey(s, msg) }
+func (heatPane) wheel(f *Frame, s *ViewState, delta int)             { f.moveBucket(s, delta) }
 
 // click selects the bucket (and time column) under the pointer.
-func (heatPane) click(f *frame, s *ViewState, _ rect, x, y int) Action {
-	hit, ok := f.hitHeat(x, y)
+func (heatPane) click(f *Frame, s *ViewState, _ Rect, x, y int) Action {
+	hit, ok := f.HitHeat(x, y)
 	if !ok {
 		return nil
 	}
@@ -49,16 +49,16 @@ const heatTitleLines = 1
 // heatOptions returns the text options the heatmap pane draws with; the
 // matrix is built for them and mouse clicks are mapped back through them.
 // A nil matrix sizes for the state's metric.
-func (f *frame) heatOptions(m *heatmap.Matrix) render.TextOptions {
-	r := f.layout.main
+func (f *Frame) heatOptions(m *heatmap.Matrix) render.TextOptions {
+	r := f.Layout.Main
 	o := render.TextOptions{
-		Width: r.w, Height: max(r.h-heatTitleLines, 0),
-		Profile: f.profile, Theme: f.styles.Heat, Scale: f.state.Scale, Palette: f.state.Palette,
-		LabelTimes: f.state.LabelTimes,
+		Width: r.W, Height: max(r.H-heatTitleLines, 0),
+		Profile: f.Profile, Theme: f.Styles.Heat, Scale: f.State.Scale, Palette: f.State.Palette,
+		LabelTimes: f.State.LabelTimes,
 	}
 	if m != nil {
-		o.Selected = &render.Cell{Bucket: f.state.Selected, Column: f.state.column()}
-		if !m.Timed() || f.state.column() >= m.Columns() {
+		o.Selected = &render.Cell{Bucket: f.State.Selected, Column: f.State.column()}
+		if !m.Timed() || f.State.column() >= m.Columns() {
 			o.Selected.Column = -1
 		}
 	}
@@ -78,7 +78,7 @@ func bucketCount(m *heatmap.Matrix, title string, width int) string {
 		if !strings.HasPrefix(m.Buckets[i].ShortLabel, ellipsis) {
 			continue
 		}
-		long := count + " · " + ellipsis + " = " + keyText(m.SharedPrefix, sharedPrefixWidth)
+		long := count + " · " + ellipsis + " = " + KeyText(m.SharedPrefix, sharedPrefixWidth)
 		if ansi.StringWidth(title)+ansi.StringWidth(long)+minTitleRule+4 <= width {
 			return long
 		}
@@ -92,66 +92,66 @@ func bucketCount(m *heatmap.Matrix, title string, width int) string {
 const minTitleRule = 2
 
 // heatRect is where the heatmap itself (below its title) is drawn.
-func (f *frame) heatRect() rect {
-	r := f.layout.main
-	return rect{r.x, r.y + heatTitleLines, r.w, max(r.h-heatTitleLines, 0)}
+func (f *Frame) heatRect() Rect {
+	r := f.Layout.Main
+	return Rect{r.X, r.Y + heatTitleLines, r.W, max(r.H-heatTitleLines, 0)}
 }
 
 // heatLines draws the heatmap pane: its title and the heatmap.
-func (f *frame) heatLines(r rect, focused bool) []string {
+func (f *Frame) heatLines(r Rect, focused bool) []string {
 	title := "Heatmap · " + f.metricDescription() + " by key"
 	switch {
-	case f.state.Metric.Timed() && f.snap != nil && f.state.Metric.OnCallTime(f.snap):
+	case f.State.Metric.Timed() && f.Snap != nil && f.State.Metric.OnCallTime(f.Snap):
 		title += " and time"
-	case f.state.Metric.Timed():
+	case f.State.Metric.Timed():
 		title += " and write time"
 	}
 	right := ""
-	if f.matrix != nil {
-		right = bucketCount(f.matrix, title, r.w)
+	if f.Matrix != nil {
+		right = bucketCount(f.Matrix, title, r.W)
 	}
-	lines := []string{paneTitle(&f.styles, title, right, r.w, focused)}
+	lines := []string{paneTitle(&f.Styles, title, right, r.W, focused)}
 	switch {
-	case f.buildErr != nil:
-		lines = append(lines, "", " "+f.styles.Error.Render("cannot draw this view: ")+f.styles.Text.Render(f.buildErr.Error()))
-	case f.matrix == nil:
+	case f.BuildErr != nil:
+		lines = append(lines, "", " "+f.Styles.Error.Render("cannot draw this view: ")+f.Styles.Text.Render(f.BuildErr.Error()))
+	case f.Matrix == nil:
 		lines = append(lines, "")
-		for _, line := range wrap(safeText(f.emptyText()), r.w-2) {
-			lines = append(lines, " "+f.styles.Muted.Render(line))
+		for _, line := range wrap(safeText(f.emptyText()), r.W-2) {
+			lines = append(lines, " "+f.Styles.Muted.Render(line))
 		}
 	default:
-		lines = append(lines, splitLines(render.HeatText(f.matrix, f.heatOptions(f.matrix)))...)
+		lines = append(lines, splitLines(render.HeatText(f.Matrix, f.heatOptions(f.Matrix)))...)
 	}
 	return lines
 }
 
 // emptyText says why there is nothing to draw yet.
-func (f *frame) emptyText() string {
+func (f *Frame) emptyText() string {
 	switch {
-	case f.scan != nil && f.scan.loading:
+	case f.Scan != nil && f.Scan.Loading:
 		return "the demo is loading this table into the emulator; the scan starts as soon as it is in"
-	case f.scan != nil && f.scan.running && f.preview != nil:
-		return "the heatmap fills in as ranges finish; this scan " + f.preview.String()
-	case f.scan != nil && f.scan.running:
+	case f.Scan != nil && f.Scan.Running && f.Preview != nil:
+		return "the heatmap fills in as ranges finish; this scan " + f.Preview.String()
+	case f.Scan != nil && f.Scan.Running:
 		return "reading the tablet map… the heatmap fills in as ranges finish"
 	}
-	if f.scan != nil && f.scan.err != nil {
+	if f.Scan != nil && f.Scan.Err != nil {
 		return "no data: the scan failed (see below)"
 	}
 	return "no data"
 }
 
-// hitHeat maps a mouse cell to the heatmap bucket (and time column)
+// HitHeat maps a mouse cell to the heatmap bucket (and time column)
 // under it.
-func (f *frame) hitHeat(x, y int) (render.Hit, bool) {
-	if f.matrix == nil {
+func (f *Frame) HitHeat(x, y int) (render.Hit, bool) {
+	if f.Matrix == nil {
 		return render.Hit{}, false
 	}
 	r := f.heatRect()
-	if !r.contains(x, y) {
+	if !r.Contains(x, y) {
 		return render.Hit{}, false
 	}
-	return render.HitTest(f.matrix, f.heatOptions(f.matrix), x-r.x, y-r.y)
+	return render.HitTest(f.Matrix, f.heatOptions(f.Matrix), x-r.X, y-r.Y)
 }
 
 // heatHelp is the key help of the heatmap and prefix-table panes; its

@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"fmt"
@@ -42,21 +42,21 @@ func hotTabletsHeader(h *keyspace.HotTablets) string {
 
 // headerLines draws the three header lines: table, source and scan;
 // breadcrumb and view settings; notes.
-func (f *frame) headerLines() []string {
-	st := &f.styles
-	w := f.layout.header.w
+func (f *Frame) headerLines() []string {
+	st := &f.Styles
+	w := f.Layout.Header.W
 	table := f.tableName()
 	left := st.AppName.Render(" btviz ") + " " + st.Table.Render(safeText(table)) + "  " + st.Text.Render(safeText(f.scanText()))
 	right := ""
 	switch {
-	case f.snap != nil && f.state.Metric == heatmap.MetricCPU && f.snap.HotTablets != nil:
-		right = st.Muted.Render(hotTabletsHeader(f.snap.HotTablets) + " ")
-	case f.snap != nil && f.state.Metric.FromTraffic(f.snap):
-		t := f.snap.TrafficTotals()
+	case f.Snap != nil && f.State.Metric == heatmap.MetricCPU && f.Snap.HotTablets != nil:
+		right = st.Muted.Render(hotTabletsHeader(f.Snap.HotTablets) + " ")
+	case f.Snap != nil && f.State.Metric.FromTraffic(f.Snap):
+		t := f.Snap.TrafficTotals()
 		right = st.Muted.Render(fmt.Sprintf("%s ops · %s rows read · %s rows written ",
 			heatmap.UnitCount.Format(t.Ops), heatmap.UnitCount.Format(t.RowsRead), heatmap.UnitCount.Format(t.RowsWritten)))
-	case f.snap != nil:
-		t := f.snap.Totals()
+	case f.Snap != nil:
+		t := f.Snap.Totals()
 		right = st.Muted.Render(fmt.Sprintf("%s rows · %s · %s cells ",
 			heatmap.UnitCount.Format(t.Rows), heatmap.UnitBytes.Format(t.Bytes), heatmap.UnitCount.Format(t.Cells)))
 	}
@@ -75,7 +75,7 @@ func (f *frame) headerLines() []string {
 		}
 		b.WriteString(style.Render(c.label))
 	}
-	s := f.state
+	s := f.State
 	settings := st.Muted.Render(fmt.Sprintf("%s · %s buckets · %s ", s.Metric, s.Bucketing, s.Scale))
 	line2 := joinEnds(b.String(), settings, w)
 
@@ -96,40 +96,40 @@ func joinEnds(left, right string, width int) string {
 // scanText says how the snapshot was read and whether it is complete:
 // "full scan · complete", "sample 5% · incomplete (cancelled …)",
 // "scanning 41%".
-func (f *frame) scanText() string {
-	if f.snap == nil {
+func (f *Frame) scanText() string {
+	if f.Snap == nil {
 		switch {
-		case f.scan != nil && f.scan.loading:
+		case f.Scan != nil && f.Scan.Loading:
 			return "waiting for the demo to load it"
-		case f.scan != nil && f.scan.running:
+		case f.Scan != nil && f.Scan.Running:
 			return "connecting…"
 		}
 		return ""
 	}
-	text := f.snap.Summary()
-	if f.scan != nil && f.scan.running {
-		return strings.SplitN(text, " · ", 2)[0] + fmt.Sprintf(" · scanning %.0f%%", f.scan.progress.Done*100)
+	text := f.Snap.Summary()
+	if f.Scan != nil && f.Scan.Running {
+		return strings.SplitN(text, " · ", 2)[0] + fmt.Sprintf(" · scanning %.0f%%", f.Scan.Progress.Done*100)
 	}
 	return text
 }
 
 // notes are the caveats of what the view shows.
-func (f *frame) notes() []string {
+func (f *Frame) notes() []string {
 	var notes []string
-	if f.snap != nil && f.snap.Source == keyspace.SourceEmulator && !f.snap.RangesAreTablets {
+	if f.Snap != nil && f.Snap.Source == keyspace.SourceEmulator && !f.Snap.RangesAreTablets {
 		notes = append(notes, noteEmulator)
 	}
 	switch {
-	case f.snap != nil && f.state.Metric == heatmap.MetricCPU && f.snap.HotTablets.Simulated():
+	case f.Snap != nil && f.State.Metric == heatmap.MetricCPU && f.Snap.HotTablets.Simulated():
 		notes = append(notes, noteSimulated)
-	case f.snap != nil && f.state.Metric == heatmap.MetricCPU:
+	case f.Snap != nil && f.State.Metric == heatmap.MetricCPU:
 		notes = append(notes, noteHotTablets)
-	case f.snap != nil && f.state.Metric.FromTraffic(f.snap):
+	case f.Snap != nil && f.State.Metric.FromTraffic(f.Snap):
 		notes = append(notes, noteTraffic)
-	case f.state.Metric.Timed() || f.state.Metric == heatmap.MetricVersions:
+	case f.State.Metric.Timed() || f.State.Metric == heatmap.MetricVersions:
 		notes = append(notes, noteGC)
 	}
-	if f.snap != nil && f.snap.Scan.Mode == keyspace.ModeSample {
+	if f.Snap != nil && f.Snap.Scan.Mode == keyspace.ModeSample {
 		notes = append(notes, "counts are estimates from a sample")
 	}
 	return notes
@@ -152,22 +152,22 @@ type crumb struct {
 
 // crumbs returns the breadcrumb of the current view with the cells each
 // segment takes on the header's second line.
-func (f *frame) crumbs() []crumb {
+func (f *Frame) crumbs() []crumb {
 	crumbs := []crumb{{label: "⌂ " + safeText(f.tableName())}}
 	var parent keyspace.Key
-	for _, n := range f.path {
+	for _, n := range f.Path {
 		if n.Depth == 0 {
 			continue
 		}
 		label := strings.TrimPrefix(string(n.Prefix), string(parent))
-		crumbs = append(crumbs, crumb{label: keyText(keyspace.Key(label), maxCrumbWidth), prefix: n.Prefix})
+		crumbs = append(crumbs, crumb{label: KeyText(keyspace.Key(label), maxCrumbWidth), prefix: n.Prefix})
 		parent = n.Prefix
 	}
-	s := f.state
-	if s.isRange() || (s.Prefix != "" && (len(f.path) == 0 || f.path[len(f.path)-1].Prefix != s.Prefix)) {
-		label := rangeText(s.Start, s.End)
+	s := f.State
+	if s.IsRange() || (s.Prefix != "" && (len(f.Path) == 0 || f.Path[len(f.Path)-1].Prefix != s.Prefix)) {
+		label := RangeText(s.Start, s.End)
 		if s.Prefix != "" {
-			label = keyText(s.Prefix, maxCrumbWidth) + "*"
+			label = KeyText(s.Prefix, maxCrumbWidth) + "*"
 		}
 		crumbs = append(crumbs, crumb{label: label, isRange: true})
 	}
@@ -187,12 +187,12 @@ func (f *frame) crumbs() []crumb {
 const maxCrumbWidth = 32
 
 // tableName is the snapshot's table, or a placeholder.
-func (f *frame) tableName() string {
+func (f *Frame) tableName() string {
 	switch {
-	case f.snap != nil && f.snap.Table != "":
-		return f.snap.Table
-	case f.table != "":
-		return f.table
+	case f.Snap != nil && f.Snap.Table != "":
+		return f.Snap.Table
+	case f.Table != "":
+		return f.Table
 	}
 	return "table"
 }

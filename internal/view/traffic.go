@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"fmt"
@@ -11,8 +11,8 @@ import (
 // trafficFields are the details pane's lines on a bucket's recorded
 // traffic: operations (with their share of the table's and how many were
 // point reads and scans), rows and bytes read, rows and bytes written.
-func (f *frame) trafficFields(b *heatmap.Bucket) []string {
-	t, total := &b.Traffic, f.snap.TrafficTotals()
+func (f *Frame) trafficFields(b *heatmap.Bucket) []string {
+	t, total := &b.Traffic, f.Snap.TrafficTotals()
 	share := ""
 	if total.Ops > 0 {
 		share = "  (" + units.Percent(t.Ops/total.Ops) + " of ops)"
@@ -27,13 +27,13 @@ func (f *frame) trafficFields(b *heatmap.Bucket) []string {
 
 // hotRowsIn lists the hottest read and written rows that lie in the
 // bucket, from the recording's hot-row lists.
-func (f *frame) hotRowsIn(b *heatmap.Bucket, width int) []string {
-	st := &f.styles
+func (f *Frame) hotRowsIn(b *heatmap.Bucket, width int) []string {
+	st := &f.Styles
 	var lines []string
 	for _, list := range []struct {
 		title, verb string
 		rows        []keyspace.HotRow
-	}{{"Most read here", "reads", f.snap.Traffic.TopReads}, {"Most written here", "writes", f.snap.Traffic.TopWrites}} {
+	}{{"Most read here", "reads", f.Snap.Traffic.TopReads}, {"Most written here", "writes", f.Snap.Traffic.TopWrites}} {
 		shown := 0
 		for _, row := range list.rows {
 			if !keyspace.InRange(string(row.Key), string(b.Start), string(b.End)) || shown == detailTopRows {
@@ -43,7 +43,7 @@ func (f *frame) hotRowsIn(b *heatmap.Bucket, width int) []string {
 				lines = append(lines, " "+st.Strong.Render(list.title))
 			}
 			figure := units.CountRange(row.Count-row.Error, row.Count) + " " + list.verb
-			lines = append(lines, "   "+st.Text.Render(keyText(row.Key, max(width-4-len(figure)-2, 8)))+"  "+st.Muted.Render(figure))
+			lines = append(lines, "   "+st.Text.Render(KeyText(row.Key, max(width-4-len(figure)-2, 8)))+"  "+st.Muted.Render(figure))
 			shown++
 		}
 	}

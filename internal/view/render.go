@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"fmt"
@@ -28,109 +28,116 @@ func RenderFrame(snap *keyspace.Snapshot, findings []diagnose.Finding, state Vie
 }
 
 // renderFrame is [RenderFrame] with the shared value given.
-func renderFrame(s *shared, snap *keyspace.Snapshot, findings []diagnose.Finding, state ViewState) string {
-	f := &frame{shared: s, snap: snap, findings: findings, state: state.normalized(snap)}
-	f.buildMatrix()
-	return f.render()
+func renderFrame(s *Shared, snap *keyspace.Snapshot, findings []diagnose.Finding, state ViewState) string {
+	f := &Frame{Shared: s, Snap: snap, Findings: findings, State: state.Normalized(snap)}
+	f.BuildMatrix()
+	return f.Render()
 }
 
-// shared is the one value every component reads: styles, key map, colour
+// Shared is the one value every component reads: styles, key map, colour
 // profile, the layout of the current size, and the panes whose keys the
 // full help lists.
-type shared struct {
-	styles  Styles
-	keys    KeyMap
-	profile colorprofile.Profile
-	isDark  bool
-	layout  layout
+type Shared struct {
+	Styles  Styles
+	Keys    KeyMap
+	Profile colorprofile.Profile
+	IsDark  bool
+	Layout  Layout
 	help    help.Model
 	// panes is [panes], but in the help goldens the panes they were drawn
 	// with, so that a new pane's key changes no golden
 	// (TestFullHelpListsEveryPaneKey checks the full help lists it).
 	panes []pane
 	// datasetList is the datasets of snapshot datasetsOf, found once
-	// ([frame.datasets]).
+	// ([Frame.datasets]).
 	datasetsOf  *keyspace.Snapshot
 	datasetList []diagnose.Dataset
 }
 
+// NewShared builds the shared value of every pane for a dark (isDark) or
+// light theme, a colour profile and a size; the program keeps one and
+// rebuilds it with [Shared.SetTheme] and [Shared.Resize].
+func NewShared(isDark bool, profile colorprofile.Profile, width, height int, fullHelp bool) *Shared {
+	return newShared(panes(), isDark, profile, width, height, fullHelp)
+}
+
 // newShared builds the shared value for the panes whose keys the full
 // help lists ([panes]), a theme, a profile and a size.
-func newShared(all []pane, isDark bool, profile colorprofile.Profile, width, height int, fullHelp bool) *shared {
-	s := &shared{keys: DefaultKeyMap(), panes: all}
-	s.setTheme(isDark, profile)
-	s.resize(width, height, fullHelp)
+func newShared(all []pane, isDark bool, profile colorprofile.Profile, width, height int, fullHelp bool) *Shared {
+	s := &Shared{Keys: DefaultKeyMap(), panes: all}
+	s.SetTheme(isDark, profile)
+	s.Resize(width, height, fullHelp)
 	return s
 }
 
-// setTheme rebuilds the styles (on tea.BackgroundColorMsg and
+// SetTheme rebuilds the styles (on tea.BackgroundColorMsg and
 // tea.ColorProfileMsg).
-func (s *shared) setTheme(isDark bool, profile colorprofile.Profile) {
+func (s *Shared) SetTheme(isDark bool, profile colorprofile.Profile) {
 	if profile == colorprofile.Unknown {
 		profile = colorprofile.NoTTY
 	}
-	s.isDark, s.profile = isDark, profile
-	s.styles = NewStyles(isDark, profile)
+	s.IsDark, s.Profile = isDark, profile
+	s.Styles = NewStyles(isDark, profile)
 	s.help = help.New()
-	s.help.Styles = s.styles.Help
-	s.help.SetWidth(s.layout.width)
+	s.help.Styles = s.Styles.Help
+	s.help.SetWidth(s.Layout.width)
 }
 
-// resize recomputes the layout (on tea.WindowSizeMsg). The full help
+// Resize recomputes the layout (on tea.WindowSizeMsg). The full help
 // takes no room from the layout: it is drawn where the details and
-// findings panes are ([frame.fullHelpArea]), so that opening it leaves
+// findings panes are ([Frame.fullHelpArea]), so that opening it leaves
 // the heatmap and its buckets as they are.
-func (s *shared) resize(width, height int, _ bool) {
-	s.layout = newLayout(width, height, shortHelpLines)
+func (s *Shared) Resize(width, height int, _ bool) {
+	s.Layout = newLayout(width, height, shortHelpLines)
 	s.help.SetWidth(width)
 }
 
-// frame is one screen's inputs: data, view state and the transient parts
+// Frame is one screen's inputs: data, view state and the transient parts
 // the interactive program adds (a running scan, a message, the search
 // prompt). Its render method is pure.
-type frame struct {
-	*shared
-	snap     *keyspace.Snapshot
-	findings []diagnose.Finding
-	state    ViewState
-	// matrix and path are the heatmap of state and the tree path to its
+type Frame struct {
+	*Shared
+	Snap     *keyspace.Snapshot
+	Findings []diagnose.Finding
+	State    ViewState
+	// Matrix and path are the heatmap of state and the tree path to its
 	// node; buildErr says why there is no matrix.
-	matrix   *heatmap.Matrix
-	path     []*keyspace.Node
-	buildErr error
+	Matrix   *heatmap.Matrix
+	Path     []*keyspace.Node
+	BuildErr error
 
 	// Transient parts, zero in a headless frame.
-	table string // the table being opened, before its snapshot arrives
-	scan  *scanStatus
-	// preview is what the scan that fills the level on screen said it
+	Table string // the table being opened, before its snapshot arrives
+	Scan  *ScanStatus
+	// Preview is what the scan that fills the level on screen said it
 	// would read; nil when it has not said (or the level is another's).
-	preview *source.Preview
-	message statusMessage
-	search  string // the rendered search prompt, when open
-	depth   int    // drill levels below the first (for the back hint)
-	picker  *picker
-	// recording is set in the live view, live is its latest status.
-	recording bool
-	live      source.RecordingStatus
+	Preview *source.Preview
+	Message StatusMessage
+	Search  string // the rendered search prompt, when open
+	Depth   int    // drill levels below the first (for the back hint)
+	Picker  *Picker
+	// Recording is set in the live view, live is its latest status.
+	Recording bool
+	Live      source.RecordingStatus
 }
 
-// statusMessage is a line the program shows until the next key.
-type statusMessage struct {
-	text  string
-	isErr bool
-	// done marks the report of something finished (a screenshot saved).
-	done bool
-	// hover marks the key range of the heatmap row under the pointer,
+// StatusMessage is a line the program shows until the next key.
+type StatusMessage struct {
+	Text  string
+	IsErr bool
+	// Done marks the report of something finished (a screenshot saved).
+	Done bool
+	// Hover marks the key range of the heatmap row under the pointer,
 	// which the pointer's next move replaces.
-	hover bool
+	Hover bool
 }
 
-// buildMatrix builds the heatmap of the frame's state, sized for its
+// BuildMatrix builds the heatmap of the frame's state, sized for its
 // layout.
-func (f *frame) buildMatrix() {
-	f.matrix, f.path, f.buildErr = buildMatrix(f.snap, f.state, f.heatOptions(nil))
-	if f.matrix != nil {
-		f.state.Selected = clampIndex(f.state.Selected, len(f.matrix.Buckets))
+func (f *Frame) BuildMatrix() {
+	f.Matrix, f.Path, f.BuildErr = buildMatrix(f.Snap, f.State, f.heatOptions(nil))
+	if f.Matrix != nil {
+		f.State.Selected = ClampIndex(f.State.Selected, len(f.Matrix.Buckets))
 	}
 }
 
@@ -154,55 +161,55 @@ func buildMatrix(snap *keyspace.Snapshot, state ViewState, o render.TextOptions)
 // metricDescription says what the view's metric measures on its
 // snapshot: "cells written" for a scan's writes, "rows written" for a
 // recording's.
-func (f *frame) metricDescription() string {
-	return f.state.Metric.DescriptionFor(f.snap)
+func (f *Frame) metricDescription() string {
+	return f.State.Metric.DescriptionFor(f.Snap)
 }
 
-// clampIndex keeps i within [0, n).
-func clampIndex(i, n int) int { return max(0, min(i, n-1)) }
+// ClampIndex keeps i within [0, n).
+func ClampIndex(i, n int) int { return max(0, min(i, n-1)) }
 
-// render draws the whole screen.
-func (f *frame) render() string {
-	l := f.layout
+// Render draws the whole screen.
+func (f *Frame) Render() string {
+	l := f.Layout
 	switch {
 	case l.width <= 0 || l.height <= 0:
 		return "" // no size yet: the first tea.WindowSizeMsg is on its way
-	case l.tooSmall:
-		return tooSmall(&f.styles, l.width, l.height)
+	case l.TooSmall:
+		return tooSmall(&f.Styles, l.width, l.height)
 	}
 	c := newCanvas(l.width, l.height)
-	if f.picker != nil {
-		f.picker.render(f, c)
-		if f.state.FullHelp {
+	if f.Picker != nil {
+		f.Picker.render(f, c)
+		if f.State.FullHelp {
 			area := f.fullHelpArea()
 			c.paint(area, f.fullHelpBlock(area))
 		}
 	} else {
-		focused := f.state.focused()
-		c.paint(l.header, f.headerLines())
-		c.paint(l.main, paneOf(f.state.Main).lines(f, l.main, f.state.Focus == ""))
-		c.paint(f.separator(), vrule(f.styles.Rule, f.separator().h))
-		if f.state.FullHelp {
+		focused := f.State.focused()
+		c.paint(l.Header, f.headerLines())
+		c.paint(l.Main, paneOf(f.State.Main).lines(f, l.Main, f.State.Focus == ""))
+		c.paint(f.separator(), vrule(f.Styles.Rule, f.separator().H))
+		if f.State.FullHelp {
 			area := f.fullHelpArea()
 			c.paint(area, f.fullHelpBlock(area))
 		} else {
-			c.paint(l.details, focused.details(f, l.details))
+			c.paint(l.Details, focused.details(f, l.Details))
 			side := sidePane()
-			c.paint(l.findings, side.lines(f, l.findings, focused.id() == side.id()))
+			c.paint(l.Findings, side.lines(f, l.Findings, focused.id() == side.id()))
 		}
 	}
-	c.paint(l.status, []string{f.statusLine(l.status.w)})
-	c.paint(l.help, f.helpLines(l.help.w))
+	c.paint(l.Status, []string{f.statusLine(l.Status.W)})
+	c.paint(l.Help, f.helpLines(l.Help.W))
 	return c.String()
 }
 
 // separator is the vertical rule between side-by-side panes.
-func (f *frame) separator() rect {
-	l := f.layout
-	if l.wide {
-		return rect{l.main.w, l.main.y, separatorWidth, l.main.h}
+func (f *Frame) separator() Rect {
+	l := f.Layout
+	if l.Wide {
+		return Rect{l.Main.W, l.Main.Y, separatorWidth, l.Main.H}
 	}
-	return rect{l.details.w, l.details.y, separatorWidth, l.details.h}
+	return Rect{l.Details.W, l.Details.Y, separatorWidth, l.Details.H}
 }
 
 // tooSmall is the whole screen below the minimum size.
@@ -216,7 +223,7 @@ func tooSmall(st *Styles, width, height int) string {
 		lines[len(lines)/2+1] = center(st.Muted.Render(hint))
 	}
 	c := newCanvas(max(width, 1), len(lines))
-	c.paint(rect{0, 0, max(width, 1), len(lines)}, lines)
+	c.paint(Rect{0, 0, max(width, 1), len(lines)}, lines)
 	return c.String()
 }
 
@@ -227,8 +234,8 @@ func tooSmall(st *Styles, width, height int) string {
 // that it shows the buckets the interactive view shows at that size.
 func HeatView(snap *keyspace.Snapshot, state ViewState, width, height int) heatmap.View {
 	s := newShared(panes(), true, colorprofile.TrueColor, width, height, state.FullHelp)
-	f := &frame{shared: s, snap: snap, state: state.normalized(snap)}
-	l := render.TextLayout(f.heatOptions(nil), f.state.Metric.Timed())
-	view, _ := f.state.heatView(snap, l.HeatLines, l.HeatWidth)
+	f := &Frame{Shared: s, Snap: snap, State: state.Normalized(snap)}
+	l := render.TextLayout(f.heatOptions(nil), f.State.Metric.Timed())
+	view, _ := f.State.heatView(snap, l.HeatLines, l.HeatWidth)
 	return view
 }

@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"strings"
@@ -20,7 +20,7 @@ func TestLargestRowsKeepKeysWhole(t *testing.T) {
 	snap := scenarioSnapshot(t, "social-celebrity")
 	for _, size := range [][2]int{{120, 40}, {160, 40}, {200, 60}} {
 		frame := ansi.Strip(RenderFrame(snap, nil, ViewState{Main: PaneRows}, size[0], size[1], true, colorprofile.NoTTY))
-		rows, _ := topRows(snap)
+		rows, _ := TopRows(snap)
 		shown := 0
 		for _, row := range rows {
 			key := row.Key.String()

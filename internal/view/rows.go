@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"fmt"
@@ -13,9 +13,9 @@ import (
 	"github.com/btviz/btviz/internal/units"
 )
 
-// topRows returns the rows of the largest-rows view: the largest by bytes,
+// TopRows returns the rows of the largest-rows view: the largest by bytes,
 // then the most versioned, each list as the snapshot holds it.
-func topRows(snap *keyspace.Snapshot) (rows []keyspace.RowStat, bySize int) {
+func TopRows(snap *keyspace.Snapshot) (rows []keyspace.RowStat, bySize int) {
 	if snap == nil {
 		return nil, 0
 	}
@@ -24,13 +24,13 @@ func topRows(snap *keyspace.Snapshot) (rows []keyspace.RowStat, bySize int) {
 	return rows, len(snap.Largest)
 }
 
-// selectedRow returns the row the state selects, if any.
-func (f *frame) selectedRow() (keyspace.RowStat, bool) {
-	rows, _ := topRows(f.snap)
+// SelectedRow returns the row the state selects, if any.
+func (f *Frame) SelectedRow() (keyspace.RowStat, bool) {
+	rows, _ := TopRows(f.Snap)
 	if len(rows) == 0 {
 		return keyspace.RowStat{}, false
 	}
-	return rows[clampIndex(f.state.Line(PaneRows), len(rows))], true
+	return rows[ClampIndex(f.State.Line(PaneRows), len(rows))], true
 }
 
 // rowsPane is the largest-rows view: the top rows by size and by versions
@@ -44,12 +44,12 @@ func (rowsPane) showsBuckets() bool { return false }
 func (rowsPane) open() key.Binding {
 	return key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "largest rows"))
 }
-func (rowsPane) help(s *shared) help.KeyMap { return rowsHelp{s.keys} }
+func (rowsPane) help(s *Shared) help.KeyMap { return rowsHelp{s.Keys} }
 
-func (rowsPane) details(f *frame, r rect) []string { return f.rowDetails(r) }
+func (rowsPane) details(f *Frame, r Rect) []string { return f.rowDetails(r) }
 
-func (rowsPane) lines(f *frame, r rect, _ bool) []string {
-	if f.state.RowColumns {
+func (rowsPane) lines(f *Frame, r Rect, _ bool) []string {
+	if f.State.RowColumns {
 		return f.rowColumnsLines(r)
 	}
 	return f.rowsLines(r)
@@ -57,11 +57,11 @@ func (rowsPane) lines(f *frame, r rect, _ bool) []string {
 
 // key moves through the rows; enter shows the selected row's columns, esc
 // goes back to the list and then to the heatmap.
-func (rowsPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action {
-	k := f.keys
-	rows, _ := topRows(f.snap)
+func (rowsPane) key(f *Frame, s *ViewState, msg fmt.Stringer) Action {
+	k := f.Keys
+	rows, _ := TopRows(f.Snap)
 	n := len(rows)
-	if i, ok := listMove(k, msg, s.Line(PaneRows), n, 0); ok {
+	if i, ok := ListMove(k, msg, s.Line(PaneRows), n, 0); ok {
 		s.SetLine(PaneRows, i)
 		return nil
 	}
@@ -81,25 +81,25 @@ func (rowsPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action {
 }
 
 // click selects the row on the clicked line of the list.
-func (rowsPane) click(f *frame, s *ViewState, r rect, _, y int) Action {
+func (rowsPane) click(f *Frame, s *ViewState, r Rect, _, y int) Action {
 	if s.RowColumns {
 		return nil
 	}
 	items, selectedLine := rowItems(f)
-	first := scrollStart(selectedLine, len(items), listLines(r))
-	if i := first + y - r.y - listHeadLines; y >= r.y+listHeadLines && i < len(items) && items[i].index >= 0 {
+	first := ScrollStart(selectedLine, len(items), listLines(r))
+	if i := first + y - r.Y - listHeadLines; y >= r.Y+listHeadLines && i < len(items) && items[i].index >= 0 {
 		s.SetLine(PaneRows, items[i].index)
 	}
 	return nil
 }
 
-func (rowsPane) wheel(f *frame, s *ViewState, delta int) {
-	rows, _ := topRows(f.snap)
-	s.SetLine(PaneRows, clampIndex(s.Line(PaneRows)+delta, len(rows)))
+func (rowsPane) wheel(f *Frame, s *ViewState, delta int) {
+	rows, _ := TopRows(f.Snap)
+	s.SetLine(PaneRows, ClampIndex(s.Line(PaneRows)+delta, len(rows)))
 }
 
 // rowItem is one line of the largest-rows list: a row (index into
-// [topRows]) or a section heading (index −1).
+// [TopRows]) or a section heading (index −1).
 type rowItem struct {
 	text  string
 	index int
@@ -107,10 +107,10 @@ type rowItem struct {
 
 // rowItems lists the largest-rows list's lines, sized for the main area,
 // and which line holds the selected row.
-func rowItems(f *frame) (items []rowItem, selectedLine int) {
-	st := &f.styles
-	rows, bySize := topRows(f.snap)
-	table := newRowTable(rows, f.layout.main.w)
+func rowItems(f *Frame) (items []rowItem, selectedLine int) {
+	st := &f.Styles
+	rows, bySize := TopRows(f.Snap)
+	table := newRowTable(rows, f.Layout.Main.W)
 	items = []rowItem{{st.Strong.Render(" By size"), -1}}
 	for i, row := range rows {
 		if i == bySize {
@@ -118,7 +118,7 @@ func rowItems(f *frame) (items []rowItem, selectedLine int) {
 		}
 		items = append(items, rowItem{table.line(keyWithTime(row.Key, f.delimiters(), table.keyWidth-1), rowFigures(row)), i})
 	}
-	selected := clampIndex(f.state.Line(PaneRows), len(rows))
+	selected := ClampIndex(f.State.Line(PaneRows), len(rows))
 	for i, it := range items {
 		if it.index == selected {
 			selectedLine = i
@@ -179,46 +179,46 @@ func (t rowTable) line(key string, figures []string) string {
 
 // rowsLines draws the largest-rows view: the top rows by size and by
 // versions with their key, size, cells, columns, families and versions.
-func (f *frame) rowsLines(r rect) []string {
-	st := &f.styles
-	rows, bySize := topRows(f.snap)
-	lines := []string{paneTitle(st, "Largest rows", fmt.Sprintf("%d by size · %d by versions", bySize, len(rows)-bySize), r.w, true)}
+func (f *Frame) rowsLines(r Rect) []string {
+	st := &f.Styles
+	rows, bySize := TopRows(f.Snap)
+	lines := []string{paneTitle(st, "Largest rows", fmt.Sprintf("%d by size · %d by versions", bySize, len(rows)-bySize), r.W, true)}
 	if len(rows) == 0 {
 		return append(lines, "", " "+st.Muted.Render("no rows read yet"))
 	}
-	head := "  " + newRowTable(rows, r.w).line("row key", rowHeads)
-	lines = append(lines, st.Muted.Render(fitLine(head, r.w)))
+	head := "  " + newRowTable(rows, r.W).line("row key", rowHeads)
+	lines = append(lines, st.Muted.Render(fitLine(head, r.W)))
 	items, selectedLine := rowItems(f)
-	selected := clampIndex(f.state.Line(PaneRows), len(rows))
-	first := scrollStart(selectedLine, len(items), listLines(r))
+	selected := ClampIndex(f.State.Line(PaneRows), len(rows))
+	first := ScrollStart(selectedLine, len(items), listLines(r))
 	for _, it := range items[first:min(len(items), first+listLines(r))] {
 		if it.index < 0 {
 			lines = append(lines, it.text)
 			continue
 		}
-		lines = append(lines, f.listLine(it.index == selected, true, it.text, "", r.w))
+		lines = append(lines, f.listLine(it.index == selected, true, it.text, "", r.W))
 	}
 	return lines
 }
 
 // rowDetails describes the selected row in the details pane.
-func (f *frame) rowDetails(r rect) []string {
-	st := &f.styles
-	row, ok := f.selectedRow()
+func (f *Frame) rowDetails(r Rect) []string {
+	st := &f.Styles
+	row, ok := f.SelectedRow()
 	if !ok {
-		return []string{paneTitle(st, "Row", "", r.w, false)}
+		return []string{paneTitle(st, "Row", "", r.W, false)}
 	}
-	valueWidth := r.w - detailLabelColumn - 2
+	valueWidth := r.W - detailLabelColumn - 2
 	hint := "enter: columns"
-	if f.state.RowColumns {
+	if f.State.RowColumns {
 		hint = "esc: list"
 	}
 	lines := []string{
-		paneTitle(st, "Row", hint, r.w, false),
+		paneTitle(st, "Row", hint, r.W, false),
 		f.field("key", cutKeySegments(row.Key, f.delimiters(), valueWidth)),
 	}
 	if t := keyTime(row.Key, f.delimiters()); t != "" {
-		lines = append(lines, f.field("", st.Muted.Render(cut(t, valueWidth))))
+		lines = append(lines, f.field("", st.Muted.Render(Cut(t, valueWidth))))
 	}
 	lines = append(lines,
 		f.field("size", heatmap.UnitBytes.Format(float64(row.Bytes))+"   cells "+strconv.FormatInt(row.Cells, 10)),
@@ -229,27 +229,27 @@ func (f *frame) rowDetails(r rect) []string {
 	if row.Cells > 0 {
 		lines = append(lines, f.field("writes", microsTime(row.FirstWrite)+" → "+microsTime(row.LastWrite)))
 	}
-	if len(row.TopColumns) > 0 && !f.state.RowColumns {
+	if len(row.TopColumns) > 0 && !f.State.RowColumns {
 		lines = append(lines, " "+st.Strong.Render("Largest columns"))
 		for _, c := range row.TopColumns {
-			lines = append(lines, "   "+st.Text.Render(columnName(c, r.w/2))+st.Muted.Render("  "+units.Plural(c.Versions, "version")+"  "+heatmap.UnitBytes.Format(float64(c.Bytes))))
+			lines = append(lines, "   "+st.Text.Render(columnName(c, r.W/2))+st.Muted.Render("  "+units.Plural(c.Versions, "version")+"  "+heatmap.UnitBytes.Format(float64(c.Bytes))))
 		}
 	}
 	return lines
 }
 
 // rowColumnsLines draws the selected row's columns in the main pane.
-func (f *frame) rowColumnsLines(r rect) []string {
-	st := &f.styles
-	row, ok := f.selectedRow()
+func (f *Frame) rowColumnsLines(r Rect) []string {
+	st := &f.Styles
+	row, ok := f.SelectedRow()
 	if !ok {
-		return []string{paneTitle(st, "Columns", "", r.w, true)}
+		return []string{paneTitle(st, "Columns", "", r.W, true)}
 	}
-	lines := []string{paneTitle(st, "Columns of "+keyText(row.Key, r.w/2), "esc: back to the list", r.w, true)}
+	lines := []string{paneTitle(st, "Columns of "+KeyText(row.Key, r.W/2), "esc: back to the list", r.W, true)}
 
-	nameWidth := max(r.w-2-4*rowNumberColumn, 12)
+	nameWidth := max(r.W-2-4*rowNumberColumn, 12)
 	lines = append(lines, st.Muted.Render(fitLine("  "+padRight("family:qualifier", nameWidth)+padLeft("versions", rowNumberColumn)+
-		padLeft("bytes", rowNumberColumn)+padLeft("largest", rowNumberColumn)+padLeft("share", rowNumberColumn), r.w)))
+		padLeft("bytes", rowNumberColumn)+padLeft("largest", rowNumberColumn)+padLeft("share", rowNumberColumn), r.W)))
 	for _, c := range row.TopColumns {
 		share := 0.0
 		if row.Bytes > 0 {
@@ -272,7 +272,7 @@ func (f *frame) rowColumnsLines(r rect) []string {
 
 // columnName writes family:qualifier with the qualifier escaped.
 func columnName(c keyspace.ColumnStat, width int) string {
-	return cut(keyspace.Printable(c.Family)+":"+c.Qualifier.String(), width)
+	return Cut(keyspace.Printable(c.Family)+":"+c.Qualifier.String(), width)
 }
 
 // rowsHelp is the key help of the largest-rows view.

@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"strings"
@@ -70,14 +70,14 @@ func newCanvas(width, height int) *canvas {
 }
 
 // paint places lines (each exactly r.w cells) in r.
-func (c *canvas) paint(r rect, lines []string) {
-	lines = block(lines, r.w, r.h)
+func (c *canvas) paint(r Rect, lines []string) {
+	lines = block(lines, r.W, r.H)
 	for i, line := range lines {
-		y := r.y + i
+		y := r.Y + i
 		if y < 0 || y >= len(c.rows) {
 			continue
 		}
-		c.rows[y] = append(c.rows[y], segment{x: r.x, text: line})
+		c.rows[y] = append(c.rows[y], segment{x: r.X, text: line})
 	}
 }
 
@@ -144,24 +144,24 @@ func paneTitle(st *Styles, title, right string, width int, focused bool) string 
 	return head + st.Rule.Render(strings.Repeat("─", room)) + tail
 }
 
-// keyText writes a key escaped by [keyspace.Printable] and cut to width
+// KeyText writes a key escaped by [keyspace.Printable] and cut to width
 // cells by [escape.CutKey] (start and end kept, no escape split): the only
 // way key bytes reach the screen.
-func keyText(key keyspace.Key, width int) string {
+func KeyText(key keyspace.Key, width int) string {
 	return escape.CutKey(key.String(), width) // printable ASCII: one byte is one cell
 }
 
-// cut shortens already printable text to width cells with "…".
-func cut(s string, width int) string {
+// Cut shortens already printable text to width cells with "…".
+func Cut(s string, width int) string {
 	if width > 0 && ansi.StringWidth(s) > width {
 		return ansi.Truncate(s, width, ellipsis)
 	}
 	return s
 }
 
-// rangeText writes [start, end) with printable keys, naming the table's
+// RangeText writes [start, end) with printable keys, naming the table's
 // ends.
-func rangeText(start, end keyspace.Key) string {
+func RangeText(start, end keyspace.Key) string {
 	s, e := start.String(), end.String()
 	if start == "" {
 		s = "(table start)"
@@ -198,5 +198,5 @@ func wrap(s string, width int) []string {
 
 // safeText makes text from elsewhere (error messages, finding summaries,
 // table names read from a snapshot) safe to print by btviz's one rule
-// ([escape.Text]). Keys themselves go through [keyText].
+// ([escape.Text]). Keys themselves go through [KeyText].
 func safeText(s string) string { return escape.Text(s) }

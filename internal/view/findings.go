@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"fmt"
@@ -24,26 +24,26 @@ func (findingsPane) showsBuckets() bool { return false }
 func (findingsPane) open() key.Binding {
 	return key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "findings"))
 }
-func (findingsPane) help(s *shared) help.KeyMap { return findingsHelp{s.keys} }
+func (findingsPane) help(s *Shared) help.KeyMap { return findingsHelp{s.Keys} }
 
-func (findingsPane) lines(f *frame, r rect, focused bool) []string {
+func (findingsPane) lines(f *Frame, r Rect, focused bool) []string {
 	return f.findingsLines(r, focused)
 }
-func (findingsPane) details(f *frame, r rect) []string { return f.findingDetails(r) }
+func (findingsPane) details(f *Frame, r Rect) []string { return f.findingDetails(r) }
 
 // key moves through the findings; enter shows where the selected one
 // points, esc gives the keyboard back to the main area.
-func (findingsPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action {
-	k := f.keys
-	n := len(f.findings)
-	if i, ok := listMove(k, msg, s.Line(PaneFindings), n, 0); ok {
+func (findingsPane) key(f *Frame, s *ViewState, msg fmt.Stringer) Action {
+	k := f.Keys
+	n := len(f.Findings)
+	if i, ok := ListMove(k, msg, s.Line(PaneFindings), n, 0); ok {
 		s.SetLine(PaneFindings, i)
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Drill):
 		if n > 0 {
-			return ShowFinding{f.findings[clampIndex(s.Line(PaneFindings), n)]}
+			return ShowFinding{f.Findings[ClampIndex(s.Line(PaneFindings), n)]}
 		}
 	case key.Matches(msg, k.Back):
 		s.Focus = ""
@@ -52,61 +52,61 @@ func (findingsPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action {
 }
 
 // click selects the finding on the clicked line.
-func (findingsPane) click(f *frame, s *ViewState, r rect, _, y int) Action {
-	n := len(f.findings)
-	if y <= r.y || n == 0 {
+func (findingsPane) click(f *Frame, s *ViewState, r Rect, _, y int) Action {
+	n := len(f.Findings)
+	if y <= r.Y || n == 0 {
 		return nil
 	}
-	first := scrollStart(clampIndex(s.Line(PaneFindings), n), n, max(r.h-1, 1))
-	if i := first + y - r.y - 1; i < n {
+	first := ScrollStart(ClampIndex(s.Line(PaneFindings), n), n, max(r.H-1, 1))
+	if i := first + y - r.Y - 1; i < n {
 		s.SetLine(PaneFindings, i)
 	}
 	return nil
 }
 
-func (findingsPane) wheel(f *frame, s *ViewState, delta int) {
-	s.SetLine(PaneFindings, clampIndex(s.Line(PaneFindings)+delta, len(f.findings)))
+func (findingsPane) wheel(f *Frame, s *ViewState, delta int) {
+	s.SetLine(PaneFindings, ClampIndex(s.Line(PaneFindings)+delta, len(f.Findings)))
 }
 
 // findingsLines draws the findings list: one line per finding, worst
 // first, the selected one highlighted when the list has the keyboard.
-func (f *frame) findingsLines(r rect, focused bool) []string {
-	st := &f.styles
-	lines := []string{paneTitle(st, "Findings", findingCounts(f.findings), r.w, focused)}
-	if len(f.findings) == 0 {
+func (f *Frame) findingsLines(r Rect, focused bool) []string {
+	st := &f.Styles
+	lines := []string{paneTitle(st, "Findings", findingCounts(f.Findings), r.W, focused)}
+	if len(f.Findings) == 0 {
 		text := "none"
 		switch {
-		case f.snap == nil:
+		case f.Snap == nil:
 			text = ""
-		case f.scan != nil && f.scan.running:
+		case f.Scan != nil && f.Scan.Running:
 			text = "diagnosing as the scan goes…"
 		}
 		return append(lines, " "+st.Muted.Render(text))
 	}
 	kindWidth := 0
-	for _, fi := range f.findings {
+	for _, fi := range f.Findings {
 		kindWidth = max(kindWidth, ansi.StringWidth(string(fi.Kind))+1)
 	}
-	kindWidth = min(kindWidth, max(r.w*2/5, 8))
-	visible := max(r.h-1, 1)
-	selected := clampIndex(f.state.Line(PaneFindings), len(f.findings))
-	first := scrollStart(selected, len(f.findings), visible)
-	for i := first; i < len(f.findings) && i < first+visible; i++ {
-		fi := f.findings[i]
+	kindWidth = min(kindWidth, max(r.W*2/5, 8))
+	visible := max(r.H-1, 1)
+	selected := ClampIndex(f.State.Line(PaneFindings), len(f.Findings))
+	first := ScrollStart(selected, len(f.Findings), visible)
+	for i := first; i < len(f.Findings) && i < first+visible; i++ {
+		fi := f.Findings[i]
 		summary := safeText(fi.Summary)
 		if fi.Uncertain {
 			// The summary's end says why; a cut line keeps its start.
 			summary = "(uncertain) " + summary
 		}
-		text := padRight(cut(safeText(string(fi.Kind)), kindWidth-1), kindWidth) + findingWhere(fi) + summary
-		lines = append(lines, f.findingLine(i == selected, focused, fi.Severity, text, r.w))
+		text := padRight(Cut(safeText(string(fi.Kind)), kindWidth-1), kindWidth) + findingWhere(fi) + summary
+		lines = append(lines, f.findingLine(i == selected, focused, fi.Severity, text, r.W))
 	}
 	return lines
 }
 
 // findingLine draws one finding with its severity mark.
-func (f *frame) findingLine(selected, focused bool, severity diagnose.Severity, text string, width int) string {
-	st := &f.styles
+func (f *Frame) findingLine(selected, focused bool, severity diagnose.Severity, text string, width int) string {
+	st := &f.Styles
 	mark := f.severityMark(severity) + " "
 	switch {
 	case selected && focused:

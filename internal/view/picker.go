@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"fmt"
@@ -27,38 +27,38 @@ const (
 	pickerLoadBar        = 8
 )
 
-// picker is the table picker: the instance's tables with their sizes
+// Picker is the table picker: the instance's tables with their sizes
 // and, for the demo, how far each has loaded.
-type picker struct {
-	where string
-	// reads says how a picked table is read ([source.Source.Reads]).
-	reads  string
-	tables []source.TableInfo
-	sizes  map[string]int64
-	// selected indexes shown().
-	selected int
-	// filter keeps the tables whose name holds it, in any case; empty
+type Picker struct {
+	Where string
+	// Reads says how a picked table is read ([source.Source.Reads]).
+	Reads  string
+	Tables []source.TableInfo
+	Sizes  map[string]int64
+	// Selected indexes shown().
+	Selected int
+	// Filter keeps the tables whose name holds it, in any case; empty
 	// keeps them all.
-	filter string
-	// listing is set while the table list is being fetched; err when it
+	Filter string
+	// Listing is set while the table list is being fetched; err when it
 	// failed.
-	listing bool
-	err     error
-	// sizeErr is why sizes are missing, when they are.
-	sizeErr error
-	// stored says that the sizes are SampleRowKeys' (a live backend),
+	Listing bool
+	Err     error
+	// SizeErr is why sizes are missing, when they are.
+	SizeErr error
+	// Stored says that the sizes are SampleRowKeys' (a live backend),
 	// not a saved scan's logical bytes.
-	stored bool
+	Stored bool
 }
 
-// shown returns the tables the filter keeps, in order.
-func (p *picker) shown() []source.TableInfo {
-	if p.filter == "" {
-		return p.tables
+// Shown returns the tables the filter keeps, in order.
+func (p *Picker) Shown() []source.TableInfo {
+	if p.Filter == "" {
+		return p.Tables
 	}
-	needle := strings.ToLower(p.filter)
+	needle := strings.ToLower(p.Filter)
 	var kept []source.TableInfo
-	for _, t := range p.tables {
+	for _, t := range p.Tables {
 		if strings.Contains(strings.ToLower(t.Name), needle) {
 			kept = append(kept, t)
 		}
@@ -66,53 +66,53 @@ func (p *picker) shown() []source.TableInfo {
 	return kept
 }
 
-// selectedTable returns the selected table, if any.
-func (p *picker) selectedTable() (source.TableInfo, bool) {
-	shown := p.shown()
+// SelectedTable returns the selected table, if any.
+func (p *Picker) SelectedTable() (source.TableInfo, bool) {
+	shown := p.Shown()
 	if len(shown) == 0 {
 		return source.TableInfo{}, false
 	}
-	return shown[clampIndex(p.selected, len(shown))], true
+	return shown[ClampIndex(p.Selected, len(shown))], true
 }
 
-// selectTable selects the table called name when it is shown, and the
+// SelectTable selects the table called name when it is shown, and the
 // first table shown otherwise.
-func (p *picker) selectTable(name string) {
-	p.selected = 0
-	for i, t := range p.shown() {
+func (p *Picker) SelectTable(name string) {
+	p.Selected = 0
+	for i, t := range p.Shown() {
 		if t.Name == name {
-			p.selected = i
+			p.Selected = i
 		}
 	}
 }
 
-// setFilter shows only the tables whose name holds filter, keeping the
+// SetFilter shows only the tables whose name holds filter, keeping the
 // selected table selected when it is still shown.
-func (p *picker) setFilter(filter string) {
-	selected, _ := p.selectedTable()
-	p.filter = filter
-	p.selectTable(selected.Name)
+func (p *Picker) SetFilter(filter string) {
+	selected, _ := p.SelectedTable()
+	p.Filter = filter
+	p.SelectTable(selected.Name)
 }
 
-// setLoad records a load event on its table.
-func (p *picker) setLoad(event source.LoadProgress) {
-	for i := range p.tables {
-		if p.tables[i].Name != event.Table {
+// SetLoad records a load event on its table.
+func (p *Picker) SetLoad(event source.LoadProgress) {
+	for i := range p.Tables {
+		if p.Tables[i].Name != event.Table {
 			continue
 		}
 		if event.Done && event.Err == nil {
-			p.tables[i].Loading = nil
+			p.Tables[i].Loading = nil
 		} else {
 			e := event
-			p.tables[i].Loading = &e
+			p.Tables[i].Loading = &e
 		}
 	}
 }
 
 // loadingCount returns how many tables are still loading.
-func (p *picker) loadingCount() int {
+func (p *Picker) loadingCount() int {
 	n := 0
-	for _, t := range p.tables {
+	for _, t := range p.Tables {
 		if t.Loading != nil && t.Loading.Err == nil {
 			n++
 		}
@@ -121,82 +121,82 @@ func (p *picker) loadingCount() int {
 }
 
 // statusText is the picker's status line.
-func (p *picker) statusText() string {
+func (p *Picker) statusText() string {
 	switch {
-	case p.err != nil:
+	case p.Err != nil:
 		return ""
-	case p.listing:
+	case p.Listing:
 		return "listing tables…"
-	case len(p.tables) == 0:
+	case len(p.Tables) == 0:
 		return "the instance has no tables"
-	case p.sizeErr != nil:
-		return fmt.Sprintf("%d tables · %s · sizes unavailable: %v", len(p.tables), pickerHint, p.sizeErr)
+	case p.SizeErr != nil:
+		return fmt.Sprintf("%d tables · %s · sizes unavailable: %v", len(p.Tables), pickerHint, p.SizeErr)
 	}
-	if p.filter != "" {
-		n := len(p.shown())
+	if p.Filter != "" {
+		n := len(p.Shown())
 		if n == 0 {
-			return fmt.Sprintf("no table name holds %q · / starts a new filter, esc clears it", p.filter)
+			return fmt.Sprintf("no table name holds %q · / starts a new filter, esc clears it", p.Filter)
 		}
-		return fmt.Sprintf("%d of %d tables hold %q · esc clears the filter · %s", n, len(p.tables), p.filter, pickerHint)
+		return fmt.Sprintf("%d of %d tables hold %q · esc clears the filter · %s", n, len(p.Tables), p.Filter, pickerHint)
 	}
 	if n := p.loadingCount(); n > 0 {
-		return fmt.Sprintf("%d tables, %d still loading in the background · %s", len(p.tables), n, pickerHint)
+		return fmt.Sprintf("%d tables, %d still loading in the background · %s", len(p.Tables), n, pickerHint)
 	}
-	return fmt.Sprintf("%d tables · / filters · %s", len(p.tables), pickerHint)
+	return fmt.Sprintf("%d tables · / filters · %s", len(p.Tables), pickerHint)
 }
 
 // render paints the picker: a title and the table list.
-func (p *picker) render(f *frame, c *canvas) {
-	st := &f.styles
-	l := f.layout
+func (p *Picker) render(f *Frame, c *canvas) {
+	st := &f.Styles
+	l := f.Layout
 	header := []string{
-		st.AppName.Render(" btviz ") + " " + st.Table.Render(pickerTitle) + "  " + st.Text.Render(safeText(p.where)),
-		" " + st.Muted.Render(cut("Pick a table to see its key space; "+p.reads+".", l.header.w-1)),
+		st.AppName.Render(" btviz ") + " " + st.Table.Render(pickerTitle) + "  " + st.Text.Render(safeText(p.Where)),
+		" " + st.Muted.Render(Cut("Pick a table to see its key space; "+p.Reads+".", l.Header.W-1)),
 		"",
 	}
-	c.paint(l.header, header)
-	body := l.picker
-	if f.state.FullHelp {
-		body.h -= f.fullHelpArea().h // the full help is drawn below the list
+	c.paint(l.Header, header)
+	body := l.Picker
+	if f.State.FullHelp {
+		body.H -= f.fullHelpArea().H // the full help is drawn below the list
 	}
 	lines := []string{}
-	if p.err != nil {
-		lines = append(lines, " "+st.Error.Render("✗ ")+st.Text.Render(safeText(p.err.Error())))
+	if p.Err != nil {
+		lines = append(lines, " "+st.Error.Render("✗ ")+st.Text.Render(safeText(p.Err.Error())))
 		c.paint(body, lines)
 		return
 	}
 	nameWidth := 12
-	for _, t := range p.tables {
+	for _, t := range p.Tables {
 		nameWidth = max(nameWidth, ansi.StringWidth(safeText(t.Name))+2)
 	}
-	nameWidth = min(nameWidth, body.w/3)
+	nameWidth = min(nameWidth, body.W/3)
 	sizeHead, sizeNote := "size", pickerScanSizeNote
-	if p.stored {
+	if p.Stored {
 		sizeHead, sizeNote = pickerSizeHead, pickerSizeNote
 	}
 	head := "  " + padRight("table", nameWidth) + padLeft("families", pickerFamiliesColumn) + padLeft(sizeHead, pickerSizeColumn) +
 		"  " + padRight("status", pickerStatusColumn) + "description"
-	lines = append(lines, st.Muted.Render(fitLine(head, body.w)))
-	shown := p.shown()
-	visible := max(body.h-1, 1)
+	lines = append(lines, st.Muted.Render(fitLine(head, body.W)))
+	shown := p.Shown()
+	visible := max(body.H-1, 1)
 	note := ""
-	if body.h >= pickerNoteMinLines && len(shown) > 0 {
-		note = " " + cut(sizeNote, body.w-1)
-		visible = max(body.h-3, 1) // the note and a blank line above it
+	if body.H >= pickerNoteMinLines && len(shown) > 0 {
+		note = " " + Cut(sizeNote, body.W-1)
+		visible = max(body.H-3, 1) // the note and a blank line above it
 	}
-	first := scrollStart(p.selected, len(shown), visible)
+	first := ScrollStart(p.Selected, len(shown), visible)
 	for i := first; i < len(shown) && i < first+visible; i++ {
 		t := shown[i]
 		size := "…"
-		if bytes, ok := p.sizes[t.Name]; ok {
+		if bytes, ok := p.Sizes[t.Name]; ok {
 			size = heatmap.UnitBytes.Format(float64(bytes))
 		}
-		text := padRight(cut(safeText(t.Name), nameWidth-1), nameWidth) + padLeft(strconv.Itoa(len(t.Families)), pickerFamiliesColumn) +
+		text := padRight(Cut(safeText(t.Name), nameWidth-1), nameWidth) + padLeft(strconv.Itoa(len(t.Families)), pickerFamiliesColumn) +
 			padLeft(size, pickerSizeColumn) + "  " + padRight(loadText(t.Loading), pickerStatusColumn)
-		lines = append(lines, f.listLine(i == p.selected, true, text, safeText(t.Description), body.w))
+		lines = append(lines, f.listLine(i == p.Selected, true, text, safeText(t.Description), body.W))
 	}
 	if note != "" {
-		for len(lines) < body.h-1 {
+		for len(lines) < body.H-1 {
 			lines = append(lines, "")
 		}
 		lines = append(lines, st.Muted.Render(note))

@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"strings"
@@ -80,7 +80,7 @@ func cutKeySegments(key keyspace.Key, delimiters string, width int) string {
 	if short, ok := shortenSegments(key, delimiters, width, true); ok {
 		return short
 	}
-	return keyText(key, width)
+	return KeyText(key, width)
 }
 
 // shortenSegments shortens key's segments to fit width cells, as
@@ -95,7 +95,7 @@ func shortenSegments(key keyspace.Key, delimiters string, width int, all bool) (
 	if width <= 0 || delimiters == "" {
 		return "", false
 	}
-	// Segments of the escaped text, each with its delimiter; escapes
+	// segments of the escaped text, each with its delimiter; escapes
 	// never hold a delimiter (delimiters are printable, escapes are not).
 	var segments []string
 	start := 0
@@ -159,9 +159,9 @@ func keyLines(printable string, width int, tableEnd string) []string {
 }
 
 // delimiters returns the key-segment delimiters of the frame's snapshot.
-func (f *frame) delimiters() string {
-	if f.snap == nil {
+func (f *Frame) delimiters() string {
+	if f.Snap == nil {
 		return ""
 	}
-	return f.snap.Delimiters
+	return f.Snap.Delimiters
 }

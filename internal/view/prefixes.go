@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"fmt"
@@ -31,20 +31,20 @@ func (prefixPane) showsBuckets() bool { return true }
 func (prefixPane) open() key.Binding {
 	return key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prefix table"))
 }
-func (prefixPane) help(s *shared) help.KeyMap { return heatHelp{s.keys, s.panes} }
+func (prefixPane) help(s *Shared) help.KeyMap { return heatHelp{s.Keys, s.panes} }
 
-func (prefixPane) lines(f *frame, r rect, focused bool) []string       { return f.prefixLines(r, focused) }
-func (prefixPane) details(f *frame, r rect) []string                   { return f.bucketDetails(r) }
-func (prefixPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action { return f.heatKey(s, msg) }
-func (prefixPane) wheel(f *frame, s *ViewState, delta int)             { f.moveBucket(s, delta) }
+func (prefixPane) lines(f *Frame, r Rect, focused bool) []string       { return f.prefixLines(r, focused) }
+func (prefixPane) details(f *Frame, r Rect) []string                   { return f.bucketDetails(r) }
+func (prefixPane) key(f *Frame, s *ViewState, msg fmt.Stringer) Action { return f.heatKey(s, msg) }
+func (prefixPane) wheel(f *Frame, s *ViewState, delta int)             { f.moveBucket(s, delta) }
 
 // click selects the bucket on the clicked line.
-func (prefixPane) click(f *frame, s *ViewState, r rect, _, y int) Action {
-	if f.matrix == nil {
+func (prefixPane) click(f *Frame, s *ViewState, r Rect, _, y int) Action {
+	if f.Matrix == nil {
 		return nil
 	}
-	first := scrollStart(s.Selected, len(f.matrix.Buckets), listLines(r))
-	if i := first + y - r.y - listHeadLines; y >= r.y+listHeadLines && i < len(f.matrix.Buckets) {
+	first := ScrollStart(s.Selected, len(f.Matrix.Buckets), listLines(r))
+	if i := first + y - r.Y - listHeadLines; y >= r.Y+listHeadLines && i < len(f.Matrix.Buckets) {
 		s.Selected = i
 	}
 	return nil
@@ -54,18 +54,18 @@ func (prefixPane) click(f *frame, s *ViewState, r rect, _, y int) Action {
 const listHeadLines = 2
 
 // listLines is how many list lines a list pane in r shows.
-func listLines(r rect) int { return max(r.h-listHeadLines, 1) }
+func listLines(r Rect) int { return max(r.H-listHeadLines, 1) }
 
 // prefixLines draws the prefix table: the heatmap's buckets as lines of
 // numbers with a bar of the metric.
-func (f *frame) prefixLines(r rect, focused bool) []string {
-	st := &f.styles
+func (f *Frame) prefixLines(r Rect, focused bool) []string {
+	st := &f.Styles
 	title, right := "Prefixes · "+f.metricDescription(), ""
-	if f.matrix != nil {
-		right = bucketCount(f.matrix, title, r.w)
+	if f.Matrix != nil {
+		right = bucketCount(f.Matrix, title, r.W)
 	}
-	lines := []string{paneTitle(st, title, right, r.w, focused)}
-	if f.matrix == nil {
+	lines := []string{paneTitle(st, title, right, r.W, focused)}
+	if f.Matrix == nil {
 		return append(lines, "", " "+st.Muted.Render(f.emptyText()))
 	}
 	columns := f.prefixColumns()
@@ -73,28 +73,28 @@ func (f *frame) prefixLines(r rect, focused bool) []string {
 	for _, c := range columns {
 		numbers += c.width
 	}
-	bar := min(max(r.w-2-minLabelColumn-numbers-2, 0), maxBarColumn)
+	bar := min(max(r.W-2-minLabelColumn-numbers-2, 0), maxBarColumn)
 	if bar < minBarColumn {
 		bar = 0
 	}
-	labelWidth := r.w - 2 - numbers - bar - 1
+	labelWidth := r.W - 2 - numbers - bar - 1
 	head := "  " + padRight("key bucket", labelWidth)
 	for _, c := range columns {
 		head += padLeft(c.head, c.width)
 	}
-	lines = append(lines, st.Muted.Render(fitLine(head, r.w)))
+	lines = append(lines, st.Muted.Render(fitLine(head, r.W)))
 
-	values := make([]float64, len(f.matrix.Buckets))
+	values := make([]float64, len(f.Matrix.Buckets))
 	top := 0.0
-	for i := range f.matrix.Buckets {
-		values[i] = f.matrix.BucketTotal(i)
+	for i := range f.Matrix.Buckets {
+		values[i] = f.Matrix.BucketTotal(i)
 		top = max(top, values[i])
 	}
-	labels := f.matrix.FitLabels(labelWidth)
+	labels := f.Matrix.FitLabels(labelWidth)
 	visible := listLines(r)
-	first := scrollStart(f.state.Selected, len(f.matrix.Buckets), visible)
-	for i := first; i < len(f.matrix.Buckets) && i < first+visible; i++ {
-		b := &f.matrix.Buckets[i]
+	first := ScrollStart(f.State.Selected, len(f.Matrix.Buckets), visible)
+	for i := first; i < len(f.Matrix.Buckets) && i < first+visible; i++ {
+		b := &f.Matrix.Buckets[i]
 		text := padRight(labels[i], labelWidth)
 		for _, c := range columns {
 			text += padLeft(c.value(b), c.width)
@@ -103,15 +103,15 @@ func (f *frame) prefixLines(r rect, focused bool) []string {
 		if bar > 0 {
 			barText = " " + units.Bar(values[i]/top, bar) // 0/0 (an empty view) is NaN: an empty bar
 		}
-		lines = append(lines, f.listLine(i == f.state.Selected, focused, text, barText, r.w))
+		lines = append(lines, f.listLine(i == f.State.Selected, focused, text, barText, r.W))
 	}
 	return lines
 }
 
 // listLine draws one list line with the selection marker; selected lines
 // are highlighted when their list has the keyboard.
-func (f *frame) listLine(selected, focused bool, text, extra string, width int) string {
-	st := &f.styles
+func (f *Frame) listLine(selected, focused bool, text, extra string, width int) string {
+	st := &f.Styles
 	if !selected {
 		return fitLine("  "+st.Text.Render(text)+st.Muted.Render(extra), width)
 	}
@@ -122,9 +122,9 @@ func (f *frame) listLine(selected, focused bool, text, extra string, width int) 
 	return fitLine(marker+st.Selected.Render(fitLine(text+extra, width-2)), width)
 }
 
-// scrollStart returns the first visible item of a list of n items shown
+// ScrollStart returns the first visible item of a list of n items shown
 // visible at a time, keeping selected in view and roughly centred.
-func scrollStart(selected, n, visible int) int {
+func ScrollStart(selected, n, visible int) int {
 	if n <= visible {
 		return 0
 	}
@@ -142,7 +142,7 @@ type prefixColumn struct {
 // stored (rows, share, bytes, cells, largest row, versions), or, for a
 // metric that reads a traffic recording, what the traffic did
 // (operations, share, rows and bytes read and written).
-func (f *frame) prefixColumns() []prefixColumn {
+func (f *Frame) prefixColumns() []prefixColumn {
 	count := func(head string, v func(b *heatmap.Bucket) float64) prefixColumn {
 		return prefixColumn{head, numberColumn, func(b *heatmap.Bucket) string { return heatmap.UnitCount.Format(v(b)) }}
 	}
@@ -157,36 +157,36 @@ func (f *frame) prefixColumns() []prefixColumn {
 			return heatmap.UnitShare.Format(v(b) / total)
 		}}
 	}
-	if f.snap != nil && f.state.Metric == heatmap.MetricCPU {
+	if f.Snap != nil && f.State.Metric == heatmap.MetricCPU {
 		cpu := func(b *heatmap.Bucket) float64 { return b.CPU }
 		total := 0.0
-		if f.snap.Root != nil && f.snap.Root.CPU != nil {
-			total = f.snap.Root.CPU.Total()
+		if f.Snap.Root != nil && f.Snap.Root.CPU != nil {
+			total = f.Snap.Root.CPU.Total()
 		}
 		minutes := 1.0
-		if first, last, micros := f.snap.CPUSpan(); last > first {
+		if first, last, micros := f.Snap.CPUSpan(); last > first {
 			minutes = float64(last-first) * float64(micros) / 60e6
 		}
 		columns := []prefixColumn{
 			{"cpu", numberColumn, func(b *heatmap.Bucket) string { return heatmap.UnitPercent.Format(b.CPU / minutes) }},
 			shareOf(cpu, total),
 		}
-		if f.snap.Totals().Rows > 0 {
+		if f.Snap.Totals().Rows > 0 {
 			rows := func(b *heatmap.Bucket) float64 { return b.Stats.Rows }
 			columns = append(columns, count("rows", rows), size("bytes", func(b *heatmap.Bucket) float64 { return b.Stats.Bytes }))
 		}
 		return columns
 	}
-	if f.snap != nil && f.state.Metric.FromTraffic(f.snap) {
+	if f.Snap != nil && f.State.Metric.FromTraffic(f.Snap) {
 		ops := func(b *heatmap.Bucket) float64 { return b.Traffic.Ops }
 		columns := []prefixColumn{
-			count("ops", ops), shareOf(ops, f.snap.TrafficTotals().Ops),
+			count("ops", ops), shareOf(ops, f.Snap.TrafficTotals().Ops),
 			count("reads", func(b *heatmap.Bucket) float64 { return b.Traffic.RowsRead }),
 			size("read", func(b *heatmap.Bucket) float64 { return b.Traffic.BytesRead }),
 			count("writes", func(b *heatmap.Bucket) float64 { return b.Traffic.RowsWritten }),
 			size("written", func(b *heatmap.Bucket) float64 { return b.Traffic.BytesWritten }),
 		}
-		if f.state.Metric.Latency() {
+		if f.State.Metric.Latency() {
 			latency := func(head string, v func(b *heatmap.Bucket) time.Duration) prefixColumn {
 				return prefixColumn{head, numberColumn, func(b *heatmap.Bucket) string {
 					if b.Latency.Empty() {
@@ -204,7 +204,7 @@ func (f *frame) prefixColumns() []prefixColumn {
 	}
 	rows := func(b *heatmap.Bucket) float64 { return b.Stats.Rows }
 	return []prefixColumn{
-		count("rows", rows), shareOf(rows, f.snap.Totals().Rows),
+		count("rows", rows), shareOf(rows, f.Snap.Totals().Rows),
 		size("bytes", func(b *heatmap.Bucket) float64 { return b.Stats.Bytes }),
 		count("cells", func(b *heatmap.Bucket) float64 { return b.Stats.Cells }),
 		size("max row", func(b *heatmap.Bucket) float64 { return float64(b.Stats.MaxRowBytes) }),

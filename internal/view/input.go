@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"fmt"
@@ -44,10 +44,10 @@ func (GoToPrefix) action()  {}
 func (Drill) action()       {}
 func (Back) action()        {}
 
-// key handles a key press no key of the program's own took: a pane's key
+// Key handles a key press no key of the program's own took: a pane's key
 // toggles that pane, any other goes to the pane with the keyboard. It
 // changes s, the state the frame was drawn from.
-func (f *frame) key(s *ViewState, msg fmt.Stringer) Action {
+func (f *Frame) Key(s *ViewState, msg fmt.Stringer) Action {
 	for _, p := range panes() {
 		if b := p.open(); len(b.Keys()) > 0 && key.Matches(msg, b) {
 			s.toggle(p.id())
@@ -57,11 +57,11 @@ func (f *frame) key(s *ViewState, msg fmt.Stringer) Action {
 	return s.focused().key(f, s, msg)
 }
 
-// click handles a left click at screen cell (x, y) of the table screen: a
+// Click handles a left click at screen cell (x, y) of the table screen: a
 // breadcrumb segment, or a pane, which takes the keyboard and handles the
 // click.
-func (f *frame) click(s *ViewState, x, y int) Action {
-	if y == f.layout.header.y+1 {
+func (f *Frame) Click(s *ViewState, x, y int) Action {
+	if y == f.Layout.Header.Y+1 {
 		for _, c := range f.crumbs() {
 			if x >= c.x0 && x < c.x1 && !c.isRange {
 				return GoToPrefix{c.prefix}
@@ -74,29 +74,29 @@ func (f *frame) click(s *ViewState, x, y int) Action {
 		return nil
 	}
 	*s = s.Showing(p.id())
-	full := f.state.FullHelp
-	f.state = s.normalized(f.snap)
-	f.state.FullHelp = full
+	full := f.State.FullHelp
+	f.State = s.Normalized(f.Snap)
+	f.State.FullHelp = full
 	return p.click(f, s, r, x, y)
 }
 
-// wheel scrolls the pane under the pointer by moving its selection.
-func (f *frame) wheel(s *ViewState, x, y, delta int) {
+// Wheel scrolls the pane under the pointer by moving its selection.
+func (f *Frame) Wheel(s *ViewState, x, y, delta int) {
 	if p, _, ok := f.paneAt(x, y); ok {
 		p.wheel(f, s, delta)
 	}
 }
 
 // paneAt returns the pane drawn at screen cell (x, y) and its rectangle.
-func (f *frame) paneAt(x, y int) (pane, rect, bool) {
-	l := f.layout
+func (f *Frame) paneAt(x, y int) (pane, Rect, bool) {
+	l := f.Layout
 	switch {
-	case l.main.contains(x, y):
-		return paneOf(f.state.Main), l.main, true
-	case l.findings.contains(x, y):
-		return sidePane(), l.findings, true
+	case l.Main.Contains(x, y):
+		return paneOf(f.State.Main), l.Main, true
+	case l.Findings.Contains(x, y):
+		return sidePane(), l.Findings, true
 	}
-	return nil, rect{}, false
+	return nil, Rect{}, false
 }
 
 // toggle shows pane p with the keyboard, or, when p has it already, gives
@@ -114,41 +114,41 @@ func (s *ViewState) toggle(p Pane) {
 }
 
 // moveBucket moves the bucket selection by delta.
-func (f *frame) moveBucket(s *ViewState, delta int) {
-	if f.matrix != nil {
-		s.Selected = clampIndex(s.Selected+delta, len(f.matrix.Buckets))
+func (f *Frame) moveBucket(s *ViewState, delta int) {
+	if f.Matrix != nil {
+		s.Selected = ClampIndex(s.Selected+delta, len(f.Matrix.Buckets))
 	}
 }
 
-// listMove moves selection i in a list of n entries by an up, down,
+// ListMove moves selection i in a list of n entries by an up, down,
 // first or last key, and by page entries for the page keys when page > 0.
 // It reports whether msg was such a key.
-func listMove(k KeyMap, msg fmt.Stringer, i, n, page int) (int, bool) {
+func ListMove(k KeyMap, msg fmt.Stringer, i, n, page int) (int, bool) {
 	switch {
 	case key.Matches(msg, k.Up):
-		return clampIndex(i-1, n), true
+		return ClampIndex(i-1, n), true
 	case key.Matches(msg, k.Down):
-		return clampIndex(i+1, n), true
+		return ClampIndex(i+1, n), true
 	case page > 0 && key.Matches(msg, k.PageUp):
-		return clampIndex(i-page, n), true
+		return ClampIndex(i-page, n), true
 	case page > 0 && key.Matches(msg, k.PageDown):
-		return clampIndex(i+page, n), true
+		return ClampIndex(i+page, n), true
 	case key.Matches(msg, k.Top):
 		return 0, true
 	case key.Matches(msg, k.Bottom):
-		return clampIndex(n-1, n), true
+		return ClampIndex(n-1, n), true
 	}
 	return i, false
 }
 
 // heatKey handles a key in the heatmap and prefix-table panes.
-func (f *frame) heatKey(s *ViewState, msg fmt.Stringer) Action {
-	k := f.keys
+func (f *Frame) heatKey(s *ViewState, msg fmt.Stringer) Action {
+	k := f.Keys
 	n := 0
-	if f.matrix != nil {
-		n = len(f.matrix.Buckets)
+	if f.Matrix != nil {
+		n = len(f.Matrix.Buckets)
 	}
-	if i, ok := listMove(k, msg, s.Selected, n, max(f.layout.main.h-2, 1)); ok {
+	if i, ok := ListMove(k, msg, s.Selected, n, max(f.Layout.Main.H-2, 1)); ok {
 		s.Selected = i
 		return nil
 	}
@@ -167,14 +167,14 @@ func (f *frame) heatKey(s *ViewState, msg fmt.Stringer) Action {
 
 // moveColumn moves the selected time column; the first move selects the
 // latest column.
-func (f *frame) moveColumn(s *ViewState, delta int) {
-	if f.matrix == nil || !f.matrix.Timed() {
+func (f *Frame) moveColumn(s *ViewState, delta int) {
+	if f.Matrix == nil || !f.Matrix.Timed() {
 		return
 	}
-	columns := f.matrix.Columns()
+	columns := f.Matrix.Columns()
 	if c := s.column(); c < 0 || c >= columns {
 		s.TimeColumn = columns
 		return
 	}
-	s.TimeColumn = clampIndex(s.column()+delta, columns) + 1
+	s.TimeColumn = ClampIndex(s.column()+delta, columns) + 1
 }

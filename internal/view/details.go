@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"cmp"
@@ -25,23 +25,23 @@ const (
 )
 
 // field writes "label  value" with the label in the muted style.
-func (f *frame) field(label, value string) string {
-	return f.styledField(label, value, f.styles.Text)
+func (f *Frame) field(label, value string) string {
+	return f.styledField(label, value, f.Styles.Text)
 }
 
-// styledField is [frame.field] with the value drawn in style.
-func (f *frame) styledField(label, value string, style lipgloss.Style) string {
-	return " " + f.styles.Muted.Render(padRight(label, detailLabelColumn)) + style.Render(value)
+// styledField is [Frame.field] with the value drawn in style.
+func (f *Frame) styledField(label, value string, style lipgloss.Style) string {
+	return " " + f.Styles.Muted.Render(padRight(label, detailLabelColumn)) + style.Render(value)
 }
 
 // bucketDetails describes the selected bucket.
-func (f *frame) bucketDetails(r rect) []string {
-	st := &f.styles
-	if f.matrix == nil || len(f.matrix.Buckets) == 0 {
-		return append([]string{paneTitle(st, "Details", "", r.w, false)}, f.planLines(r.w)...)
+func (f *Frame) bucketDetails(r Rect) []string {
+	st := &f.Styles
+	if f.Matrix == nil || len(f.Matrix.Buckets) == 0 {
+		return append([]string{paneTitle(st, "Details", "", r.W, false)}, f.planLines(r.W)...)
 	}
-	i := f.state.Selected
-	b := &f.matrix.Buckets[i]
+	i := f.State.Selected
+	b := &f.Matrix.Buckets[i]
 	kind := "merged range"
 	switch {
 	case b.Node != nil:
@@ -49,21 +49,21 @@ func (f *frame) bucketDetails(r rect) []string {
 	case b.Units == 1:
 		kind = "range"
 	}
-	lines := []string{paneTitle(st, fmt.Sprintf("Bucket %d of %d", i+1, len(f.matrix.Buckets)), kind, r.w, false)}
-	valueWidth := r.w - detailLabelColumn - 2
-	startText, endText := f.matrix.BoundTexts(i)
+	lines := []string{paneTitle(st, fmt.Sprintf("Bucket %d of %d", i+1, len(f.Matrix.Buckets)), kind, r.W, false)}
+	valueWidth := r.W - detailLabelColumn - 2
+	startText, endText := f.Matrix.BoundTexts(i)
 	lines = append(lines, f.boundFields("start", b.Start, startText, "(table start)", valueWidth)...)
 	lines = append(lines, f.boundFields("end excl", b.End, endText, "(table end)", valueWidth)...)
-	if f.snap.HasTraffic() {
+	if f.Snap.HasTraffic() {
 		lines = append(lines, f.trafficFields(b)...)
 	}
 	if !b.Latency.Empty() {
 		lines = append(lines, f.field("latency", "median "+units.Latency(b.Latency.Median())+"   max "+units.Latency(b.Latency.Max())+
 			"   ("+units.Count(b.Latency.Count())+" calls)"))
 	}
-	if h := f.snap.HotTablets; h != nil {
+	if h := f.Snap.HotTablets; h != nil {
 		text := "none in the window"
-		if first, last, micros := f.snap.CPUSpan(); last > first {
+		if first, last, micros := f.Snap.CPUSpan(); last > first {
 			text = units.Percent(b.CPU/(float64(last-first)*float64(micros)/60e6)/100) + " of a node on average"
 		}
 		if h.Simulated() {
@@ -71,15 +71,15 @@ func (f *frame) bucketDetails(r rect) []string {
 		}
 		lines = append(lines, f.field("node CPU", text))
 	}
-	total := f.snap.Totals()
-	if total.Rows > 0 || !f.snap.HasTraffic() && !f.snap.HotTabletsOnly() {
+	total := f.Snap.Totals()
+	if total.Rows > 0 || !f.Snap.HasTraffic() && !f.Snap.HotTabletsOnly() {
 		share := ""
 		if total.Rows > 0 {
 			share = "  (" + heatmap.UnitShare.Format(b.Stats.Rows/total.Rows) + " of rows)"
 		}
 		lines = append(lines, f.field("rows", heatmap.UnitCount.Format(b.Stats.Rows)+share))
-		if f.snap.Scan.HasInterval() {
-			low, high := f.snap.Scan.RowsInterval(b.Stats.Rows)
+		if f.Snap.Scan.HasInterval() {
+			low, high := f.Snap.Scan.RowsInterval(b.Stats.Rows)
 			lines = append(lines, f.field("95% rows", heatmap.UnitCount.Format(low)+" – "+heatmap.UnitCount.Format(high)+"  (sampled)"))
 		}
 		lines = append(lines,
@@ -90,21 +90,21 @@ func (f *frame) bucketDetails(r rect) []string {
 	if b.Stats.Cells > 0 {
 		lines = append(lines, f.field("writes", microsTime(b.Stats.FirstWrite)+" → "+microsTime(b.Stats.LastWrite)))
 	}
-	if m, c := f.matrix, f.state.column(); m.Timed() && c >= 0 && c < m.Columns() {
+	if m, c := f.Matrix, f.State.column(); m.Timed() && c >= 0 && c < m.Columns() {
 		at := m.Time.ColumnStart(c)
 		lines = append(lines, f.field("column", fmt.Sprintf("%s +%s: %s", at.Format(timeLayout), units.Duration(m.Time.ColumnDuration()),
 			m.View.Metric.Unit().Format(m.Value(i, c)))))
 	}
 	rowLine := func(key keyspace.Key, figure string) string {
-		return "   " + st.Text.Render(keyWithTime(key, f.delimiters(), max(r.w-4-ansi.StringWidth(figure)-2, 8))) + "  " + st.Muted.Render(figure)
+		return "   " + st.Text.Render(keyWithTime(key, f.delimiters(), max(r.W-4-ansi.StringWidth(figure)-2, 8))) + "  " + st.Muted.Render(figure)
 	}
-	if top := topRowsIn(b.Start, b.End, bySize, f.snap.Largest, nodeList(b.Node, false)); len(top) > 0 {
+	if top := topRowsIn(b.Start, b.End, bySize, f.Snap.Largest, nodeList(b.Node, false)); len(top) > 0 {
 		lines = append(lines, " "+st.Strong.Render("Largest rows here"))
 		for _, row := range top {
 			lines = append(lines, rowLine(row.Key, heatmap.UnitBytes.Format(float64(row.Bytes))))
 		}
 	}
-	if top := topRowsIn(b.Start, b.End, byVersions, f.snap.MostVersioned, nodeList(b.Node, true)); len(top) > 0 && top[0].MaxVersions > 1 {
+	if top := topRowsIn(b.Start, b.End, byVersions, f.Snap.MostVersioned, nodeList(b.Node, true)); len(top) > 0 && top[0].MaxVersions > 1 {
 		lines = append(lines, " "+st.Strong.Render("Most versions here"))
 		for _, row := range top {
 			if row.MaxVersions > 1 {
@@ -112,25 +112,25 @@ func (f *frame) bucketDetails(r rect) []string {
 			}
 		}
 	}
-	if f.snap.HasTraffic() {
-		lines = append(lines, f.hotRowsIn(b, r.w)...)
+	if f.Snap.HasTraffic() {
+		lines = append(lines, f.hotRowsIn(b, r.W)...)
 	}
-	if here, wide := findingsIn(f.findings, b.Start, b.End); len(here)+wide > 0 {
+	if here, wide := findingsIn(f.Findings, b.Start, b.End); len(here)+wide > 0 {
 		lines = append(lines, " "+st.Strong.Render("Findings here"))
 		for _, fi := range here[:min(len(here), detailFindings)] {
-			lines = append(lines, "   "+f.severityMark(fi.Severity)+" "+st.Text.Render(safeText(string(fi.Kind)))+" "+st.Muted.Render(keyText(fi.Prefix, r.w/2)))
+			lines = append(lines, "   "+f.severityMark(fi.Severity)+" "+st.Text.Render(safeText(string(fi.Kind)))+" "+st.Muted.Render(KeyText(fi.Prefix, r.W/2)))
 		}
 		if wide > 0 {
 			lines = append(lines, "   "+st.Muted.Render(fmt.Sprintf("+ %d table-wide (f lists them)", wide)))
 		}
 	}
 	lines = append(lines, " "+st.Muted.Render(f.drillHint(b)))
-	return append(lines, f.planLines(r.w)...)
+	return append(lines, f.planLines(r.W)...)
 }
 
 // drillHint says what enter does on bucket b.
-func (f *frame) drillHint(b *heatmap.Bucket) string {
-	sampled := f.snap != nil && f.snap.Scan.Mode == keyspace.ModeSample
+func (f *Frame) drillHint(b *heatmap.Bucket) string {
+	sampled := f.Snap != nil && f.Snap.Scan.Mode == keyspace.ModeSample
 	switch {
 	case b.CanDrill() && sampled:
 		return "enter: drill in and re-read this range in full"
@@ -146,7 +146,7 @@ func (f *frame) drillHint(b *heatmap.Bucket) string {
 // says (as the bucket's labels escape it: [heatmap.Matrix.BoundTexts]),
 // and on the next line the time its first time segment holds, when it
 // holds one.
-func (f *frame) boundFields(label string, k keyspace.Key, text, tableEnd string, width int) []string {
+func (f *Frame) boundFields(label string, k keyspace.Key, text, tableEnd string, width int) []string {
 	var lines []string
 	for i, line := range keyLines(text, width, tableEnd) {
 		if i > 0 {
@@ -155,7 +155,7 @@ func (f *frame) boundFields(label string, k keyspace.Key, text, tableEnd string,
 		lines = append(lines, f.field(label, line))
 	}
 	if t := keyTime(k, f.delimiters()); t != "" {
-		lines = append(lines, f.field("", f.styles.Muted.Render(cut(t, width))))
+		lines = append(lines, f.field("", f.Styles.Muted.Render(Cut(t, width))))
 	}
 	return lines
 }
@@ -217,23 +217,23 @@ func overlaps(aStart, aEnd, bStart, bEnd string) bool {
 }
 
 // findingDetails describes the selected finding in full.
-func (f *frame) findingDetails(r rect) []string {
-	st := &f.styles
-	if len(f.findings) == 0 {
-		return []string{paneTitle(st, "Finding", "", r.w, false), "", " " + st.Muted.Render("no findings")}
+func (f *Frame) findingDetails(r Rect) []string {
+	st := &f.Styles
+	if len(f.Findings) == 0 {
+		return []string{paneTitle(st, "Finding", "", r.W, false), "", " " + st.Muted.Render("no findings")}
 	}
-	i := clampIndex(f.state.Line(PaneFindings), len(f.findings))
-	fi := f.findings[i]
-	lines := []string{paneTitle(st, fmt.Sprintf("Finding %d of %d", i+1, len(f.findings)), fi.Severity.String(), r.w, false)}
+	i := ClampIndex(f.State.Line(PaneFindings), len(f.Findings))
+	fi := f.Findings[i]
+	lines := []string{paneTitle(st, fmt.Sprintf("Finding %d of %d", i+1, len(f.Findings)), fi.Severity.String(), r.W, false)}
 	head := " " + f.severityMark(fi.Severity) + " " + st.Strong.Render(safeText(string(fi.Kind)))
 	if fi.Prefix != "" {
-		head += st.Muted.Render(" at ") + st.Text.Render(keyText(fi.Prefix, r.w-ansi.StringWidth(string(fi.Kind))-8))
+		head += st.Muted.Render(" at ") + st.Text.Render(KeyText(fi.Prefix, r.W-ansi.StringWidth(string(fi.Kind))-8))
 	}
 	lines = append(lines, head)
 	if fi.Start != "" || fi.End != "" {
-		lines = append(lines, f.field("range", cut(rangeText(fi.Start, fi.End), r.w-detailLabelColumn-2)))
+		lines = append(lines, f.field("range", Cut(RangeText(fi.Start, fi.End), r.W-detailLabelColumn-2)))
 	}
-	text := r.w - 2
+	text := r.W - 2
 	for _, line := range wrap(safeText(fi.Summary), text) {
 		lines = append(lines, " "+st.Text.Render(line))
 	}
@@ -264,12 +264,12 @@ func trimFloat(v float64) string {
 }
 
 // severityMark is the coloured mark of a severity.
-func (f *frame) severityMark(s diagnose.Severity) string {
+func (f *Frame) severityMark(s diagnose.Severity) string {
 	switch s {
 	case diagnose.SeverityError:
-		return f.styles.Error.Render("✗")
+		return f.Styles.Error.Render("✗")
 	case diagnose.SeverityWarning:
-		return f.styles.Warning.Render("▲")
+		return f.Styles.Warning.Render("▲")
 	}
-	return f.styles.Info.Render("•")
+	return f.Styles.Info.Render("•")
 }

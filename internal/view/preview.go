@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"fmt"
@@ -13,12 +13,12 @@ import (
 // in all, for the details pane: a user waiting on a scan of a real
 // instance sees its cost, and once it ends, planned against read. None
 // before the scan says (or for a saved snapshot).
-func (f *frame) planLines(width int) []string {
-	p := f.preview
+func (f *Frame) planLines(width int) []string {
+	p := f.Preview
 	if p == nil {
 		return nil
 	}
-	st := &f.styles
+	st := &f.Styles
 	value := max(width-detailLabelColumn-2, 8)
 	lines := []string{" " + st.Strong.Render("This scan")}
 	// addStyled wraps text under label; add writes it plain.
@@ -33,13 +33,13 @@ func (f *frame) planLines(width int) []string {
 	if t := p.Time(); t != "" {
 		add("time", t)
 	}
-	if f.scan != nil && (f.scan.running && f.scan.progress.RangesTotal > 0 || f.scan.progress.Final) {
-		g := f.scan.progress
+	if f.Scan != nil && (f.Scan.Running && f.Scan.Progress.RangesTotal > 0 || f.Scan.Progress.Final) {
+		g := f.Scan.Progress
 		read := fmt.Sprintf("%s rows (%s) in %s", units.Thousands(g.RowsRead), units.Bytes(float64(g.BytesRead)), units.Duration(g.Elapsed))
 		if g.Rescans > 0 {
 			read += fmt.Sprintf(", %d re-read in full", g.Rescans)
 		}
-		if f.scan.running {
+		if f.Scan.Running {
 			read += " so far"
 		}
 		add("read", read)

@@ -1,4 +1,4 @@
-package tui
+package view
 
 // Minimum and preferred sizes, in terminal cells.
 const (
@@ -34,56 +34,56 @@ const (
 	maxFullHelpLines = 8
 )
 
-// rect is a rectangle of cells: top-left corner and size.
-type rect struct{ x, y, w, h int }
+// Rect is a rectangle of cells: top-left corner and size.
+type Rect struct{ X, Y, W, H int }
 
-// contains reports whether the cell (x, y) lies in r.
-func (r rect) contains(x, y int) bool {
-	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
+// Contains reports whether the cell (x, y) lies in r.
+func (r Rect) Contains(x, y int) bool {
+	return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
 }
 
-// layout places every part of the screen for one terminal size. It is
+// Layout places every part of the screen for one terminal size. It is
 // computed once per tea.WindowSizeMsg (and when the full help opens or
 // closes); renderers and mouse hit tests read it.
-type layout struct {
+type Layout struct {
 	width, height int
-	// tooSmall is set below [MinWidth]×[MinHeight]: nothing else is set.
-	tooSmall bool
-	// wide puts details and findings in a column right of main.
-	wide                                          bool
-	header, main, details, findings, status, help rect
-	// picker is the table picker's list area (the whole body).
-	picker rect
+	// TooSmall is set below [MinWidth]×[MinHeight]: nothing else is set.
+	TooSmall bool
+	// Wide puts details and findings in a column right of main.
+	Wide                                          bool
+	Header, Main, Details, Findings, Status, Help Rect
+	// Picker is the table picker's list area (the whole body).
+	Picker Rect
 }
 
 // newLayout lays out a width×height screen with helpLines lines of help.
-func newLayout(width, height, helpLines int) layout {
-	l := layout{width: width, height: height}
+func newLayout(width, height, helpLines int) Layout {
+	l := Layout{width: width, height: height}
 	if width < MinWidth || height < MinHeight {
-		l.tooSmall = true
+		l.TooSmall = true
 		return l
 	}
 	helpLines = min(max(helpLines, shortHelpLines), maxFullHelpLines)
-	l.header = rect{0, 0, width, headerLines}
-	l.help = rect{0, height - helpLines, width, helpLines}
-	l.status = rect{0, l.help.y - statusLines, width, statusLines}
-	body := rect{0, headerLines, width, l.status.y - headerLines}
-	l.picker = body
+	l.Header = Rect{0, 0, width, headerLines}
+	l.Help = Rect{0, height - helpLines, width, helpLines}
+	l.Status = Rect{0, l.Help.Y - statusLines, width, statusLines}
+	body := Rect{0, headerLines, width, l.Status.Y - headerLines}
+	l.Picker = body
 	if width >= wideLayoutWidth {
-		l.wide = true
+		l.Wide = true
 		side := min(max(int(float64(width)*sideWidthShare), minSideWidth), maxSideWidth)
-		l.main = rect{0, body.y, width - side - separatorWidth, body.h}
-		sx := l.main.w + separatorWidth
-		detailsLines := max(int(float64(body.h)*detailsShare), body.h-max(minFindingsLines, body.h/3))
-		detailsLines = min(detailsLines, body.h-minFindingsLines)
-		l.details = rect{sx, body.y, side, detailsLines}
-		l.findings = rect{sx, body.y + detailsLines, side, body.h - detailsLines}
+		l.Main = Rect{0, body.Y, width - side - separatorWidth, body.H}
+		sx := l.Main.W + separatorWidth
+		detailsLines := max(int(float64(body.H)*detailsShare), body.H-max(minFindingsLines, body.H/3))
+		detailsLines = min(detailsLines, body.H-minFindingsLines)
+		l.Details = Rect{sx, body.Y, side, detailsLines}
+		l.Findings = Rect{sx, body.Y + detailsLines, side, body.H - detailsLines}
 		return l
 	}
-	bottom := min(max(int(float64(body.h)*bottomShare), minBottomLines), maxBottomLines)
-	l.main = rect{0, body.y, width, body.h - bottom}
+	bottom := min(max(int(float64(body.H)*bottomShare), minBottomLines), maxBottomLines)
+	l.Main = Rect{0, body.Y, width, body.H - bottom}
 	half := (width - separatorWidth) / 2
-	l.details = rect{0, l.main.y + l.main.h, half, bottom}
-	l.findings = rect{half + separatorWidth, l.details.y, width - half - separatorWidth, bottom}
+	l.Details = Rect{0, l.Main.Y + l.Main.H, half, bottom}
+	l.Findings = Rect{half + separatorWidth, l.Details.Y, width - half - separatorWidth, bottom}
 	return l
 }

@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"path/filepath"
@@ -11,6 +11,7 @@ import (
 	"github.com/btviz/btviz/internal/diagnose"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/testkit/tier"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
 // TestSavedScenarioSnapshots draws the snapshots scanned from the real
@@ -44,7 +45,7 @@ func TestSavedScenarioSnapshots(t *testing.T) {
 			for _, size := range goldenSizes {
 				for _, pane := range Panes() {
 					frame := RenderFrame(snap, findings, ViewState{}.Showing(pane), size.width, size.height, true, colorprofile.TrueColor)
-					requireFrame(t, frame, size.width, size.height)
+					tuitest.RequireFrame(t, frame, size.width, size.height)
 				}
 				frame := RenderFrame(snap, findings, ViewState{Focus: PaneFindings}, size.width, size.height, true, colorprofile.NoTTY)
 				if !strings.Contains(frame, snap.Table) {

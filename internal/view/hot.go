@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func (hotPane) showsBuckets() bool { return false }
 func (hotPane) open() key.Binding {
 	return key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "hot rows"))
 }
-func (hotPane) help(s *shared) help.KeyMap { return listHelp{s.keys} }
+func (hotPane) help(s *Shared) help.KeyMap { return listHelp{s.Keys} }
 
 // PaneHot shows the hottest rows and scans of a traffic recording.
 const PaneHot Pane = "hot"
@@ -84,34 +84,34 @@ func selectable(items []hotItem) []int {
 }
 
 // selectedHot returns the selected item, if any.
-func (f *frame) selectedHot() (hotItem, bool) {
-	items := hotItems(f.snap)
+func (f *Frame) selectedHot() (hotItem, bool) {
+	items := hotItems(f.Snap)
 	picks := selectable(items)
 	if len(picks) == 0 {
 		return hotItem{}, false
 	}
-	return items[picks[clampIndex(f.state.Line(PaneHot), len(picks))]], true
+	return items[picks[ClampIndex(f.State.Line(PaneHot), len(picks))]], true
 }
 
-func (hotPane) lines(f *frame, r rect, _ bool) []string {
-	st := &f.styles
-	items := hotItems(f.snap)
+func (hotPane) lines(f *Frame, r Rect, _ bool) []string {
+	st := &f.Styles
+	items := hotItems(f.Snap)
 	picks := selectable(items)
-	lines := []string{paneTitle(st, "Hot rows", fmt.Sprintf("%d rows and ranges", len(picks)), r.w, true)}
+	lines := []string{paneTitle(st, "Hot rows", fmt.Sprintf("%d rows and ranges", len(picks)), r.W, true)}
 	if len(picks) == 0 {
 		return append(lines, "", " "+st.Muted.Render("no traffic recorded: btviz record (or btviz --emulator --traffic NAME) records an application's reads and writes"))
 	}
-	keyWidth := max(r.w-4-hotCountColumn-hotVolumeColumn, 12)
-	lines = append(lines, st.Muted.Render(fitLine("  "+padRight("row key or range", keyWidth)+padLeft("count", hotCountColumn)+padLeft("bytes or rows", hotVolumeColumn), r.w)))
-	selected := picks[clampIndex(f.state.Line(PaneHot), len(picks))]
-	first := scrollStart(selected, len(items), listLines(r))
+	keyWidth := max(r.W-4-hotCountColumn-hotVolumeColumn, 12)
+	lines = append(lines, st.Muted.Render(fitLine("  "+padRight("row key or range", keyWidth)+padLeft("count", hotCountColumn)+padLeft("bytes or rows", hotVolumeColumn), r.W)))
+	selected := picks[ClampIndex(f.State.Line(PaneHot), len(picks))]
+	first := ScrollStart(selected, len(items), listLines(r))
 	for i := first; i < len(items) && i < first+listLines(r); i++ {
 		it := items[i]
 		if it.kind == "" {
 			lines = append(lines, " "+st.Strong.Render(it.title))
 			continue
 		}
-		lines = append(lines, f.listLine(i == selected, true, hotLine(it, keyWidth), "", r.w))
+		lines = append(lines, f.listLine(i == selected, true, hotLine(it, keyWidth), "", r.W))
 	}
 	return lines
 }
@@ -120,21 +120,21 @@ func (hotPane) lines(f *frame, r rect, _ bool) []string {
 // scan returned).
 func hotLine(it hotItem, keyWidth int) string {
 	if it.kind == "scanned" {
-		return padRight(cut(rangeText(it.scan.Start, it.scan.End), keyWidth-1), keyWidth) +
+		return padRight(Cut(RangeText(it.scan.Start, it.scan.End), keyWidth-1), keyWidth) +
 			padLeft(units.CountRange(it.scan.Count-it.scan.Error, it.scan.Count), hotCountColumn) + padLeft(units.Short(it.scan.Rows)+" rows", hotVolumeColumn)
 	}
-	return padRight(keyText(it.row.Key, keyWidth-1), keyWidth) +
+	return padRight(KeyText(it.row.Key, keyWidth-1), keyWidth) +
 		padLeft(units.CountRange(it.row.Count-it.row.Error, it.row.Count), hotCountColumn) + padLeft(units.Bytes(it.row.Bytes), hotVolumeColumn)
 }
 
-func (hotPane) details(f *frame, r rect) []string {
-	st := &f.styles
+func (hotPane) details(f *Frame, r Rect) []string {
+	st := &f.Styles
 	it, ok := f.selectedHot()
 	if !ok {
-		return []string{paneTitle(st, "Hot row", "", r.w, false)}
+		return []string{paneTitle(st, "Hot row", "", r.W, false)}
 	}
-	total := f.snap.TrafficTotals()
-	valueWidth := r.w - detailLabelColumn - 2
+	total := f.Snap.TrafficTotals()
+	valueWidth := r.W - detailLabelColumn - 2
 	if it.kind == "scanned" {
 		s := it.scan
 		perScan := 0.0
@@ -142,8 +142,8 @@ func (hotPane) details(f *frame, r rect) []string {
 			perScan = s.Rows / s.Count
 		}
 		return []string{
-			paneTitle(st, "Scanned range", "enter: show it", r.w, false),
-			f.field("range", cut(rangeText(s.Start, s.End), valueWidth)),
+			paneTitle(st, "Scanned range", "enter: show it", r.W, false),
+			f.field("range", Cut(RangeText(s.Start, s.End), valueWidth)),
 			f.field("scans", units.CountRange(s.Count-s.Error, s.Count)+fmt.Sprintf("  (%s of %s scans)", percentOf(s.Count, total.Scans), units.Count(total.Scans))),
 			f.field("rows", units.Count(s.Rows)+" returned, "+units.Short(perScan)+" a scan"),
 		}
@@ -154,8 +154,8 @@ func (hotPane) details(f *frame, r rect) []string {
 		of, all = total.RowsWritten, "rows written"
 	}
 	return []string{
-		paneTitle(st, "Hot row", "enter: show it", r.w, false),
-		f.field("key", keyText(row.Key, valueWidth)),
+		paneTitle(st, "Hot row", "enter: show it", r.W, false),
+		f.field("key", KeyText(row.Key, valueWidth)),
 		f.field(it.kind, units.CountRange(row.Count-row.Error, row.Count)+" times  ("+percentOf(row.Count, of)+" of "+all+")"),
 		f.field("bytes", units.Bytes(row.Bytes)),
 	}
@@ -171,10 +171,10 @@ func percentOf(part, whole float64) string {
 
 // key moves through the hot rows; enter shows the selected row or range
 // in the heatmap, esc goes back to the heatmap.
-func (hotPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action {
-	k := f.keys
-	n := len(selectable(hotItems(f.snap)))
-	if i, ok := listMove(k, msg, s.Line(PaneHot), n, 0); ok {
+func (hotPane) key(f *Frame, s *ViewState, msg fmt.Stringer) Action {
+	k := f.Keys
+	n := len(selectable(hotItems(f.Snap)))
+	if i, ok := ListMove(k, msg, s.Line(PaneHot), n, 0); ok {
 		s.SetLine(PaneHot, i)
 		return nil
 	}
@@ -194,24 +194,24 @@ func (hotPane) key(f *frame, s *ViewState, msg fmt.Stringer) Action {
 }
 
 // click selects the item on the clicked line.
-func (hotPane) click(f *frame, s *ViewState, r rect, _, y int) Action {
-	items := hotItems(f.snap)
+func (hotPane) click(f *Frame, s *ViewState, r Rect, _, y int) Action {
+	items := hotItems(f.Snap)
 	picks := selectable(items)
 	if len(picks) == 0 {
 		return nil
 	}
-	selected := picks[clampIndex(s.Line(PaneHot), len(picks))]
-	i := scrollStart(selected, len(items), listLines(r)) + y - r.y - listHeadLines
+	selected := picks[ClampIndex(s.Line(PaneHot), len(picks))]
+	i := ScrollStart(selected, len(items), listLines(r)) + y - r.Y - listHeadLines
 	for p, index := range picks {
-		if index == i && y >= r.y+listHeadLines {
+		if index == i && y >= r.Y+listHeadLines {
 			s.SetLine(PaneHot, p)
 		}
 	}
 	return nil
 }
 
-func (hotPane) wheel(f *frame, s *ViewState, delta int) {
-	s.SetLine(PaneHot, clampIndex(s.Line(PaneHot)+delta, len(selectable(hotItems(f.snap)))))
+func (hotPane) wheel(f *Frame, s *ViewState, delta int) {
+	s.SetLine(PaneHot, ClampIndex(s.Line(PaneHot)+delta, len(selectable(hotItems(f.Snap)))))
 }
 
 // listHelp is the key help of a list pane whose enter shows the selected

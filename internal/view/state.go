@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"maps"
@@ -74,10 +74,10 @@ func defaultBucketing(snap *keyspace.Snapshot) heatmap.Bucketing {
 	return DefaultBucketing
 }
 
-// normalized fills the defaults of the zero fields; the metric's depends
+// Normalized fills the defaults of the zero fields; the metric's depends
 // on the snapshot shown (operations for a traffic recording, writes for a
 // scan), so a state without a snapshot keeps it empty until one comes.
-func (s ViewState) normalized(snap *keyspace.Snapshot) ViewState {
+func (s ViewState) Normalized(snap *keyspace.Snapshot) ViewState {
 	if s.Main == "" || paneOf(s.Main).place() != placeMain {
 		s.Main = PaneHeatmap
 	}
@@ -134,14 +134,28 @@ func (s ViewState) Showing(p Pane) ViewState {
 	return s
 }
 
+// Child returns the state of a drill-down level below s: s's view
+// settings and main pane when it shows buckets (else the heatmap), with
+// the keyboard, nothing selected, at prefix or [start, end).
+func (s ViewState) Child(prefix, start, end keyspace.Key) ViewState {
+	next := s
+	next.Prefix, next.Start, next.End = prefix, start, end
+	next.Selected, next.TimeColumn, next.RowColumns = 0, 0, false
+	next.Focus = ""
+	if !paneOf(next.Main).showsBuckets() {
+		next.Main = PaneHeatmap
+	}
+	return next
+}
+
 // focused returns the pane that has the keyboard.
 func (s ViewState) focused() pane { return paneOf(s.Shown()) }
 
 // column returns the selected time column counted from 0, or −1.
 func (s ViewState) column() int { return s.TimeColumn - 1 }
 
-// isRange reports whether the state names an explicit key range.
-func (s ViewState) isRange() bool { return s.Prefix == "" && (s.Start != "" || s.End != "") }
+// IsRange reports whether the state names an explicit key range.
+func (s ViewState) IsRange() bool { return s.Prefix == "" && (s.Start != "" || s.End != "") }
 
 // heatView returns the heatmap view of the state over snap, sized rows ×
 // columns, and the tree path from the root to the node the view hangs
@@ -159,7 +173,7 @@ func (s ViewState) heatView(snap *keyspace.Snapshot, rows, columns int) (heatmap
 		v.Start, v.End = s.Prefix, keyspace.Key(keyspace.PrefixEnd(string(s.Prefix)))
 		return v, containingPath(snap.Root, string(v.Start), string(v.End))
 	}
-	if s.isRange() {
+	if s.IsRange() {
 		v.Start, v.End = s.Start, s.End
 		return v, containingPath(snap.Root, string(s.Start), string(s.End))
 	}
@@ -180,9 +194,9 @@ func containingPath(root *keyspace.Node, start, end string) []*keyspace.Node {
 	return path[:1]
 }
 
-// cycle returns the item after current in items (the first when current
+// Cycle returns the item after current in items (the first when current
 // is not there).
-func cycle[T comparable](items []T, current T) T {
+func Cycle[T comparable](items []T, current T) T {
 	for i, item := range items {
 		if item == current {
 			return items[(i+1)%len(items)]

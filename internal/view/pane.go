@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ const (
 // pane is one unit of the table screen, bundled in one file the way
 // soft-serve bundles a component: what it draws, what the details pane
 // says while it has the keyboard, its keys and their help, and what a
-// click or the wheel does in it. Panes are dumb renderers over a [frame];
+// click or the wheel does in it. Panes are dumb renderers over a [Frame];
 // they keep no state of their own (what they select lives in [ViewState]).
 // Their keys, clicks and wheel change the view state they are given and
 // return an [Action] for what only the program can do (drill down, jump,
@@ -51,20 +51,20 @@ type pane interface {
 	showsBuckets() bool
 	// lines draws the pane in r; focused says whether it has the
 	// keyboard.
-	lines(f *frame, r rect, focused bool) []string
+	lines(f *Frame, r Rect, focused bool) []string
 	// details draws the details pane while the pane has the keyboard.
-	details(f *frame, r rect) []string
+	details(f *Frame, r Rect) []string
 	// help is the key help while the pane has the keyboard.
-	help(s *shared) help.KeyMap
+	help(s *Shared) help.KeyMap
 	// key handles a key press that no global key took, while the pane
 	// has the keyboard: it changes s, the state f was drawn from, and says
 	// what else to do (nil: nothing).
-	key(f *frame, s *ViewState, msg fmt.Stringer) Action
+	key(f *Frame, s *ViewState, msg fmt.Stringer) Action
 	// click handles a left click at screen cell (x, y) inside the pane's
 	// rectangle r.
-	click(f *frame, s *ViewState, r rect, x, y int) Action
+	click(f *Frame, s *ViewState, r Rect, x, y int) Action
 	// wheel moves the pane's selection by delta lines.
-	wheel(f *frame, s *ViewState, delta int)
+	wheel(f *Frame, s *ViewState, delta int)
 }
 
 // placement is where a pane is drawn.
@@ -93,6 +93,11 @@ func paneOf(id Pane) pane {
 	}
 	return heatPane{}
 }
+
+// ShowsBuckets reports whether pane p shows the view's key buckets (the
+// heatmap and the prefix table do), and so stays on screen when a
+// drill-down changes the view.
+func ShowsBuckets(p Pane) bool { return paneOf(p).showsBuckets() }
 
 // sidePane returns the pane drawn beside the details pane.
 func sidePane() pane {
@@ -128,9 +133,9 @@ func ParsePane(name string) (Pane, error) {
 // prefixes, findings or rows".
 func PaneNames() string { return units.OrList(Panes()) }
 
-// tabOrder returns the panes tab visits, in order (reversed for
+// TabOrder returns the panes tab visits, in order (reversed for
 // shift+tab).
-func tabOrder(reverse bool) []Pane {
+func TabOrder(reverse bool) []Pane {
 	var ids []Pane
 	for _, p := range panes() {
 		if p.tabStop() {
