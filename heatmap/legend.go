@@ -20,7 +20,7 @@ func legendCaption(m *Matrix) string {
 	switch {
 	case !m.Timed():
 	case m.View.Metric == MetricCPU:
-		caption += ", mean of each " + m.Time.ColumnText()
+		caption += ", mean of the sampled minutes of each " + m.Time.ColumnText()
 	case m.View.Metric.Latency():
 		caption += " in each " + m.Time.ColumnText()
 	default:

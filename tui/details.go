@@ -63,8 +63,8 @@ func (f *frame) bucketDetails(r rect) []string {
 	}
 	if h := f.snap.HotTablets; h != nil {
 		text := "none in the window"
-		if first, last, micros := f.snap.CPUSpan(); last > first {
-			text = units.Percent(b.CPU/(float64(last-first)*float64(micros)/60e6)/100) + " of a node on average"
+		if minutes := f.snap.CPUMinutes(); minutes != nil && minutes.Total() > 0 {
+			text = units.Percent(b.CPU/minutes.Total()/100) + " of a node on average in the sampled minutes"
 		}
 		if h.Simulated() {
 			text += " (simulated)"
