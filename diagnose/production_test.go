@@ -161,3 +161,13 @@ func TestHotTabletJoinedWithTheScanSaysWhatItHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestHotTabletsAloneRaiseNoScanNote: a file of hot tablets alone, taken
+// through an emulator-mode endpoint, was never scanned: no note about the
+// emulator's sampled boundaries.
+func TestHotTabletsAloneRaiseNoScanNote(t *testing.T) {
+	snap := keyspace.HotTabletsSnapshot(plantedHotTablets("t", false), "t", keyspace.SourceEmulator)
+	if notes := kinds(Diagnose(snap))[KindScanNote]; len(notes) != 0 {
+		t.Errorf("hot tablets alone raise scan notes: %v", notes)
+	}
+}
