@@ -178,18 +178,15 @@ func (d *diagnosis) tabletHolds(start, end string, oneRow bool, row keyspace.Key
 		return "", evidence
 	}
 	stats, exact := keyspace.RangeStats(d.root, start, end)
+	if oneRow {
+		return d.rowHolds(row, stats, exact, start, end)
+	}
 	evidence.set("rows", stats.Rows)
 	evidence.set("bytes", stats.Bytes)
 	evidence.set("row_share", share(stats.Rows, d.root.Rows))
 	at := "at least "
 	if exact {
 		at = ""
-	}
-	if oneRow {
-		if stats.Rows == 0 {
-			return "the scan did not find the row (written after it, or deleted)", evidence
-		}
-		return fmt.Sprintf("the row holds %s in %s cells", units.Bytes(stats.Bytes), units.Count(stats.Cells)), evidence
 	}
 	text := fmt.Sprintf("it holds %s%s rows (%s of the table) and %s", at, units.Count(stats.Rows), units.Percent(share(stats.Rows, d.root.Rows)), units.Bytes(stats.Bytes))
 	if names := coveredPrefixes(d.root, start, end); len(names) > 0 {
@@ -204,6 +201,36 @@ func (d *diagnosis) tabletHolds(start, end string, oneRow bool, row keyspace.Key
 	}
 	return text, evidence
 }
+
+// rowHolds says what the scan found of the one row of a hot tablet: the
+// row's own size when the scan kept it among the largest rows, the range's
+// rows when the tree resolves them, that the scan did not find it only
+// when the tree places every row around it (exact), and otherwise where it
+// lies, as the tree counts groups of rows, not each row.
+func (d *diagnosis) rowHolds(row keyspace.Key, stats keyspace.Stats, exact bool, start, end string) (string, Evidence) {
+	evidence := Evidence{}
+	for _, r := range slices.Concat(d.snap.Largest, d.snap.MostVersioned) {
+		if r.Key == row {
+			evidence.set("rows", 1)
+			evidence.set("bytes", float64(r.Bytes))
+			return fmt.Sprintf("the row holds %s in %s cells (one of the table's largest rows)", units.Bytes(float64(r.Bytes)), units.Count(float64(r.Cells))), evidence
+		}
+	}
+	switch {
+	case stats.Rows > 0:
+		evidence.set("rows", stats.Rows)
+		evidence.set("bytes", stats.Bytes)
+		return fmt.Sprintf("the row holds %s in %s cells", units.Bytes(stats.Bytes), units.Count(stats.Cells)), evidence
+	case exact:
+		evidence.set("rows", 0)
+		return "the scan did not find the row (written after it, or deleted)", evidence
+	}
+	return "the scan counts the rows around it together, not this one row, under " + strings.Join(coveredPrefixes(d.root, start, end), ", "), evidence
+}
+
+// wholePrefixShare is the share of a prefix's rows a hot tablet must
+// cover for its summary to name the prefix rather than its children.
+const wholePrefixShare = 0.9
 
 // maxNamedPrefixes is how many prefixes a hot tablet's summary names.
 const maxNamedPrefixes = 4
@@ -226,6 +253,14 @@ func coveredPrefixes(root *keyspace.Node, start, end string) []string {
 			break
 		}
 		holder = next
+	}
+	if holder != root {
+		// A tablet cut at its prefix's first and last rows rather than at
+		// the prefix's bounds still covers the prefix: name it, not its
+		// children.
+		if in, _ := keyspace.RangeStats(holder, start, end); holder.Rows > 0 && in.Rows >= wholePrefixShare*holder.Rows {
+			return []string{printable(string(holder.Prefix))}
+		}
 	}
 	var met []*keyspace.Node
 	for _, c := range holder.Children {

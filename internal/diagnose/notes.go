@@ -36,8 +36,8 @@ func checkScanNotes(d *diagnosis) []Finding {
 				Evidence{"calls": methodCalls(t.Methods)}))
 		}
 	}
-	if d.root.Rows == 0 && d.snap.HasTraffic() {
-		return notes // a recording alone: nothing was scanned
+	if d.root.Rows == 0 && (d.snap.HasTraffic() || d.snap.HotTabletsOnly()) {
+		return notes // a recording or hot tablets alone: nothing was scanned
 	}
 	if !d.snap.RangesAreTablets {
 		summary := "the range map is not a tablet map, so tablet-skew is not checked"

@@ -131,3 +131,43 @@ func TestEvenLatencyRaisesNothing(t *testing.T) {
 		t.Errorf("even latencies raised %v", found)
 	}
 }
+
+// TestHotTabletJoinedWithTheScanSaysWhatItHolds: joined with a full scan,
+// a one-row tablet on a row the scan kept (its largest) gives the row's
+// size, not "the scan did not find the row" (a reviewer's report said so
+// of a row the same report listed first among the largest); a tablet cut
+// at a prefix's first and last rows names the prefix, not its first four
+// children "and 92 more".
+func TestHotTabletJoinedWithTheScanSaysWhatItHolds(t *testing.T) {
+	scan := scenarioSnapshot(t, "social-celebrity")
+	largest := scan.Largest[0]
+	tablets := samples("c1", scan.Table, string(largest.Key), string(largest.Key)+"\x00", 6, 61)
+	tablets = append(tablets, samples("c1", scan.Table, "user#mila_rosewood#p000000#", "user#mila_rosewood#p999999#", 8, 82)...)
+	hot := keyspace.NewHotTablets(keyspace.HotTablets{Source: keyspace.HotTabletsBigtable, Clusters: []string{"c1"},
+		From: hotFrom, To: hotFrom.Add(24 * time.Hour), Tablets: tablets})
+	found := kinds(Diagnose(keyspace.WithHotTablets(scan, hot)))[KindHotTablet]
+	if len(found) != 2 {
+		t.Fatalf("%d hot-tablet findings, want the row and the range: %v", len(found), found)
+	}
+	for _, f := range found {
+		if f.Start == largest.Key {
+			if !strings.Contains(f.Summary, units.Bytes(float64(largest.Bytes))) || strings.Contains(f.Summary, "did not find") || f.Evidence["rows"] != 1 {
+				t.Errorf("the largest row's tablet: %s %v", f.Summary, f.Evidence)
+			}
+			continue
+		}
+		if !strings.Contains(f.Summary, "under user#mila_rosewood#") || strings.Contains(f.Summary, "more") {
+			t.Errorf("the celebrity's tablet names her prefix alone: %s", f.Summary)
+		}
+	}
+}
+
+// TestHotTabletsAloneRaiseNoScanNote: a file of hot tablets alone, taken
+// through an emulator-mode endpoint, was never scanned: no note about the
+// emulator's sampled boundaries.
+func TestHotTabletsAloneRaiseNoScanNote(t *testing.T) {
+	snap := keyspace.HotTabletsSnapshot(plantedHotTablets("t", false), "t", keyspace.SourceEmulator)
+	if notes := kinds(Diagnose(snap))[KindScanNote]; len(notes) != 0 {
+		t.Errorf("hot tablets alone raise scan notes: %v", notes)
+	}
+}

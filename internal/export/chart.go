@@ -171,6 +171,9 @@ func markShare(m *heatmap.Matrix, first, last int) string {
 		}
 	}
 	what := strings.TrimPrefix(m.Description(), "share of ")
+	if m.View.Metric == heatmap.MetricCPU {
+		what = "the node CPU drawn" // not "of node CPU %": the share is of what the chart shows
+	}
 	switch {
 	case unit == heatmap.UnitShare:
 		return " · " + units.Percent(part) + " of " + what

@@ -32,8 +32,10 @@ func Describe(snap *keyspace.Snapshot, m *Matrix, scale Scale) Caption {
 		title = m.Table + " — " + title
 	}
 	parts := []string{rangeText(m.Start, m.End), fmt.Sprintf("%s bucketing, %d rows", m.View.Bucketing, len(m.Buckets)), scale.String() + " scale"}
-	if snap != nil {
+	if snap != nil && !snap.HotTabletsOnly() { // hot tablets alone: no scan to describe
 		parts = append(parts, scanText(snap))
+	}
+	if snap != nil {
 		if m.View.Bucketing == BucketTablets && !snap.RangesAreTablets {
 			parts = append(parts, "emulator: boundaries are samples, not tablets")
 		}

@@ -297,6 +297,13 @@ func fillValues(m *Matrix, us []unit, starts []int, grid timeGrid, ms measure, t
 			tableColumns = make([]float64, m.Time.Columns)
 			rebin.apply(dense, tableColumns)
 		}
+		var cpuMinutes []float64
+		if ms.cpu && ms.minutes != nil {
+			clear(dense)
+			grid.accumulate(dense, ms.minutes)
+			cpuMinutes = make([]float64, m.Time.Columns)
+			rebin.apply(dense, cpuMinutes)
+		}
 		for k := range m.Buckets {
 			clear(dense)
 			for i := starts[k]; i < groupEnd(starts, k, len(us)); i++ {
@@ -307,11 +314,11 @@ func fillValues(m *Matrix, us []unit, starts []int, grid timeGrid, ms measure, t
 			for j := range tableColumns {
 				values[j] = share(values[j], tableColumns[j])
 			}
-			if ms.cpu {
-				// Percent-minutes to the mean percent over the column.
-				minutes := float64(grid.buckets) * float64(grid.micros) / 60e6 / float64(m.Time.Columns)
-				for j := range values {
-					values[j] /= minutes
+			for j := range cpuMinutes {
+				// Percent-minutes to the mean percent over the
+				// column's sampled minutes.
+				if cpuMinutes[j] > 0 {
+					values[j] /= cpuMinutes[j]
 				}
 			}
 		}

@@ -285,19 +285,18 @@ func (m Metric) valid() bool {
 type measure struct {
 	metric  Metric
 	traffic bool
-	// cpu is set for the hot tablets' metric; windowMinutes is the span
-	// of their window, over which a key range's mean is taken.
-	cpu           bool
-	windowMinutes float64
+	// cpu is set for the hot tablets' metric; minutes are the minutes
+	// their samples cover ([keyspace.Snapshot.CPUMinutes]), on the grid of
+	// their CPU, over which a key range's mean is taken.
+	cpu     bool
+	minutes *keyspace.TimeHist
 }
 
 // on resolves the metric for snap.
 func (m Metric) on(snap *keyspace.Snapshot) measure {
 	ms := measure{metric: m, traffic: m.FromTraffic(snap), cpu: m.HotTablets()}
 	if ms.cpu {
-		if first, last, micros := snap.CPUSpan(); last > first {
-			ms.windowMinutes = float64(last-first) * float64(micros) / 60e6
-		}
+		ms.minutes = snap.CPUMinutes()
 	}
 	return ms
 }
@@ -319,10 +318,10 @@ type amounts struct {
 func (ms measure) scalar(a, table amounts) float64 {
 	switch {
 	case ms.cpu:
-		if ms.windowMinutes <= 0 {
+		if ms.minutes == nil || ms.minutes.Total() <= 0 {
 			return 0
 		}
-		return a.cpu / ms.windowMinutes
+		return a.cpu / ms.minutes.Total()
 	case ms.metric == MetricLatency && a.latency != nil:
 		return float64(a.latency.Median())
 	case ms.metric == MetricLatencyMax && a.latency != nil:

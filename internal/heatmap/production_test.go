@@ -59,6 +59,39 @@ func TestCPUMetricDrawsTheHotTabletOnTheScansKeys(t *testing.T) {
 	}
 }
 
+// TestCPUMetricOfSparseSamplesIsTheirLevel: a tablet at 82% listed once
+// every 15 minutes over four hours (a window's samples may be sparse; a
+// reviewer's heatmap showed it at 5%, the mean over every minute of its
+// 16-minute columns) is drawn at 82% in every column that holds a sample,
+// and the background at its 30% (render's TestCPULegendSaysTheSampledMinutes
+// checks that the legend says so).
+func TestCPUMetricOfSparseSamplesIsTheirLevel(t *testing.T) {
+	storage := heatmaptest.ScenarioSnapshot(t, "celebrity")
+	var tablets []keyspace.HotTablet
+	for m := 0; m < 240; m += 15 {
+		at := hotFrom.Add(time.Duration(m) * time.Minute)
+		tablets = append(tablets,
+			keyspace.HotTablet{Cluster: "c1", Table: storage.Table, StartKey: "user#mila_rosewood#", EndKey: "user#mila_rosewood$", Start: at, End: at.Add(time.Minute), CPU: 82},
+			keyspace.HotTablet{Cluster: "c1", Table: storage.Table, StartKey: "", EndKey: "user#mila_rosewood#", Start: at.Add(7 * time.Minute), End: at.Add(8 * time.Minute), CPU: 30})
+	}
+	hot := keyspace.NewHotTablets(keyspace.HotTablets{Source: keyspace.HotTabletsBigtable, Clusters: []string{"c1"}, From: hotFrom, To: hotFrom.Add(4 * time.Hour), Tablets: tablets})
+	snap := keyspace.WithHotTablets(storage, hot)
+	m := mustBuild(t, snap, View{Node: snap.Root, Bucketing: BucketPrefix, Metric: MetricCPU, Rows: 40, Columns: 15})
+	b, _ := hottest(m)
+	peak := 0.0
+	for col := range m.Columns() {
+		peak = max(peak, m.Value(b, col))
+	}
+	// A column holding the hot sample and a background one averages the
+	// two minutes: the hot tablet's 82% over two sampled minutes is 41%.
+	if peak < 41-1 || peak > 82+1 {
+		t.Errorf("the hot tablet's column peaks at %.1f%%, want 41%%–82%% (its samples' level)", peak)
+	}
+	if whole := m.BucketTotal(b) / float64(m.Columns()); whole < 20 {
+		t.Errorf("the hot tablet's columns average %.1f%%, diluted by minutes without a sample", whole)
+	}
+}
+
 func TestCPUMetricOfHotTabletsAlone(t *testing.T) {
 	hot := hotTablets("t", "user#celebrity#", "user#celebrity$")
 	snap := keyspace.HotTabletsSnapshot(hot, "t", keyspace.SourceBigtable)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
-	"github.com/btviz/btviz/internal/units"
 )
 
 // Permission is the IAM permission ListHotTablets needs on the instance
@@ -105,5 +104,19 @@ func NoneError(h *keyspace.HotTablets, table string) error {
 		what, strings.Join(h.Clusters, ", "), h.From.UTC().Format("2006-01-02 15:04Z"), h.To.UTC().Format("2006-01-02 15:04Z"))
 }
 
-// formatWindow writes a window as a user gave it: "36h", "20d".
-func formatWindow(w time.Duration) string { return units.Duration(w) }
+// formatWindow writes a window as a user gave it, exactly: "20d" for
+// whole days, else Go's form without its zero tail ("336h1m", not the
+// "14d" a rounded form would echo back for a window just over 14 days).
+func formatWindow(w time.Duration) string {
+	if w%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", w/(24*time.Hour))
+	}
+	text := w.String()
+	if strings.HasSuffix(text, "m0s") {
+		text = strings.TrimSuffix(text, "0s")
+	}
+	if strings.HasSuffix(text, "h0m") {
+		text = strings.TrimSuffix(text, "0m")
+	}
+	return text
+}

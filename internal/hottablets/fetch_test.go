@@ -125,8 +125,12 @@ func TestFetchErrorsSayWhatToDo(t *testing.T) {
 			}
 		})
 	}
-	if _, err := CheckWindow(15 * 24 * time.Hour); !errors.Is(err, ErrWindow) || !strings.Contains(err.Error(), "14 days") {
-		t.Errorf("a window of 15 days: %v", err)
+	for w, echo := range map[time.Duration]string{15 * 24 * time.Hour: "15d", 14*24*time.Hour + time.Minute: "336h1m", 14*24*time.Hour + 10*time.Minute: "336h10m", 337 * time.Hour: "337h"} {
+		// The window is echoed as given, not rounded to a "14d" that
+		// would be allowed.
+		if _, err := CheckWindow(w); !errors.Is(err, ErrWindow) || !strings.Contains(err.Error(), "14 days") || !strings.HasPrefix(strings.TrimPrefix(err.Error(), ErrWindow.Error()+": "), echo+" ") {
+			t.Errorf("a window of %v: %v, want it named %s", w, err, echo)
+		}
 	}
 	// The emulator alone does not implement the instance admin API.
 	c, err := Dial(context.Background(), connect.Target{Project: "local", Instance: "btviz", EmulatorHost: emutest.Start(t).Addr})

@@ -3,6 +3,7 @@ package keyspace
 import (
 	"cmp"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -184,6 +185,37 @@ func (s *Snapshot) CPUSpan() (first, last, micros int64) {
 		return 0, 0, 0
 	}
 	return s.Root.CPU.First, s.Root.CPU.Last(), s.HotTablets.BucketMicros()
+}
+
+// CPUMinutes returns, on the grid of [Snapshot.CPUSpan], how many minutes
+// of each bucket hold a sample of the shown cluster's hot tablets: the
+// minutes the cpu metric averages over. Cloud Bigtable lists a tablet only
+// for the minutes it was hot, and a window's samples may be sparse; a mean
+// over every minute of a column would dilute a tablet that used 80% of its
+// node in the sampled minutes to a few percent (nil without hot tablets).
+func (s *Snapshot) CPUMinutes() *TimeHist {
+	if s.HotTablets == nil {
+		return nil
+	}
+	h := s.HotTablets
+	cluster, micros := h.Shown(), h.BucketMicros()
+	const minute = int64(time.Minute / time.Microsecond)
+	sampled := map[int64]bool{}
+	for i := range h.Tablets {
+		t := &h.Tablets[i]
+		if t.Cluster != cluster {
+			continue
+		}
+		first := floorDiv(t.Start.UnixMicro(), minute)
+		for m := range int64(math.Ceil(t.Minutes())) {
+			sampled[first+m] = true
+		}
+	}
+	hist := &TimeHist{}
+	for _, m := range slices.Sorted(maps.Keys(sampled)) {
+		hist.add(floorDiv(m*minute, micros), 1)
+	}
+	return hist
 }
 
 // HasHotTablets reports whether the snapshot holds hot tablets (whether

@@ -123,6 +123,7 @@ func MergeRecordings(recordings []*Snapshot, names []string) (*Snapshot, error) 
 		merged.Names = append(merged.Names, cutText(nameOf(names, i)))
 	}
 	merged.ClockOffsets, merged.Notes = clockOffsets(parts, merged.Names)
+	merged.Notes = append(merged.Notes, latencyNotes(parts, merged.Names)...)
 	hot := &Traffic{}
 	mergeHotLists(hot, parts)
 	// The others are placed on the finest tree: where one recorder kept
@@ -424,4 +425,21 @@ func shiftedCorrelation(a, b []float64, shift int) (float64, bool) {
 		return 0, false
 	}
 	return sxy / math.Sqrt(sxx*syy), true
+}
+
+// latencyNotes names the recordings that hold no latencies when others
+// do (a recorder older than latencies, or one whose calls all failed
+// before they were timed): the merged latencies are those of the others'
+// calls alone.
+func latencyNotes(parts []*Snapshot, names []string) []string {
+	var without []string
+	for i, p := range parts {
+		if p.Root.Traffic == nil || p.Root.Traffic.Latency == nil {
+			without = append(without, names[i])
+		}
+	}
+	if len(without) == 0 || len(without) == len(parts) {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s holds no latencies (recorded by a btviz that predates them): the latencies are those of the other recordings' calls alone", strings.Join(without, ", "))}
 }

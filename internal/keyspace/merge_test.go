@@ -228,3 +228,41 @@ func TestAFirstScanCountsEveryRowItReturned(t *testing.T) {
 		t.Errorf("methods %+v, want one ReadRows call", calls)
 	}
 }
+
+// A recording made before latencies were recorded merges with one that
+// has them; the merge says whose calls the latencies are.
+func TestMergeNotesARecordingWithoutLatencies(t *testing.T) {
+	var ops []Op
+	for i := range 200 {
+		key := Key(fmt.Sprintf("k#%d", i%20))
+		ops = append(ops, Op{Time: recStart.Add(time.Duration(i) * 100 * time.Millisecond), Table: "t", Method: MethodReadRows, Keys: []Key{key},
+			RowsRead: []RowIO{{Key: key}}, Latency: time.Millisecond})
+	}
+	var before, after []Op // two recorders at once, one of them older
+	for i, op := range ops {
+		if i%2 == 0 {
+			before = append(before, op)
+		} else {
+			after = append(after, op)
+		}
+	}
+	old := record(before, 500)
+	old.Root.Walk(func(n *Node) bool {
+		if n.Traffic != nil {
+			n.Traffic.Latency = nil
+		}
+		return true
+	})
+	merged, err := MergeRecordings([]*Snapshot{old, record(after, 500)}, []string{"old.btviz", "new.btviz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := merged.Traffic.Merged.Notes
+	if len(notes) != 1 || !strings.Contains(notes[0], "old.btviz holds no latencies") {
+		t.Errorf("notes %q, want one naming old.btviz", notes)
+	}
+	if whole := merged.Root.Traffic.Latency.Whole(); whole.Count() != 100 {
+		got := whole.Count()
+		t.Errorf("merged latencies count %v calls, want the 100 of new.btviz", got)
+	}
+}

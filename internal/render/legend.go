@@ -21,7 +21,7 @@ func legendCaption(m *heatmap.Matrix) string {
 	switch {
 	case !m.Timed():
 	case m.View.Metric == heatmap.MetricCPU:
-		caption += ", mean of each " + m.Time.ColumnText()
+		caption += ", mean of the sampled minutes of each " + m.Time.ColumnText()
 	case m.View.Metric.Latency():
 		caption += " in each " + m.Time.ColumnText()
 	default:

@@ -90,6 +90,9 @@ func originText(d Document) string {
 		}
 		return sanitize(text)
 	}
+	if d.hotOnly {
+		return "hot tablets from the instance admin API, no scan" // ListHotTablets; nothing was scanned
+	}
 	if d.Origin != "" {
 		return sanitize(d.Source + ", scanned from " + d.Origin)
 	}

@@ -63,8 +63,8 @@ func (f *Frame) bucketDetails(r Rect) []string {
 	}
 	if h := f.Snap.HotTablets; h != nil {
 		text := "none in the window"
-		if first, last, micros := f.Snap.CPUSpan(); last > first {
-			text = units.Percent(b.CPU/(float64(last-first)*float64(micros)/60e6)/100) + " of a node on average"
+		if minutes := f.Snap.CPUMinutes(); minutes != nil && minutes.Total() > 0 {
+			text = units.Percent(b.CPU/minutes.Total()/100) + " of a node on average in the sampled minutes"
 		}
 		if h.Simulated() {
 			text += " (simulated)"
