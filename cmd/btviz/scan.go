@@ -56,7 +56,7 @@ func (a *app) scanCommand() *cobra.Command {
 func describeScan(snap *keyspace.Snapshot) string {
 	scan := snap.Scan
 	mode := "every row"
-	if scan.Mode == keyspace.ModeSample {
+	if scan.Mode.IsSample() {
 		mode = fmt.Sprintf("a %.3g%% sample", 100*scan.Fraction)
 	}
 	status := "complete"

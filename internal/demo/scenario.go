@@ -22,7 +22,7 @@ type Scenario struct {
 	// Good is true for a design the guide recommends: it must raise no
 	// warning or error.
 	Good bool
-	// Expect lists the finding kinds (DESIGN.md's table) this scenario must
+	// Expect lists the finding kinds (the README's "Findings") this scenario must
 	// raise, exactly; empty for good designs.
 	Expect []string
 	// Locations says where the expected findings must point, for the kinds
@@ -88,7 +88,7 @@ func (sc Scenario) Generate(put Put) error {
 // Known reports whether sc came from this package, with a row generator.
 func (sc Scenario) Known() bool { return sc.generate != nil }
 
-// Finding kinds the scenarios expect, as DESIGN.md names them.
+// Finding kinds the scenarios expect, as the README's "Findings" names them.
 const (
 	kindHotKeyRange            = "hot-key-range"             // a narrow key range takes a disproportionate share
 	kindSequentialKeys         = "sequential-keys"           // writes march through the key space over time

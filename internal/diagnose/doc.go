@@ -3,7 +3,7 @@
 // alone: it is pure, prints nothing and does no I/O.
 //
 // [Diagnose] returns [Finding] values, one per problem, each with a
-// [Kind] (the stable names of DESIGN.md), a [Severity], the key range it
+// [Kind] (the stable names of the README's "Findings"), a [Severity], the key range it
 // points at, a one-line summary with the numbers, advice, and an
 // [Evidence] map of the numbers a reviewer can check. Severities follow
 // one rule: [SeverityError] only for what is past a hard Bigtable limit

@@ -9,10 +9,10 @@ import (
 )
 
 // Kind names what a [Finding] is about. The names are stable: reports,
-// tests and users' scripts rely on them (DESIGN.md, "Findings").
+// tests and users' scripts rely on them (the README's "Findings").
 type Kind string
 
-// The finding kinds of DESIGN.md, and [KindScanNote] for notes about the
+// The finding kinds of the README's "Findings", and [KindScanNote] for notes about the
 // scan itself.
 const (
 	KindHotKeyRange            Kind = "hot-key-range"

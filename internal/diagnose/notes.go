@@ -49,7 +49,7 @@ func checkScanNotes(d *diagnosis) []Finding {
 			"Run btviz against a Cloud Bigtable instance to see real tablets and their sizes.",
 			Evidence{"ranges": float64(len(d.snap.Ranges))}))
 	}
-	if scan.Mode == keyspace.ModeSample {
+	if scan.Mode.IsSample() {
 		if scan.RowsEstimated == 0 {
 			scan.RowsEstimated = int64(d.root.Rows + 0.5)
 		}

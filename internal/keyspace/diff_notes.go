@@ -58,7 +58,7 @@ func diffNotes(before, after *Snapshot) []string {
 func modeNote(before, after ScanInfo) string {
 	b, a := modeText(before), modeText(after)
 	switch {
-	case before.Mode != ModeSample && after.Mode != ModeSample:
+	case !before.Mode.IsSample() && !after.Mode.IsSample():
 		return ""
 	case b != a:
 		return fmt.Sprintf("different scan modes: before is a %s, after a %s; sampled counts are estimates, so small changes may be sampling noise", b, a)
@@ -68,7 +68,7 @@ func modeNote(before, after ScanInfo) string {
 
 // modeText names a scan mode: "full scan", "sampled scan (5% of rows)".
 func modeText(s ScanInfo) string {
-	if s.Mode != ModeSample {
+	if !s.Mode.IsSample() {
 		return "full scan"
 	}
 	switch {

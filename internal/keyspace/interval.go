@@ -9,7 +9,7 @@ const Z95 = 1.96
 // HasInterval reports whether the scan carries a 95% interval for its
 // estimates: a sample that finished (a full scan's counts are exact).
 func (s ScanInfo) HasInterval() bool {
-	return s.Mode == ModeSample && s.RowsEstimatedHigh > 0
+	return s.Mode.IsSample() && s.RowsEstimatedHigh > 0
 }
 
 // RowsInterval returns a 95% interval for an estimate of rows that a

@@ -28,6 +28,10 @@ const (
 	ModeSample Mode = "sample"
 )
 
+// IsSample reports whether rows were sampled (counts are then estimates),
+// rather than all read.
+func (m Mode) IsSample() bool { return m == ModeSample }
+
 // SampleMethod says how a sampled scan chose the rows it read.
 type SampleMethod string
 
@@ -240,7 +244,7 @@ func (s *Snapshot) Clone() *Snapshot {
 // rows", "sample of ≤10K rows".
 func (s ScanInfo) ModeText() string {
 	switch {
-	case s.Mode != ModeSample:
+	case !s.Mode.IsSample():
 		return "full scan"
 	case s.MaxRows > 0:
 		return "sample of ≤" + units.Short(float64(s.MaxRows)) + " rows"

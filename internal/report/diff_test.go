@@ -32,7 +32,7 @@ func saltingInput(t *testing.T) DiffInput {
 func feedTable(celebrityRows int, mode keyspace.Mode) *keyspace.Snapshot {
 	meta := &keyspace.Snapshot{Source: keyspace.SourceEmulator, Project: "local", Instance: "btviz", Table: "feed", Families: []string{"event"},
 		Scan: keyspace.ScanInfo{Mode: mode, Fraction: 1, Complete: true, ValuesRead: true, Started: time.Date(2026, 11, 1, 1, 0, 0, 0, time.UTC)}}
-	if mode == keyspace.ModeSample {
+	if mode.IsSample() {
 		meta.Scan.Fraction = 0.5
 	}
 	b := keyspace.NewBuilder(meta, keyspace.Options{Delimiters: "#"})

@@ -1,5 +1,5 @@
 // Package report renders a snapshot and its findings as the output of
-// `btviz report`: JSON in the stable shape of DESIGN.md ([JSON]), Markdown
+// `btviz report`: JSON in the stable shape the README's "Files" section gives ([JSON]), Markdown
 // ready to paste into a design review ([Markdown]) and a compact terminal
 // form ([Text]). All three are pure functions of an [Input]; [Gate] is
 // the --fail-on exit-code rule.

@@ -28,8 +28,8 @@ const (
 // SourceSnapshot is the report source of a snapshot read from a file.
 const SourceSnapshot = "snapshot"
 
-// Document is the report as JSON writes it: the field names of DESIGN.md
-// ("Report (JSON)") plus key_escaping, ranges_are_tablets, origin,
+// Document is the report as JSON writes it: the stable field names the
+// README's "Files" section gives for reports, among them key_escaping, ranges_are_tablets, origin,
 // finding_counts and what_if. Counts are integers rounded from the
 // snapshot's estimates; keys are escaped by [keyspace.Printable], and
 // every other string that came from the snapshot (names, the source, the
@@ -269,7 +269,7 @@ func scanDoc(scan keyspace.ScanInfo, totals *keyspace.Stats) ScanDoc {
 		RowsEstimated: rows, BytesEstimated: bytes, Complete: scan.Complete, Incomplete: sanitize(scan.Incomplete),
 		ValuesRead: scan.ValuesRead, Started: timestamp(scan.Started), DurationMillis: scan.Duration.Milliseconds(),
 	}
-	if scan.Mode == keyspace.ModeSample || !scan.Complete {
+	if scan.Mode.IsSample() || !scan.Complete {
 		doc.RowsEstimatedLow, doc.RowsEstimatedHigh = scan.RowsEstimatedLow, scan.RowsEstimatedHigh
 		doc.BytesEstimatedLow, doc.BytesEstimatedHigh = scan.BytesEstimatedLow, scan.BytesEstimatedHigh
 	}

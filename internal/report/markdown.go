@@ -130,7 +130,7 @@ func (md *markdown) summary(doc Document) {
 func scanText(scan ScanDoc) string {
 	var parts []string
 	switch {
-	case scan.Mode == string(keyspace.ModeSample):
+	case keyspace.Mode(scan.Mode).IsSample():
 		info := keyspace.ScanInfo{Mode: keyspace.ModeSample, Fraction: scan.Fraction, Method: keyspace.SampleMethod(scan.Method)}
 		parts = append(parts, fmt.Sprintf("%s, %s rows read", info.ModeText(), units.Thousands(scan.RowsRead)))
 	case scan.Mode != "":

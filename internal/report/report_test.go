@@ -56,7 +56,8 @@ func TestGolden(t *testing.T) {
 }
 
 // TestJSONFieldNames decodes the JSON report and checks every field name
-// DESIGN.md lists, on a real-Bigtable scenario that has tablets.
+// the README's "Files" section names, on a real-Bigtable scenario that has
+// tablets.
 func TestJSONFieldNames(t *testing.T) {
 	in := scenarioInput(t, "tablet-skew", "salt(4)")
 	out, err := JSON(in)

@@ -50,7 +50,7 @@ func (m *Model) drill() tea.Cmd {
 	snap := m.snapOf(len(m.levels) - 1)
 	b := m.matrix.Buckets[view.ClampIndex(cur.state.Selected, len(m.matrix.Buckets))]
 	live := m.backend != nil && m.backend.Live()
-	sampled := snap != nil && snap.Scan.Mode == keyspace.ModeSample
+	sampled := snap != nil && snap.Scan.Mode.IsSample()
 	rescan := live && (sampled || b.NeedsRescan())
 	isRow := b.Node != nil && b.Node.Kind == keyspace.KindRow
 

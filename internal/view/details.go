@@ -130,7 +130,7 @@ func (f *Frame) bucketDetails(r Rect) []string {
 
 // drillHint says what enter does on bucket b.
 func (f *Frame) drillHint(b *heatmap.Bucket) string {
-	sampled := f.Snap != nil && f.Snap.Scan.Mode == keyspace.ModeSample
+	sampled := f.Snap != nil && f.Snap.Scan.Mode.IsSample()
 	switch {
 	case b.CanDrill() && sampled:
 		return "enter: drill in and re-read this range in full"

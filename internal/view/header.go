@@ -129,7 +129,7 @@ func (f *Frame) notes() []string {
 	case f.State.Metric.Timed() || f.State.Metric == heatmap.MetricVersions:
 		notes = append(notes, noteGC)
 	}
-	if f.Snap != nil && f.Snap.Scan.Mode == keyspace.ModeSample {
+	if f.Snap != nil && f.Snap.Scan.Mode.IsSample() {
 		notes = append(notes, "counts are estimates from a sample")
 	}
 	return notes

@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/internal/heatmap"
-	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/units"
 )
@@ -180,7 +179,7 @@ func (f *Frame) progressLine(width int) string {
 	}
 	p := f.Scan.Progress
 	label := f.Scan.What
-	if p.Mode == keyspace.ModeSample && p.Fraction > 0 && p.Fraction < 1 {
+	if p.Mode.IsSample() && p.Fraction > 0 && p.Fraction < 1 {
 		label += " (sample " + units.Percent(p.Fraction) + ")"
 	}
 	planned := int64(-1)

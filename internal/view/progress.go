@@ -51,7 +51,7 @@ func progressText(label string, done float64, stats []string, width int, st prog
 
 // scanLabel names what a scan does: "scanning", "sampling 5% of spans".
 func scanLabel(p source.Progress) string {
-	if p.Mode != keyspace.ModeSample {
+	if !p.Mode.IsSample() {
 		return "scanning"
 	}
 	label := "sampling"
