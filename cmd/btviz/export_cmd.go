@@ -55,7 +55,7 @@ func (a *app) exportCommand() *cobra.Command {
 			if opts.Frame {
 				what = "frame"
 			}
-			fmt.Fprintf(a.stderr, "wrote %s (%s of the %s view of table %s)\n", escape.Text(flags.Out), what, opts.View, quote(got.snap.Table))
+			fmt.Fprintf(a.stderr, "wrote %s (%s of the %s view of table %s)\n", escape.Text(flags.Out), what, opts.View, escape.Quote(got.snap.Table))
 			return got.partial
 		},
 	}

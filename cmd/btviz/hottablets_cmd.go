@@ -124,7 +124,7 @@ func (a *app) hotTabletsCommand() *cobra.Command {
 				if err := keyspace.Save(out, keyspace.HotTabletsSnapshot(hot, target.Table, source)); err != nil {
 					return err
 				}
-				fmt.Fprintf(a.stderr, "wrote %s: %s hot-tablet samples of table %s\n", escape.Text(out), units.Thousands(int64(len(hot.Tablets))), quote(target.Table))
+				fmt.Fprintf(a.stderr, "wrote %s: %s hot-tablet samples of table %s\n", escape.Text(out), units.Thousands(int64(len(hot.Tablets))), escape.Quote(target.Table))
 			}
 			if format == "json" {
 				return writeHotJSON(a.stdout, hot)

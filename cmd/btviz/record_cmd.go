@@ -380,7 +380,7 @@ func leftOutNames(l *keyspace.TablesLeftOut) string {
 	shown := names[:min(len(names), leftOutTablesShown)]
 	quoted := make([]string, len(shown))
 	for i, name := range shown {
-		quoted[i] = quote(name)
+		quoted[i] = escape.Quote(name)
 	}
 	text := strings.Join(quoted, ", ")
 	if len(names) > len(shown) {

@@ -57,7 +57,7 @@ func (a *app) reportCommand() *cobra.Command {
 			}
 			in := report.Input{Snapshot: got.snap, Findings: diagnose.Diagnose(got.snap), FromFile: got.fromFile}
 			if len(transforms) > 0 && got.snap.Totals().Rows == 0 {
-				return usageErrorf("--what-if: the scan of table %s found no rows, so there is nothing to transform; run the report without --what-if, or point it at a table or prefix that holds rows", quote(got.snap.Table))
+				return usageErrorf("--what-if: the scan of table %s found no rows, so there is nothing to transform; run the report without --what-if, or point it at a table or prefix that holds rows", escape.Quote(got.snap.Table))
 			}
 			for _, transform := range transforms {
 				result, err := diagnose.RunWhatIf(got.snap, transform)

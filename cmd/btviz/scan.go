@@ -69,5 +69,5 @@ func describeScan(snap *keyspace.Snapshot) string {
 		total += fmt.Sprintf(" (95%%: %s–%s)", units.Thousands(scan.RowsEstimatedLow), units.Thousands(scan.RowsEstimatedHigh))
 	}
 	return fmt.Sprintf("table %s, %s rows read (%s) %s, %s, %s, %s",
-		quote(snap.Table), units.Thousands(scan.RowsRead), mode, total, units.Bytes(float64(scan.BytesEstimated)), units.Duration(scan.Duration), status)
+		escape.Quote(snap.Table), units.Thousands(scan.RowsRead), mode, total, units.Bytes(float64(scan.BytesEstimated)), units.Duration(scan.Duration), status)
 }

@@ -150,14 +150,6 @@ func epochTime(v, perSecond uint64) time.Time {
 	return time.Unix(int64(v/perSecond), int64(v%perSecond*(1e9/perSecond))).UTC()
 }
 
-// IsEpoch reports whether v, written with width digits, is epoch seconds
-// (10 digits), milliseconds (13), microseconds (16) or nanoseconds (19)
-// in the plausible span.
-func IsEpoch(v uint64, width int) bool {
-	perSecond, ok := epochUnit(width)
-	return ok && plausible(v, perSecond)
-}
-
 // compactDateLayout is the layout of the longest compact date-time.
 const compactDateLayout = "20060102150405"
 

@@ -42,7 +42,6 @@ type relay struct {
 
 	mu      sync.Mutex
 	streams map[uint32]*relayStream
-	closed  bool
 
 	requests, responses relaySide
 

@@ -119,17 +119,17 @@ func (r rect) height() int { return r.y1 - r.y0 }
 
 // figure lays out and draws one image of a matrix.
 type figure struct {
-	m                   *heatmap.Matrix
-	o                   ImageOptions
-	theme               Theme
-	mapping             heatmap.Mapping
-	width, height       int
-	heat                rect
-	labelChars          int
-	text, label, axis   color.RGBA
-	muted, background   color.RGBA
-	accent              color.RGBA
-	legendTop, axisLine int
+	m                 *heatmap.Matrix
+	o                 ImageOptions
+	theme             Theme
+	mapping           heatmap.Mapping
+	width, height     int
+	heat              rect
+	labelChars        int
+	text, label, axis color.RGBA
+	muted, background color.RGBA
+	accent            color.RGBA
+	legendTop         int
 	// title and subtitle are the caption's lines, wrapped to the width.
 	title, subtitle []string
 	// notes are the note lines that fit, notesTop the first one's top.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/units"
 )
@@ -31,7 +32,7 @@ func datasetDocs(snap *keyspace.Snapshot) []DatasetDoc {
 	docs := []DatasetDoc{}
 	for _, ds := range diagnose.Datasets(snap) {
 		docs = append(docs, DatasetDoc{
-			Name: sanitize(ds.Name), Prefix: ds.Prefix, Start: ds.Start, End: ds.End,
+			Name: escape.Text(ds.Name), Prefix: ds.Prefix, Start: ds.Start, End: ds.End,
 			Rows: units.Round(ds.Rows), RowShare: round4(ds.RowShare), Bytes: units.Round(ds.Bytes), ByteShare: round4(ds.ByteShare),
 			WriteShare: round4(ds.WriteShare), OpShare: round4(ds.OpShare),
 		})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/units"
 )
@@ -205,7 +206,7 @@ func BuildDiff(in DiffInput) (DiffDocument, error) {
 		Findings: diffFindings(in.FindingsA, in.FindingsB),
 	}
 	for _, note := range d.Notes {
-		doc.Notes = append(doc.Notes, sanitize(note))
+		doc.Notes = append(doc.Notes, escape.Text(note))
 	}
 	for _, c := range d.Largest(DiffPrefixesListed) {
 		doc.Prefixes = append(doc.Prefixes, prefixDiffDoc(c))
@@ -235,8 +236,8 @@ func moveDoc(m keyspace.PrefixMove) MoveDoc {
 func diffSideDoc(label string, side keyspace.DiffSide, findings []diagnose.Finding) DiffSideDoc {
 	counts := diagnose.CountBySeverity(findings)
 	doc := DiffSideDoc{
-		Label: sanitize(label), Source: sanitize(string(side.Source)), Project: sanitize(side.Project),
-		Instance: sanitize(side.Instance), Table: sanitize(side.Table),
+		Label: escape.Text(label), Source: escape.Text(string(side.Source)), Project: escape.Text(side.Project),
+		Instance: escape.Text(side.Instance), Table: escape.Text(side.Table),
 		Delimiters: keyspace.Key(side.Delimiters), Ranges: side.Ranges, RangesAreTablets: side.RangesAreTablets,
 		Scan: scanDoc(side.Scan, &side.Totals), Rows: units.Round(side.Totals.Rows), Bytes: units.Round(side.Totals.Bytes),
 		Cells: units.Round(side.Totals.Cells), MaxRowBytes: side.Totals.MaxRowBytes,

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
 )
 
 // diffFindings matches the findings of two snapshots by kind and prefix
@@ -67,7 +68,7 @@ func findingChange(before, after diagnose.Finding) (FindingChangeDoc, bool) {
 	change := FindingChangeDoc{
 		Kind: string(after.Kind), Prefix: after.Prefix, Start: after.Start, End: after.End,
 		SeverityBefore: before.Severity.String(), SeverityAfter: after.Severity.String(),
-		SummaryBefore: sanitize(before.Summary), SummaryAfter: sanitize(after.Summary),
+		SummaryBefore: escape.Text(before.Summary), SummaryAfter: escape.Text(after.Summary),
 		Evidence: []EvidenceDiffDoc{},
 	}
 	names := append(before.Evidence.Names(), after.Evidence.Names()...)

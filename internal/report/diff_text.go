@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/units"
 )
 
@@ -29,7 +30,7 @@ func diffText(doc DiffDocument) []byte {
 	t.line("")
 	rows := [][]string{
 		{"", "before", "after", "change"},
-		{"source", sanitize(sideSource(b)), sanitize(sideSource(a)), ""},
+		{"source", escape.Text(sideSource(b)), escape.Text(sideSource(a)), ""},
 		{"scan", scanText(b.Scan), scanText(a.Scan), ""},
 		{"rows", units.Thousands(b.Rows), units.Thousands(a.Rows), countChange(b.Rows, a.Rows)},
 		{"bytes", units.Bytes(float64(b.Bytes)), units.Bytes(float64(a.Bytes)), relativeChange(b.Bytes, a.Bytes)},
@@ -139,7 +140,7 @@ func (t *text) diffFindings(f FindingsDiffDoc) {
 	for _, c := range f.Changed {
 		t.line("    %s %s %s", c.Kind, severityChange(c.SeverityBefore, c.SeverityAfter, " -> "), rangeText(c.Start, c.End, printable))
 		t.wrapped("      ", "evidence:", evidenceChanges(c.Evidence, func(s string) string { return s }, " -> "))
-		t.wrapped("      ", "now:", sanitize(c.SummaryAfter))
+		t.wrapped("      ", "now:", escape.Text(c.SummaryAfter))
 	}
 	t.line("  unchanged: %d", len(f.Unchanged))
 	for _, u := range f.Unchanged {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/keytime"
 	"github.com/btviz/btviz/internal/units"
@@ -88,15 +89,15 @@ func originText(d Document) string {
 		if d.Traffic.Upstream != "" {
 			text += " of " + d.Traffic.Upstream
 		}
-		return sanitize(text)
+		return escape.Text(text)
 	}
 	if d.hotOnly {
 		return "hot tablets from the instance admin API, no scan" // ListHotTablets; nothing was scanned
 	}
 	if d.Origin != "" {
-		return sanitize(d.Source + ", scanned from " + d.Origin)
+		return escape.Text(d.Source + ", scanned from " + d.Origin)
 	}
-	return sanitize(d.Source)
+	return escape.Text(d.Source)
 }
 
 // whereText names the project and instance, each written by name, or ""
@@ -211,10 +212,10 @@ func Build(in Input) Document {
 	totals := snap.Totals()
 	doc := Document{
 		Version:          DocumentVersion,
-		Source:           sanitize(string(snap.Source)),
-		Project:          sanitize(snap.Project),
-		Instance:         sanitize(snap.Instance),
-		Table:            sanitize(snap.Table),
+		Source:           escape.Text(string(snap.Source)),
+		Project:          escape.Text(snap.Project),
+		Instance:         escape.Text(snap.Instance),
+		Table:            escape.Text(snap.Table),
 		KeyEscaping:      keyspace.KeyEscaping,
 		Delimiters:       keyspace.Key(snap.Delimiters),
 		RangesAreTablets: snap.RangesAreTablets,
@@ -230,7 +231,7 @@ func Build(in Input) Document {
 		hotOnly:          snap.HotTabletsOnly(),
 	}
 	if in.FromFile {
-		doc.Source, doc.Origin = SourceSnapshot, sanitize(string(snap.Source))
+		doc.Source, doc.Origin = SourceSnapshot, escape.Text(string(snap.Source))
 	}
 	counts := diagnose.CountBySeverity(in.Findings)
 	doc.FindingCounts = CountsDoc{Info: counts.Info, Warning: counts.Warning, Error: counts.Error}
@@ -265,8 +266,8 @@ func scanDoc(scan keyspace.ScanInfo, totals *keyspace.Stats) ScanDoc {
 		bytes = units.Round(totals.Bytes)
 	}
 	doc := ScanDoc{
-		Mode: sanitize(string(scan.Mode)), Method: sanitize(string(scan.Method)), Fraction: scan.Fraction, RowsRead: scan.RowsRead,
-		RowsEstimated: rows, BytesEstimated: bytes, Complete: scan.Complete, Incomplete: sanitize(scan.Incomplete),
+		Mode: escape.Text(string(scan.Mode)), Method: escape.Text(string(scan.Method)), Fraction: scan.Fraction, RowsRead: scan.RowsRead,
+		RowsEstimated: rows, BytesEstimated: bytes, Complete: scan.Complete, Incomplete: escape.Text(scan.Incomplete),
 		ValuesRead: scan.ValuesRead, Started: timestamp(scan.Started), DurationMillis: scan.Duration.Milliseconds(),
 	}
 	if scan.Mode.IsSample() || !scan.Complete {
@@ -332,8 +333,8 @@ func findingDoc(f diagnose.Finding) FindingDoc {
 		evidence[name] = value
 	}
 	return FindingDoc{
-		Kind: string(f.Kind), Severity: f.Severity.String(), Start: f.Start, End: f.End, Prefix: f.Prefix, Dataset: sanitize(f.Dataset),
-		Summary: sanitize(f.Summary), Advice: sanitize(f.Advice), Evidence: evidence, Uncertain: f.Uncertain,
+		Kind: string(f.Kind), Severity: f.Severity.String(), Start: f.Start, End: f.End, Prefix: f.Prefix, Dataset: escape.Text(f.Dataset),
+		Summary: escape.Text(f.Summary), Advice: escape.Text(f.Advice), Evidence: evidence, Uncertain: f.Uncertain,
 	}
 }
 

@@ -11,11 +11,6 @@ import (
 	"github.com/btviz/btviz/internal/units"
 )
 
-// sanitize makes free text (summaries, advice, names and fields from a
-// snapshot file) safe for every report format by btviz's one rule
-// ([escape.Text]).
-func sanitize(s string) string { return escape.Text(s) }
-
 // mdCode writes s as a Markdown code span that nothing in s can break,
 // inside or outside a table: s is escaped by [keyspace.Printable] first
 // (so no control bytes or newlines remain), pipes are written \| (GitHub
@@ -26,10 +21,10 @@ func sanitize(s string) string { return escape.Text(s) }
 func mdCode(s string) string { return mdSpan(keyspace.Printable(s)) }
 
 // mdName writes a name (table, project, instance, a file's label) as a
-// Markdown code span: escaped by btviz's rule for free text ([sanitize],
+// Markdown code span: escaped by btviz's rule for free text ([escape.Text],
 // which keeps names in any script readable) rather than as a key, then
 // fenced as [mdCode] does.
-func mdName(name string) string { return mdSpan(sanitize(name)) }
+func mdName(name string) string { return mdSpan(escape.Text(name)) }
 
 // mdSpan fences text, which holds no control characters, as a code span
 // that nothing in it can break (see [mdCode]).
@@ -59,7 +54,7 @@ func mdSpan(text string) string {
 // act on (emphasis, code, links, HTML, table pipes, entities) escaped with
 // a backslash.
 func mdText(s string) string {
-	s = sanitize(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
+	s = escape.Text(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if strings.IndexByte("\\`*_[]<>|#~&!", s[i]) >= 0 {
@@ -96,7 +91,7 @@ func printable(s string) string {
 // [maxTextKey] bytes; a name cut says how long it was, as a file's names
 // cut when they are read do ([keyspace.MaxTextBytes]).
 func nameText(s string) string {
-	text := sanitize(s)
+	text := escape.Text(s)
 	if len(text) <= maxTextKey {
 		return text
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/units"
 )
@@ -63,17 +64,17 @@ func HotTablets(h *keyspace.HotTablets, listed int) *HotTabletsDoc {
 		listed = len(h.Tablets)
 	}
 	doc := &HotTabletsDoc{
-		Source: sanitize(string(h.Source)), Simulated: h.Simulated(), Note: sanitize(h.Note),
-		Project: sanitize(h.Project), Instance: sanitize(h.Instance), Clusters: []string{}, ShownCluster: sanitize(h.Shown()),
+		Source: escape.Text(string(h.Source)), Simulated: h.Simulated(), Note: escape.Text(h.Note),
+		Project: escape.Text(h.Project), Instance: escape.Text(h.Instance), Clusters: []string{}, ShownCluster: escape.Text(h.Shown()),
 		From: timestamp(h.From), To: timestamp(h.To), Count: len(h.Tablets), Tablets: []HotTabletDoc{},
 	}
 	for _, c := range h.Clusters {
-		doc.Clusters = append(doc.Clusters, sanitize(c))
+		doc.Clusters = append(doc.Clusters, escape.Text(c))
 	}
 	for _, t := range h.Tablets[:min(len(h.Tablets), listed)] {
 		row, _ := t.OneRow()
 		doc.Tablets = append(doc.Tablets, HotTabletDoc{
-			Cluster: sanitize(t.Cluster), Table: sanitize(t.Table), StartKey: t.StartKey, EndKey: t.EndKey, OneRow: row,
+			Cluster: escape.Text(t.Cluster), Table: escape.Text(t.Table), StartKey: t.StartKey, EndKey: t.EndKey, OneRow: row,
 			Start: timestamp(t.Start), End: timestamp(t.End), CPU: t.CPU,
 		})
 	}
@@ -126,7 +127,7 @@ func latencyDoc(snap *keyspace.Snapshot) *LatencyDoc {
 	for _, k := range snap.Root.Traffic.Latency.Kinds {
 		s := &k.Sketch
 		doc.RelativeError = max(doc.RelativeError, roundShare(s.RelativeError()))
-		doc.Kinds = append(doc.Kinds, LatencyKindDoc{Kind: sanitize(k.Kind), Calls: units.Round(s.Count()),
+		doc.Kinds = append(doc.Kinds, LatencyKindDoc{Kind: escape.Text(k.Kind), Calls: units.Round(s.Count()),
 			MedianNs: int64(s.Median()), P99Ns: int64(s.Quantile(0.99)), MaxNs: int64(s.Max())})
 	}
 	return doc
@@ -164,14 +165,14 @@ func mergedDoc(t *keyspace.Traffic) *MergedDoc {
 	}
 	doc := &MergedDoc{Recordings: m.Recordings, Names: []string{}, ClockOffsets: []ClockOffsetDoc{}}
 	for _, n := range m.Names {
-		doc.Names = append(doc.Names, sanitize(n))
+		doc.Names = append(doc.Names, escape.Text(n))
 	}
 	for _, o := range m.ClockOffsets {
-		doc.ClockOffsets = append(doc.ClockOffsets, ClockOffsetDoc{Name: sanitize(o.Name), OffsetNs: int64(o.Offset), Correlation: roundShare(o.Correlation),
-			AtZero: roundShare(o.AtZero), Text: sanitize(o.Text())})
+		doc.ClockOffsets = append(doc.ClockOffsets, ClockOffsetDoc{Name: escape.Text(o.Name), OffsetNs: int64(o.Offset), Correlation: roundShare(o.Correlation),
+			AtZero: roundShare(o.AtZero), Text: escape.Text(o.Text())})
 	}
 	for _, n := range m.Notes {
-		doc.Notes = append(doc.Notes, sanitize(n))
+		doc.Notes = append(doc.Notes, escape.Text(n))
 	}
 	return doc
 }

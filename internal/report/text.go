@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/units"
 )
 
@@ -112,14 +113,14 @@ func (t *text) wrapped(indent, label, s string) {
 
 func (t *text) finding(f FindingDoc, indent string) {
 	t.line("%s%-7s %s %s", indent, strings.ToUpper(f.Severity), f.Kind, rangeText(f.Start, f.End, printable))
-	t.wrapped(indent+"  ", "", sanitize(f.Summary))
-	t.wrapped(indent+"  ", "advice:", sanitize(f.Advice))
+	t.wrapped(indent+"  ", "", escape.Text(f.Summary))
+	t.wrapped(indent+"  ", "advice:", escape.Text(f.Advice))
 	t.wrapped(indent+"  ", "evidence:", evidenceText(f.Evidence, func(s string) string { return s }))
 }
 
 func (t *text) whatIf(w WhatIfDoc) {
 	t.line("what-if %s (from %s sampled rows, %s re-keyed):", w.Transform, units.Thousands(int64(w.SampledRows)), units.Thousands(int64(w.ChangedRows)))
-	t.wrapped("  ", "read cost:", sanitize(w.ReadCost.Summary))
+	t.wrapped("  ", "read cost:", escape.Text(w.ReadCost.Summary))
 	for _, h := range w.HotRanges {
 		t.line("  hot range %s: %s of rows and %s of recent writes before; largest of %d pieces after: %s and %s (%s)",
 			printable(string(h.Prefix)), units.Percent(h.BeforeRowShare), units.Percent(h.BeforeWriteShare), h.Pieces,

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/units"
 )
@@ -97,14 +98,14 @@ func trafficDoc(snap *keyspace.Snapshot) *TrafficDoc {
 	t := snap.Traffic
 	doc := &TrafficDoc{
 		Started: timestamp(t.Started), DurationMillis: t.Duration.Milliseconds(),
-		BucketSeconds: float64(t.BucketMicros) / 1e6, Upstream: sanitize(t.Upstream),
-		Complete: t.Incomplete == "", Incomplete: sanitize(t.Incomplete),
+		BucketSeconds: float64(t.BucketMicros) / 1e6, Upstream: escape.Text(t.Upstream),
+		Complete: t.Incomplete == "", Incomplete: escape.Text(t.Incomplete),
 		Totals: countsDoc(snap.TrafficTotals()), Methods: []MethodDoc{}, Prefixes: trafficPrefixes(snap),
 		TopReads: hotRowDocs(t.TopReads), TopWrites: hotRowDocs(t.TopWrites), TopScans: []HotScanDoc{},
 		Latency: latencyDoc(snap), Merged: mergedDoc(t),
 	}
 	for _, m := range t.Methods {
-		doc.Methods = append(doc.Methods, MethodDoc{Method: sanitize(m.Method), Calls: units.Round(m.Calls), Errors: units.Round(m.Errors)})
+		doc.Methods = append(doc.Methods, MethodDoc{Method: escape.Text(m.Method), Calls: units.Round(m.Calls), Errors: units.Round(m.Errors)})
 	}
 	for _, s := range t.TopScans {
 		doc.TopScans = append(doc.TopScans, HotScanDoc{Start: s.Start, End: s.End, Count: units.Round(s.Count), CountLow: units.Round(s.Count - s.Error), Rows: units.Round(s.Rows)})

@@ -2,6 +2,7 @@ package report
 
 import (
 	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
 )
 
@@ -65,7 +66,7 @@ type ShareDoc struct {
 func whatIfDoc(w *diagnose.WhatIf) WhatIfDoc {
 	doc := WhatIfDoc{
 		Transform: w.Transform.String(), SampledRows: w.SampledRows, ChangedRows: w.Changed,
-		ReadCost:      ReadCostDoc{PrefixScanFanOut: w.ReadCost.PrefixScanFanOut, Summary: sanitize(w.ReadCost.Summary)},
+		ReadCost:      ReadCostDoc{PrefixScanFanOut: w.ReadCost.PrefixScanFanOut, Summary: escape.Text(w.ReadCost.Summary)},
 		HotRanges:     []HotRangeDoc{},
 		Findings:      []ChangeDoc{},
 		Levels:        []LevelDoc{},

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/units"
@@ -118,7 +119,7 @@ func (f *Frame) bucketDetails(r Rect) []string {
 	if here, wide := findingsIn(f.Findings, b.Start, b.End); len(here)+wide > 0 {
 		lines = append(lines, " "+st.Strong.Render("Findings here"))
 		for _, fi := range here[:min(len(here), detailFindings)] {
-			lines = append(lines, "   "+f.severityMark(fi.Severity)+" "+st.Text.Render(safeText(string(fi.Kind)))+" "+st.Muted.Render(KeyText(fi.Prefix, r.W/2)))
+			lines = append(lines, "   "+f.severityMark(fi.Severity)+" "+st.Text.Render(escape.Text(string(fi.Kind)))+" "+st.Muted.Render(KeyText(fi.Prefix, r.W/2)))
 		}
 		if wide > 0 {
 			lines = append(lines, "   "+st.Muted.Render(fmt.Sprintf("+ %d table-wide (f lists them)", wide)))
@@ -225,7 +226,7 @@ func (f *Frame) findingDetails(r Rect) []string {
 	i := ClampIndex(f.State.Line(PaneFindings), len(f.Findings))
 	fi := f.Findings[i]
 	lines := []string{paneTitle(st, fmt.Sprintf("Finding %d of %d", i+1, len(f.Findings)), fi.Severity.String(), r.W, false)}
-	head := " " + f.severityMark(fi.Severity) + " " + st.Strong.Render(safeText(string(fi.Kind)))
+	head := " " + f.severityMark(fi.Severity) + " " + st.Strong.Render(escape.Text(string(fi.Kind)))
 	if fi.Prefix != "" {
 		head += st.Muted.Render(" at ") + st.Text.Render(KeyText(fi.Prefix, r.W-ansi.StringWidth(string(fi.Kind))-8))
 	}
@@ -234,19 +235,19 @@ func (f *Frame) findingDetails(r Rect) []string {
 		lines = append(lines, f.field("range", Cut(RangeText(fi.Start, fi.End), r.W-detailLabelColumn-2)))
 	}
 	text := r.W - 2
-	for _, line := range wrap(safeText(fi.Summary), text) {
+	for _, line := range wrap(escape.Text(fi.Summary), text) {
 		lines = append(lines, " "+st.Text.Render(line))
 	}
 	if fi.Advice != "" {
 		lines = append(lines, " "+st.Strong.Render("Advice"))
-		for _, line := range wrap(safeText(fi.Advice), text) {
+		for _, line := range wrap(escape.Text(fi.Advice), text) {
 			lines = append(lines, " "+st.Text.Render(line))
 		}
 	}
 	if len(fi.Evidence) > 0 {
 		parts := make([]string, 0, len(fi.Evidence))
 		for _, name := range fi.Evidence.Names() {
-			parts = append(parts, fmt.Sprintf("%s=%s", safeText(name), trimFloat(fi.Evidence[name])))
+			parts = append(parts, fmt.Sprintf("%s=%s", escape.Text(name), trimFloat(fi.Evidence[name])))
 		}
 		lines = append(lines, " "+st.Strong.Render("Evidence"))
 		for _, line := range wrap(strings.Join(parts, "  "), text) {

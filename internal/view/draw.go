@@ -195,8 +195,3 @@ func wrap(s string, width int) []string {
 	}
 	return strings.Split(ansi.Wrap(s, width, ""), "\n")
 }
-
-// safeText makes text from elsewhere (error messages, finding summaries,
-// table names read from a snapshot) safe to print by btviz's one rule
-// ([escape.Text]). Keys themselves go through [KeyText].
-func safeText(s string) string { return escape.Text(s) }

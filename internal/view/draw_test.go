@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
@@ -18,8 +19,8 @@ func TestSafeTextEscapesControlBytes(t *testing.T) {
 		"bad utf8 \xff\xfe":      `bad utf8 \xff\xfe`,
 		"c1 \u0085 next line":    `c1 \xc2\x85 next line`,
 	} {
-		if got := safeText(in); got != want {
-			t.Errorf("safeText(%q) = %q, want %q", in, got, want)
+		if got := escape.Text(in); got != want {
+			t.Errorf("escape.Text(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/units"
 )
 
@@ -93,12 +94,12 @@ func (f *Frame) findingsLines(r Rect, focused bool) []string {
 	first := ScrollStart(selected, len(f.Findings), visible)
 	for i := first; i < len(f.Findings) && i < first+visible; i++ {
 		fi := f.Findings[i]
-		summary := safeText(fi.Summary)
+		summary := escape.Text(fi.Summary)
 		if fi.Uncertain {
 			// The summary's end says why; a cut line keeps its start.
 			summary = "(uncertain) " + summary
 		}
-		text := padRight(Cut(safeText(string(fi.Kind)), kindWidth-1), kindWidth) + findingWhere(fi) + summary
+		text := padRight(Cut(escape.Text(string(fi.Kind)), kindWidth-1), kindWidth) + findingWhere(fi) + summary
 		lines = append(lines, f.findingLine(i == selected, focused, fi.Severity, text, r.W))
 	}
 	return lines

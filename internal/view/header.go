@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/units"
@@ -46,7 +47,7 @@ func (f *Frame) headerLines() []string {
 	st := &f.Styles
 	w := f.Layout.Header.W
 	table := f.tableName()
-	left := st.AppName.Render(" btviz ") + " " + st.Table.Render(safeText(table)) + "  " + st.Text.Render(safeText(f.scanText()))
+	left := st.AppName.Render(" btviz ") + " " + st.Table.Render(escape.Text(table)) + "  " + st.Text.Render(escape.Text(f.scanText()))
 	right := ""
 	switch {
 	case f.Snap != nil && f.State.Metric == heatmap.MetricCPU && f.Snap.HotTablets != nil:
@@ -153,7 +154,7 @@ type crumb struct {
 // crumbs returns the breadcrumb of the current view with the cells each
 // segment takes on the header's second line.
 func (f *Frame) crumbs() []crumb {
-	crumbs := []crumb{{label: "⌂ " + safeText(f.tableName())}}
+	crumbs := []crumb{{label: "⌂ " + escape.Text(f.tableName())}}
 	var parent keyspace.Key
 	for _, n := range f.Path {
 		if n.Depth == 0 {

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/render"
 	"github.com/charmbracelet/x/ansi"
@@ -116,7 +117,7 @@ func (f *Frame) heatLines(r Rect, focused bool) []string {
 		lines = append(lines, "", " "+f.Styles.Error.Render("cannot draw this view: ")+f.Styles.Text.Render(f.BuildErr.Error()))
 	case f.Matrix == nil:
 		lines = append(lines, "")
-		for _, line := range wrap(safeText(f.emptyText()), r.W-2) {
+		for _, line := range wrap(escape.Text(f.emptyText()), r.W-2) {
 			lines = append(lines, " "+f.Styles.Muted.Render(line))
 		}
 	default:

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/units"
@@ -117,19 +118,19 @@ func (f *Frame) statusLine(width int) string {
 	case f.Search != "":
 		return f.Search
 	case f.Message.Text != "" && f.Message.IsErr:
-		return " " + st.Error.Render("✗ ") + st.Text.Render(Cut(safeText(f.Message.Text), width-4))
+		return " " + st.Error.Render("✗ ") + st.Text.Render(Cut(escape.Text(f.Message.Text), width-4))
 	case f.Message.Text != "" && f.Message.Done:
-		return " " + st.Good.Render("✓ ") + st.Text.Render(Cut(safeText(f.Message.Text), width-4))
+		return " " + st.Good.Render("✓ ") + st.Text.Render(Cut(escape.Text(f.Message.Text), width-4))
 	case f.Message.Text != "":
-		return " " + st.Info.Render("• ") + st.Text.Render(Cut(safeText(f.Message.Text), width-4))
+		return " " + st.Info.Render("• ") + st.Text.Render(Cut(escape.Text(f.Message.Text), width-4))
 	case f.Scan != nil && f.Scan.Running:
 		return f.progressLine(width)
 	case f.Recording:
 		return f.liveLine(width)
 	case f.Scan != nil && f.Scan.Err != nil:
-		return " " + st.Error.Render("✗ ") + st.Text.Render(Cut(safeText(f.Scan.Err.Error()), width-4))
+		return " " + st.Error.Render("✗ ") + st.Text.Render(Cut(escape.Text(f.Scan.Err.Error()), width-4))
 	case f.Picker != nil:
-		return " " + st.Muted.Render(safeText(f.Picker.statusText()))
+		return " " + st.Muted.Render(escape.Text(f.Picker.statusText()))
 	case f.Snap != nil:
 		return " " + st.Muted.Render(readSummary(f))
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/units"
 )
 
@@ -20,7 +21,7 @@ func (f *Frame) liveLine(width int) string {
 		text += " · clients: BIGTABLE_EMULATOR_HOST=" + s.Listen
 	}
 	if s.UpstreamErr != nil {
-		return " " + st.Error.Render("✗ ") + st.Text.Render(Cut(safeText("upstream down ("+s.UpstreamErr.Error()+"); clients get Unavailable, recording goes on · "+text), width-4))
+		return " " + st.Error.Render("✗ ") + st.Text.Render(Cut(escape.Text("upstream down ("+s.UpstreamErr.Error()+"); clients get Unavailable, recording goes on · "+text), width-4))
 	}
-	return " " + st.Good.Render("● ") + st.Muted.Render(Cut(safeText(text), width-4))
+	return " " + st.Good.Render("● ") + st.Muted.Render(Cut(escape.Text(text), width-4))
 }

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/heatmap"
 	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/units"
@@ -150,7 +151,7 @@ func (p *Picker) render(f *Frame, c *canvas) {
 	st := &f.Styles
 	l := f.Layout
 	header := []string{
-		st.AppName.Render(" btviz ") + " " + st.Table.Render(pickerTitle) + "  " + st.Text.Render(safeText(p.Where)),
+		st.AppName.Render(" btviz ") + " " + st.Table.Render(pickerTitle) + "  " + st.Text.Render(escape.Text(p.Where)),
 		" " + st.Muted.Render(Cut("Pick a table to see its key space; "+p.Reads+".", l.Header.W-1)),
 		"",
 	}
@@ -161,13 +162,13 @@ func (p *Picker) render(f *Frame, c *canvas) {
 	}
 	lines := []string{}
 	if p.Err != nil {
-		lines = append(lines, " "+st.Error.Render("✗ ")+st.Text.Render(safeText(p.Err.Error())))
+		lines = append(lines, " "+st.Error.Render("✗ ")+st.Text.Render(escape.Text(p.Err.Error())))
 		c.paint(body, lines)
 		return
 	}
 	nameWidth := 12
 	for _, t := range p.Tables {
-		nameWidth = max(nameWidth, ansi.StringWidth(safeText(t.Name))+2)
+		nameWidth = max(nameWidth, ansi.StringWidth(escape.Text(t.Name))+2)
 	}
 	nameWidth = min(nameWidth, body.W/3)
 	sizeHead, sizeNote := "size", pickerScanSizeNote
@@ -191,9 +192,9 @@ func (p *Picker) render(f *Frame, c *canvas) {
 		if bytes, ok := p.Sizes[t.Name]; ok {
 			size = heatmap.UnitBytes.Format(float64(bytes))
 		}
-		text := padRight(Cut(safeText(t.Name), nameWidth-1), nameWidth) + padLeft(strconv.Itoa(len(t.Families)), pickerFamiliesColumn) +
+		text := padRight(Cut(escape.Text(t.Name), nameWidth-1), nameWidth) + padLeft(strconv.Itoa(len(t.Families)), pickerFamiliesColumn) +
 			padLeft(size, pickerSizeColumn) + "  " + padRight(loadText(t.Loading), pickerStatusColumn)
-		lines = append(lines, f.listLine(i == p.Selected, true, text, safeText(t.Description), body.W))
+		lines = append(lines, f.listLine(i == p.Selected, true, text, escape.Text(t.Description), body.W))
 	}
 	if note != "" {
 		for len(lines) < body.H-1 {

@@ -5,6 +5,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/units"
 )
 
@@ -23,7 +24,7 @@ func (f *Frame) planLines(width int) []string {
 	lines := []string{" " + st.Strong.Render("This scan")}
 	// addStyled wraps text under label; add writes it plain.
 	addStyled := func(label, text string, style lipgloss.Style) {
-		for _, line := range wrap(safeText(text), value) {
+		for _, line := range wrap(escape.Text(text), value) {
 			lines = append(lines, f.styledField(label, line, style))
 			label = ""
 		}

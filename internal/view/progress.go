@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/btviz/btviz/internal/escape"
 	"github.com/btviz/btviz/internal/keyspace"
 	"github.com/btviz/btviz/internal/source"
 	"github.com/btviz/btviz/internal/units"
@@ -37,7 +38,7 @@ func paint(f func(...string) string, s string) string {
 // command's terminal alike. The bar goes when it would be narrower than
 // [minProgressBar] cells; what does not fit is cut with "…".
 func progressText(label string, done float64, stats []string, width int, st progressStyle) string {
-	label = safeText(label)
+	label = escape.Text(label)
 	tail := fmt.Sprintf(" %3.0f%%", min(max(done, 0), 1)*100)
 	if len(stats) > 0 {
 		tail += " · " + strings.Join(stats, " · ")
