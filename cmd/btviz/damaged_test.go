@@ -113,7 +113,7 @@ func TestDamagedSnapshotsExitTwoNamingTheField(t *testing.T) {
 		{"null largest row", damage(t, good, func(f map[string]any) {
 			jsonNode(f, "snapshot")["largest"].([]any)[0] = nil
 		}), "snapshot.largest[0]: null"},
-		// Over the 64 KiB a file's key may hold (keyspace/limits.go).
+		// Over the 64 KiB a file's key may hold (internal/keyspace/limits.go).
 		{"100 kB key", damage(t, good, func(f map[string]any) {
 			jsonNode(f, "snapshot", "largest", 0)["key"] = strings.Repeat("k", 100<<10)
 		}), "snapshot.largest[0].key"},

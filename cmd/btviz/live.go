@@ -21,7 +21,7 @@ import (
 )
 
 // liveRecording is what the interactive view reads of a recording in
-// progress ([tui.Recording]): the sink's traffic so far, the recorder's
+// progress ([source.Recording]): the sink's traffic so far, the recorder's
 // counters, and the proxy's view of its upstream.
 type liveRecording struct {
 	sink     *record.FileSink
