@@ -84,7 +84,7 @@ func newPlan(spans []span, shape mapShape, opts Options) *plan {
 	p.estimatedRows = shape.estimatedRows(spans, totalBytes)
 	p.modeChoice = chooseMode(opts, totalBytes, p.estimatedRows)
 	p.rescanFloor = rescanFloor(totalBytes)
-	if p.mode == keyspace.ModeSample && p.maxRows == 0 {
+	if p.mode.IsSample() && p.maxRows == 0 {
 		p.method = keyspace.MethodRows
 		if shape.tablets {
 			p.planPositions(spans, opts.Seed)

@@ -169,7 +169,7 @@ func TestDefaultModeSamplesSpansOfABigEmulatorTable(t *testing.T) {
 	// the default mode, which samples two thirds of them.
 	spans := emulatorSpans(30_000, 40, 9)
 	p := newPlan(spans, mapShape{measured: true, rowBytes: 40}, Options{Concurrency: 2})
-	if p.mode != keyspace.ModeSample || p.method != keyspace.MethodSpans || p.spans == nil || len(p.calls) == 0 || len(p.units) != 0 {
+	if !p.mode.IsSample() || p.method != keyspace.MethodSpans || p.spans == nil || len(p.calls) == 0 || len(p.units) != 0 {
 		t.Fatalf("mode %s method %q, %d calls, %d units", p.mode, p.method, len(p.calls), len(p.units))
 	}
 	if !strings.Contains(p.reason, "sample of key spans (stratified): the range holds about 3M rows") {

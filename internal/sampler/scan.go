@@ -334,7 +334,7 @@ func rangeName(start, end string) string {
 
 // weight is how many rows each row read in the first pass stands for.
 func (s *scanner) weight() float64 {
-	if s.plan.mode == keyspace.ModeSample && s.plan.fraction > 0 {
+	if s.plan.mode.IsSample() && s.plan.fraction > 0 {
 		return 1 / s.plan.fraction
 	}
 	return 1

@@ -100,7 +100,7 @@ func TestSampledScanEstimatesWithinBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if snap.Scan.Mode != keyspace.ModeSample || snap.Scan.Fraction != fraction || !snap.Scan.Complete {
+	if !snap.Scan.Mode.IsSample() || snap.Scan.Fraction != fraction || !snap.Scan.Complete {
 		t.Fatalf("scan info %+v", snap.Scan)
 	}
 	// About 4000 rows are read: a relative standard error of about 1.5%

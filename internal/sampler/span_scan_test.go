@@ -219,7 +219,7 @@ func TestSpanSampleEstimatesWithinBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	scan := snap.Scan
-	if scan.Mode != keyspace.ModeSample || scan.Method != keyspace.MethodSpans || !scan.Complete ||
+	if !scan.Mode.IsSample() || scan.Method != keyspace.MethodSpans || !scan.Complete ||
 		scan.Fraction < 0.8*fraction || scan.Fraction > 1.2*fraction {
 		t.Fatalf("scan info %+v, want a complete span sample of about 20%%", scan)
 	}

@@ -152,7 +152,7 @@ func (w *worker) newRangeReader(index int, p pass) *rangeReader {
 	case s.plan.maxRows > 0:
 		r.limit = s.plan.limits[index]
 		r.holding = true
-	case s.plan.mode == keyspace.ModeSample && !s.opts.StripValues:
+	case s.plan.mode.IsSample() && !s.opts.StripValues:
 		r.weight = s.weight()
 		r.check = true
 		r.holding = unexplained(r.estimate, 0, s.plan.rescanFloor)
