@@ -16,17 +16,20 @@ import (
 // ScanStatus is a scan the program runs or ran: its latest progress and
 // how it ended.
 type ScanStatus struct {
+	// Table is the table scanned.
 	Table string
 	// What names the scan in the status line: "scanning", "re-reading
 	// [a, b) in full".
-	What     string
+	What string
+	// Running is set until the scan ends; Progress is its latest event
+	// and Err why it failed.
 	Running  bool
 	Progress source.Progress
 	// Preview is what the scan said it would read before it read, nil
 	// until it says (a saved snapshot never does).
 	Preview *source.Preview
 	Err     error
-	// Loading is set while the table waits for the demo to load it; load
+	// Loading is set while the table waits for the demo to load it; Load
 	// is that load's progress.
 	Loading bool
 	Load    source.LoadProgress

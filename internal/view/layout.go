@@ -50,7 +50,9 @@ type Layout struct {
 	// TooSmall is set below [MinWidth]×[MinHeight]: nothing else is set.
 	TooSmall bool
 	// Wide puts details and findings in a column right of main.
-	Wide                                          bool
+	Wide bool
+	// Header, Main, Details, Findings, Status and Help are where each
+	// part of the table screen is drawn.
 	Header, Main, Details, Findings, Status, Help Rect
 	// Picker is the table picker's list area (the whole body).
 	Picker Rect

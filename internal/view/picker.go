@@ -31,23 +31,25 @@ const (
 // Picker is the table picker: the instance's tables with their sizes
 // and, for the demo, how far each has loaded.
 type Picker struct {
+	// Where names what the source reads ([source.Source.Where]).
 	Where string
 	// Reads says how a picked table is read ([source.Source.Reads]).
-	Reads  string
+	Reads string
+	// Tables are the source's tables, Sizes their sizes as they come.
 	Tables []source.TableInfo
 	Sizes  map[string]int64
-	// Selected indexes shown().
+	// Selected indexes [Picker.Shown].
 	Selected int
 	// Filter keeps the tables whose name holds it, in any case; empty
 	// keeps them all.
 	Filter string
-	// Listing is set while the table list is being fetched; err when it
+	// Listing is set while the table list is being fetched; Err when it
 	// failed.
 	Listing bool
 	Err     error
 	// SizeErr is why sizes are missing, when they are.
 	SizeErr error
-	// Stored says that the sizes are SampleRowKeys' (a live backend),
+	// Stored says that the sizes are SampleRowKeys' (a live source),
 	// not a saved scan's logical bytes.
 	Stored bool
 }

@@ -38,6 +38,9 @@ func renderFrame(s *Shared, snap *keyspace.Snapshot, findings []diagnose.Finding
 // profile, the layout of the current size, and the panes whose keys the
 // full help lists.
 type Shared struct {
+	// Styles and Keys are the theme's styles and the key map; Profile and
+	// IsDark the colour profile and background they were built for;
+	// Layout places the panes for the current size.
 	Styles  Styles
 	Keys    KeyMap
 	Profile colorprofile.Profile
@@ -94,14 +97,15 @@ func (s *Shared) Resize(width, height int, _ bool) {
 
 // Frame is one screen's inputs: data, view state and the transient parts
 // the interactive program adds (a running scan, a message, the search
-// prompt). Its render method is pure.
+// prompt). Its Render method is pure.
 type Frame struct {
 	*Shared
 	Snap     *keyspace.Snapshot
 	Findings []diagnose.Finding
 	State    ViewState
-	// Matrix and path are the heatmap of state and the tree path to its
-	// node; buildErr says why there is no matrix.
+	// Snap is the snapshot shown, Findings its findings, State how.
+	// Matrix and Path are the heatmap of the state and the tree path to
+	// its node ([Frame.BuildMatrix]); BuildErr says why there is no matrix.
 	Matrix   *heatmap.Matrix
 	Path     []*keyspace.Node
 	BuildErr error
@@ -116,7 +120,7 @@ type Frame struct {
 	Search  string // the rendered search prompt, when open
 	Depth   int    // drill levels below the first (for the back hint)
 	Picker  *Picker
-	// Recording is set in the live view, live is its latest status.
+	// Recording is set in the live view, Live is its latest status.
 	Recording bool
 	Live      source.RecordingStatus
 }
