@@ -17,7 +17,7 @@ import (
 
 // TestE2ETerminalScanSaysWhatItWillRead runs `btviz --emulator --table
 // social-celebrity --sample 0.05` in tmux against an emulator holding the
-// table, once behind internal/cloudlike (SampleRowKeys answers 20
+// table, once behind internal/emulator/cloudlike (SampleRowKeys answers 20
 // tablets, as Cloud Bigtable would) and once plain (row samples): the
 // details pane says what the scan planned to read, in how many tablets
 // or key ranges, how, and what it read; the status line sets the rows

@@ -19,7 +19,7 @@
 // mapShape.judge). The pilot's keys also fix the scan's delimiters. Tablets are the snapshot's ranges (RangesAreTablets, which
 // tablet-skew and the tablet bucketing need); an emulator's samples are
 // merged into a few hundred ranges. An emulator whose SampleRowKeys
-// answers tablets (internal/cloudlike, for tests) is sampled exactly as
+// answers tablets (internal/emulator/cloudlike, for tests) is sampled exactly as
 // Cloud Bigtable would be. What the endpoint decides is only what the
 // offsets count: value bytes on an emulator, stored bytes on Cloud
 // Bigtable (see scanner.comparable).

@@ -209,7 +209,7 @@ func TestDefaultModeSamplesSpansOfABigEmulatorTable(t *testing.T) {
 // tablets of 100 MB holding 500 KB rows (200 rows each, half tabletRows)
 // are tablets from Cloud Bigtable, which answers nothing else, and row
 // samples from an emulator; an emulator's spans of 100 small rows are
-// samples and its tablet-sized pieces (internal/cloudlike) tablets.
+// samples and its tablet-sized pieces (internal/emulator/cloudlike) tablets.
 func TestJudgeTakesCloudSpansForTablets(t *testing.T) {
 	spansOf := func(n int, bytes int64) []span {
 		spans := make([]span, n)
