@@ -104,7 +104,7 @@ fi
 # The Cloud-like part (issue 12) gets an emulator of its own once the
 # others are gone, so that memory never holds both: its SampleRowKeys
 # answers about 50 tablets, one large and one small, through
-# internal/cloudlike, which also counts the rows each scan reads.
+# internal/emulator/cloudlike, which also counts the rows each scan reads.
 if [[ $parts == all || $parts == cloud ]]; then
 	cloud_began=$(date +%s)
 	start_emulator cloud -tablets 50
@@ -157,8 +157,10 @@ if [[ $parts == all || $parts == report ]]; then
 	base=${REPORT_BASE:-7ef64cf}
 	mkdir "$work/base"
 	git archive "$base" | tar -x -C "$work/base"
-	cp report/bench_test.go "$work/base/report/bench_test.go"
-	go test -c -o "$work/report-new.test" ./report/
+	# The base holds its packages at the module root, as btviz did before
+	# they moved under internal/: the benchmark goes there with its imports.
+	sed 's#"github.com/btviz/btviz/internal/#"github.com/btviz/btviz/#' internal/report/bench_test.go >"$work/base/report/bench_test.go"
+	go test -c -o "$work/report-new.test" ./internal/report/
 	(cd "$work/base" && go test -c -o "$work/report-base.test" ./report/)
 	"$work/benchreport" -new "$work/report-new.test" -base "$work/report-base.test" -base-name "$base" \
 		-rounds "${ROUNDS:-9}" || status=$?

@@ -7,9 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/sampler"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/sampler"
 )
 
 // snapshotFlags select where a command's snapshot comes from: a live scan
@@ -104,7 +105,7 @@ func (a *app) acquire(cmd *cobra.Command, f *snapshotFlags) (acquired, error) {
 	case errors.Is(err, connect.ErrTableNotFound), errors.Is(err, sampler.ErrBadOptions):
 		return acquired{}, usageError(err)
 	case err != nil:
-		return acquired{}, fmt.Errorf("scanning table %s in %s: %w", quote(t.Table), t.Where(), err)
+		return acquired{}, fmt.Errorf("scanning table %s in %s: %w", escape.Quote(t.Table), t.Where(), err)
 	}
 	return acquired{snap: snap}, nil
 }

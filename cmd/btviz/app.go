@@ -8,9 +8,10 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/demo"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/escape"
 )
 
 // app carries the process's environment to every command, so that tests
@@ -45,7 +46,7 @@ func (a *app) resolve(flags connect.Flags) (t connect.Target, scenarios []demo.S
 		scenarios, err := demo.Lookup(t.Table)
 		if err != nil {
 			return t, nil, usageErrorf("table %s is not a demo table, and the embedded emulator holds only those: %s; to look at your own tables, point %s at your emulator",
-				quote(t.Table), strings.Join(demo.ScenarioNames(), ", "), connect.EmulatorHostEnv)
+				escape.Quote(t.Table), strings.Join(demo.ScenarioNames(), ", "), connect.EmulatorHostEnv)
 		}
 		return t, scenarios, nil
 	case err != nil:

@@ -10,14 +10,15 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btviz/btviz/artifact"
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/heatmap"
-	"github.com/btviz/btviz/record/loadgen"
-	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/tui"
+	"github.com/btviz/btviz/internal/artifact"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/demo"
+	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/record/loadgen"
+	"github.com/btviz/btviz/internal/render"
+	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // tableCompletionTimeout bounds the look-up of table names for shell
@@ -39,11 +40,11 @@ type completion = func(cmd *cobra.Command, args []string, toComplete string) ([]
 func (a *app) registerCompletions(root *cobra.Command) {
 	byFlag := map[string]completion{
 		"metric":    fixed(metricChoices()),
-		"view":      fixed(names(tui.Panes())),
+		"view":      fixed(names(view.Panes())),
 		"bucketing": fixed(names(heatmap.Bucketings())),
 		"scale":     fixed(names(heatmap.ScaleKinds())),
-		"palette":   fixed(heatmap.PaletteNames()),
-		"theme":     fixed(names(tui.Themes())),
+		"palette":   fixed(render.PaletteNames()),
+		"theme":     fixed(names(view.Themes())),
 		"traffic":   fixed(workloadChoices()),
 		"format":    fixed(names(report.Formats())),
 		"fail-on":   fixed(severityChoices()),

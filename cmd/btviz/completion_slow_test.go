@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/tui/tuitest"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
 // shellCase is one completion asked of a shell: the command line typed so

@@ -10,12 +10,13 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/heatmap"
-	"github.com/btviz/btviz/record/loadgen"
-	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/tui"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/demo"
+	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/record/loadgen"
+	"github.com/btviz/btviz/internal/render"
+	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // completed is what `btviz __complete ARGS` (the call every shell's
@@ -70,8 +71,8 @@ func TestEveryEnumeratedFlagCompletesItsNames(t *testing.T) {
 		scenarios = append(scenarios, sc.Name)
 	}
 	want := map[string][]string{
-		"metric": names(heatmap.Metrics()), "view": names(tui.Panes()), "bucketing": names(heatmap.Bucketings()),
-		"scale": names(heatmap.ScaleKinds()), "palette": heatmap.PaletteNames(), "theme": names(tui.Themes()),
+		"metric": names(heatmap.Metrics()), "view": names(view.Panes()), "bucketing": names(heatmap.Bucketings()),
+		"scale": names(heatmap.ScaleKinds()), "palette": render.PaletteNames(), "theme": names(view.Themes()),
 		"traffic": workloads, "format": names(report.Formats()), "fail-on": {"info", "warning", "error"},
 		"scenario": append([]string{"all"}, scenarios...), "seed": append([]string{"all"}, scenarios...),
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btviz/btviz/tui/tuitest"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
 var crashBinary struct {
@@ -20,7 +20,7 @@ var crashBinary struct {
 
 // buildCrashTestBinary builds btviz with -tags btviz_crashtest, which
 // makes ctrl+x panic in the interactive view's Update and ctrl+y in a
-// command of a batch (tui/crashtest_on.go), into the directory of
+// command of a batch (internal/tui/crashtest_on.go), into the directory of
 // [buildBinaries].
 func buildCrashTestBinary(t *testing.T) string {
 	t.Helper()

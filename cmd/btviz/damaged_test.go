@@ -15,9 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/btviz/btviz/internal/bug"
-	"github.com/btviz/btviz/internal/snapshotjson"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/sampler"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/testkit/snapshotjson"
 )
 
 // smallSnapshot is a snapshot file of a few hundred rows under a handful
@@ -85,6 +85,7 @@ func noRawControls(t *testing.T, what, out string) {
 // directory: every command that reads snapshots refuses each with exit 2
 // and a one-line message naming the field, with no raw control byte.
 func TestDamagedSnapshotsExitTwoNamingTheField(t *testing.T) {
+	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
 	good := smallSnapshot(t, 300)
 	cases := []struct {
 		name, path, want string
@@ -112,7 +113,7 @@ func TestDamagedSnapshotsExitTwoNamingTheField(t *testing.T) {
 		{"null largest row", damage(t, good, func(f map[string]any) {
 			jsonNode(f, "snapshot")["largest"].([]any)[0] = nil
 		}), "snapshot.largest[0]: null"},
-		// Over the 64 KiB a file's key may hold (keyspace/limits.go).
+		// Over the 64 KiB a file's key may hold (internal/keyspace/limits.go).
 		{"100 kB key", damage(t, good, func(f map[string]any) {
 			jsonNode(f, "snapshot", "largest", 0)["key"] = strings.Repeat("k", 100<<10)
 		}), "snapshot.largest[0].key"},

@@ -7,13 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/btviz/btviz/artifact"
-	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/export"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/artifact"
+	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/export"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/units"
 )
 
 func (a *app) diffCommand() *cobra.Command {

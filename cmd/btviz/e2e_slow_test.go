@@ -19,12 +19,12 @@ import (
 
 	"cloud.google.com/go/bigtable"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/internal/cbtemulator"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/demo"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/testkit/cbtemulator"
 	"github.com/btviz/btviz/internal/testkit/race"
-	"github.com/btviz/btviz/keyspace"
 )
 
 // The end-to-end tests run the real btviz binary against the official

@@ -11,7 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 
-	"github.com/btviz/btviz/escape"
+	"github.com/btviz/btviz/internal/escape"
 )
 
 // printError writes a command's error to stderr as "btviz: message",

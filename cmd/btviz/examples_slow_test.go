@@ -22,12 +22,12 @@ import (
 	adminpb "cloud.google.com/go/bigtable/admin/apiv2/adminpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/internal/cbtemulator"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/record/loadgen"
+	"github.com/btviz/btviz/internal/testkit/cbtemulator"
 	"github.com/btviz/btviz/internal/testkit/hotadmin"
-	"github.com/btviz/btviz/record/loadgen"
-	"github.com/btviz/btviz/tui/tuitest"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
 // TestE2EEveryHelpExampleRuns runs the examples of every command's

@@ -7,7 +7,8 @@ import (
 	"github.com/btviz/btviz/internal/bug"
 )
 
-// Exit codes, as DESIGN.md promises them to scripts and CI.
+// Exit codes, as the README promises them to scripts and CI (its **Exit
+// codes**, under "Commands").
 const (
 	exitOK       = 0
 	exitFindings = 1 // findings at or above --fail-on

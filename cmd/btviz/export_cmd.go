@@ -5,13 +5,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/btviz/btviz/artifact"
-	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/export"
-	"github.com/btviz/btviz/heatmap"
-	"github.com/btviz/btviz/tui"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/artifact"
+	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/export"
+	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/render"
+	"github.com/btviz/btviz/internal/units"
+	"github.com/btviz/btviz/internal/view"
 )
 
 func (a *app) exportCommand() *cobra.Command {
@@ -24,7 +25,7 @@ func (a *app) exportCommand() *cobra.Command {
 			"its title and subtitle, a label on every key bucket a finding names, each finding's key\n" +
 			"range marked with its number (as the report numbers it) and its share, the legend, and\n" +
 			"the view's list under it (the findings, the largest rows, the hottest rows); no key help\n" +
-			"and no selection. --view picks the view: " + tui.PaneNames() + ". --size is the terminal\n" +
+			"and no selection. --view picks the view: " + view.PaneNames() + ". --size is the terminal\n" +
 			"size the view is drawn for: the chart shows the key buckets the interactive view shows at\n" +
 			"that size, and an image is as large as a screenshot of it. --frame writes the interactive\n" +
 			"frame instead, exactly what the view's `s` key saves.\n\n" +
@@ -54,19 +55,19 @@ func (a *app) exportCommand() *cobra.Command {
 			if opts.Frame {
 				what = "frame"
 			}
-			fmt.Fprintf(a.stderr, "wrote %s (%s of the %s view of table %s)\n", escape.Text(flags.Out), what, opts.View, quote(got.snap.Table))
+			fmt.Fprintf(a.stderr, "wrote %s (%s of the %s view of table %s)\n", escape.Text(flags.Out), what, opts.View, escape.Quote(got.snap.Table))
 			return got.partial
 		},
 	}
 	f.register(cmd)
 	cmd.Flags().StringVar(&flags.Out, "out", "", "file to write, ending in "+artifact.ExtensionList(artifact.Formats()))
-	cmd.Flags().StringVar(&flags.View, "view", "", "what to show: "+tui.PaneNames()+" (default heatmap)")
+	cmd.Flags().StringVar(&flags.View, "view", "", "what to show: "+view.PaneNames()+" (default heatmap)")
 	cmd.Flags().StringVar(&flags.Metric, "metric", "", "heatmap metric: "+units.OrList(heatmap.Metrics()))
 	cmd.Flags().StringVar(&flags.Bucketing, "bucketing", "", "key buckets: "+units.OrList(heatmap.Bucketings()))
 	cmd.Flags().StringVar(&flags.Scale, "scale", "", "colour scale: "+units.OrList(heatmap.ScaleKinds())+" (default linear)")
-	cmd.Flags().StringVar(&flags.Palette, "palette", "", "colours of the heat: "+units.OrList(heatmap.PaletteNames())+" (default viridis)")
+	cmd.Flags().StringVar(&flags.Palette, "palette", "", "colours of the heat: "+units.OrList(render.PaletteNames())+" (default viridis)")
 	cmd.Flags().StringVar(&flags.Size, "size", "", fmt.Sprintf("terminal size to draw, columns x rows (default %dx%d; %s)", export.DefaultWidth, export.DefaultHeight, export.SizeLimits()))
 	cmd.Flags().BoolVar(&flags.Frame, "frame", false, "write the interactive frame (key help, selection), as the view's s key does, instead of a chart")
-	cmd.Flags().StringVar(&flags.Theme, "theme", "", "colours: "+units.OrList(tui.Themes())+" (default dark: a file has no terminal background to follow)")
+	cmd.Flags().StringVar(&flags.Theme, "theme", "", "colours: "+units.OrList(view.Themes())+" (default dark: a file has no terminal background to follow)")
 	return cmd
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btviz/btviz/screenshot"
+	"github.com/btviz/btviz/internal/render"
 )
 
 // snapshotFixture is the path of the committed snapshot of a demo table
@@ -23,6 +23,7 @@ func snapshotFixture(table string) string {
 // format and view through the command line (what each draws is export's
 // to test, on the demo tables), on a small snapshot.
 func TestExportWritesEveryFormatWithoutATerminal(t *testing.T) {
+	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
 	snap := smallSnapshot(t, 2000)
 	dir := t.TempDir()
 	for _, name := range []string{"heat.png", "heat.svg", "heat.txt", "heat.ansi", "findings.png", "rows.txt"} {
@@ -65,8 +66,8 @@ func TestExportWritesEveryFormatWithoutATerminal(t *testing.T) {
 	if err != nil {
 		t.Fatalf("PNG does not decode: %v", err)
 	}
-	if w := img.Bounds().Dx(); w != 120*screenshot.DefaultCellWidth {
-		t.Errorf("PNG is %d px wide, want 120 columns × %d px", w, screenshot.DefaultCellWidth)
+	if w := img.Bounds().Dx(); w != 120*render.DefaultCellWidth {
+		t.Errorf("PNG is %d px wide, want 120 columns × %d px", w, render.DefaultCellWidth)
 	}
 	text, _ := os.ReadFile(filepath.Join(dir, "heat.txt"))
 	if strings.ContainsAny(string(text), "\x1b\x00\x07") {
@@ -84,6 +85,7 @@ func TestExportWritesEveryFormatWithoutATerminal(t *testing.T) {
 }
 
 func TestDiffShowsSaltingRemoveTheHotspot(t *testing.T) {
+	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
 	before, after := snapshotFixture("social-celebrity"), snapshotFixture("social-celebrity-salted")
 	runBtviz(t, nil, "diff", before, after).requireExit(t, exitUsage, "--force")
 	image := filepath.Join(t.TempDir(), "salting.png")
@@ -131,6 +133,7 @@ func TestDiffShowsSaltingRemoveTheHotspot(t *testing.T) {
 }
 
 func TestMarkdownReportLinksTheImagesItWrites(t *testing.T) {
+	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
 	snap := snapshotFixture("social-celebrity")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "review.md")

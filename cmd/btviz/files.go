@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/units"
 )
 
 // readSnapshots reads snapshot files (`btviz scan --out`), traffic
@@ -34,7 +34,7 @@ func (a *app) readSnapshots(paths []string) ([]*keyspace.Snapshot, error) {
 			return nil, usageError(err)
 		}
 		for _, d := range file.Damaged {
-			name := "table " + quote(d.Table)
+			name := "table " + escape.Quote(d.Table)
 			if d.Table == "" {
 				name = fmt.Sprintf("table %d", d.Index+1)
 			}
@@ -55,13 +55,13 @@ func (a *app) readSnapshots(paths []string) ([]*keyspace.Snapshot, error) {
 				continue
 			case snap.HotTabletsOnly():
 				if p.hot != nil {
-					return nil, usageErrorf("two files of hot tablets of table %s among %s: give one", quote(snap.Table), strings.Join(paths, ", "))
+					return nil, usageErrorf("two files of hot tablets of table %s among %s: give one", escape.Quote(snap.Table), strings.Join(paths, ", "))
 				}
 				p.hot = snap
 				continue
 			}
 			if p.stored != nil {
-				return nil, usageErrorf("two scans of table %s among %s: give one scan of a table (with its recordings and hot tablets)", quote(snap.Table), strings.Join(paths, ", "))
+				return nil, usageErrorf("two scans of table %s among %s: give one scan of a table (with its recordings and hot tablets)", escape.Quote(snap.Table), strings.Join(paths, ", "))
 			}
 			p.stored = snap
 		}
@@ -75,7 +75,7 @@ func (a *app) readSnapshots(paths []string) ([]*keyspace.Snapshot, error) {
 				return nil, usageError(err)
 			}
 			if m := merged.Traffic.Merged; m != nil {
-				fmt.Fprintf(a.stderr, "btviz: %s\n", safeMessage(fmt.Sprintf("table %s: %d recordings merged (%s)", quote(merged.Table), m.Recordings, strings.Join(m.Names, ", "))))
+				fmt.Fprintf(a.stderr, "btviz: %s\n", safeMessage(fmt.Sprintf("table %s: %d recordings merged (%s)", escape.Quote(merged.Table), m.Recordings, strings.Join(m.Names, ", "))))
 				for _, o := range m.ClockOffsets {
 					fmt.Fprintf(a.stderr, "btviz: note: %s\n", safeMessage(o.Text()))
 				}
@@ -124,7 +124,7 @@ func fewSharedKeys(table string, o keyspace.KeyOverlap) string {
 	return fmt.Sprintf("the recording and the scan of table %s share few keys: %s of the %s recorded operations (%s) fall on keys the scan found "+
 		"(the traffic touched %s; the scan found %s). If they are of different tables (another instance, a table recreated with other keys), "+
 		"give a scan and a recording of the same one; traffic on rows written after the scan falls outside it as expected",
-		quote(table), units.Percent(o.Share()), units.Thousands(int64(o.Ops+0.5)), units.Thousands(int64(o.OnStored+0.5)),
+		escape.Quote(table), units.Percent(o.Share()), units.Thousands(int64(o.Ops+0.5)), units.Thousands(int64(o.OnStored+0.5)),
 		span(o.TouchedFirst, o.TouchedLast), span(o.StoredFirst, o.StoredLast))
 }
 
@@ -153,7 +153,7 @@ func emptyRecordingError(path string, rec *keyspace.Recording) error {
 func pickTable(snaps []*keyspace.Snapshot, table string) (*keyspace.Snapshot, error) {
 	names := make([]string, len(snaps))
 	for i, s := range snaps {
-		names[i] = quote(s.Table)
+		names[i] = escape.Quote(s.Table)
 		if s.Table == table || (table == "" && len(snaps) == 1) {
 			return s, nil
 		}
@@ -161,8 +161,5 @@ func pickTable(snaps []*keyspace.Snapshot, table string) (*keyspace.Snapshot, er
 	if table == "" {
 		return nil, usageErrorf("the files hold %d tables (%s): name one with --table", len(snaps), strings.Join(names, ", "))
 	}
-	return nil, usageErrorf("table %s is not in the files, which hold %s", quote(table), strings.Join(names, ", "))
+	return nil, usageErrorf("table %s is not in the files, which hold %s", escape.Quote(table), strings.Join(names, ", "))
 }
-
-// quote writes a table name for a message: quoted and escaped.
-func quote(name string) string { return `"` + escape.Text(name) + `"` }

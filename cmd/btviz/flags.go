@@ -9,10 +9,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/sampler"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/sampler"
 )
 
 // targetFlags are the flags that name a table: every command that talks

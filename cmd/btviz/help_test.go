@@ -9,12 +9,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btviz/btviz/artifact"
-	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/heatmap"
-	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/tui"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/artifact"
+	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/units"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // TestHelpListsEveryName: each command's help lists every name its flags
@@ -25,11 +25,11 @@ func TestHelpListsEveryName(t *testing.T) {
 		command string
 		want    []string
 	}{
-		{"export", []string{tui.PaneNames(), artifact.ExtensionList(artifact.Formats()), units.OrList(tui.Themes()),
+		{"export", []string{view.PaneNames(), artifact.ExtensionList(artifact.Formats()), units.OrList(view.Themes()),
 			units.OrList(heatmap.Metrics()), units.OrList(heatmap.Bucketings())}},
 		{"report", []string{units.OrList(report.Formats()), diagnose.SeverityNames()}},
 		{"diff", []string{units.OrList(report.Formats()), artifact.ExtensionList(artifact.ImageFormats())}},
-		{"open", []string{units.OrList(tui.Themes())}},
+		{"open", []string{units.OrList(view.Themes())}},
 	} {
 		r := runBtviz(t, nil, tc.command, "--help")
 		r.requireExit(t, exitOK)
@@ -42,7 +42,7 @@ func TestHelpListsEveryName(t *testing.T) {
 	}
 	r := runBtviz(t, nil, "--help")
 	r.requireExit(t, exitOK)
-	if !strings.Contains(r.stdout+r.stderr, units.OrList(tui.Themes())) {
+	if !strings.Contains(r.stdout+r.stderr, units.OrList(view.Themes())) {
 		t.Errorf("btviz --help lacks the themes:\n%s", r.stdout)
 	}
 }

@@ -16,14 +16,15 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/btviz/btviz/artifact"
-	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/export"
-	"github.com/btviz/btviz/heatmap"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/tui"
+	"github.com/btviz/btviz/internal/artifact"
+	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/export"
+	"github.com/btviz/btviz/internal/heatmap"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/testkit/tier"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // hostile holds every kind of text that must never reach an output raw:
@@ -159,6 +160,7 @@ func checkJSONStrings(t *testing.T, what string, out []byte) {
 // the same commands on the snapshot saved to a file. None writes any of
 // it raw.
 func TestHostileTextReachesNoOutputRaw(t *testing.T) {
+	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
 	a, b := hostileSnapshot("before"), hostileSnapshot("after")
 	findingsA, findingsB := diagnose.Diagnose(a), diagnose.Diagnose(b)
 
@@ -193,13 +195,15 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 		}
 	}
 
-	for _, view := range tui.Panes() {
+	// Every pane in the slow tier; three in the fast one (the escaping is
+	// one code path, exercised by every pane's labels).
+	for _, pane := range tier.Sample(view.Panes(), 3) {
 		for _, format := range artifact.Formats() {
 			for _, frame := range []bool{false, true} {
 				var out bytes.Buffer
-				o := export.Options{Format: format, View: view, Width: 160, Height: 48, Frame: frame}
+				o := export.Options{Format: format, View: pane, Width: 160, Height: 48, Frame: frame}
 				err := export.Render(&out, a, findingsA, o)
-				if view == tui.PaneHot && !frame {
+				if pane == view.PaneHot && !frame {
 					if !errors.Is(err, export.ErrCannotDraw) {
 						t.Errorf("a chart of a scan's hot rows: %v, want ErrCannotDraw", err)
 					}
@@ -207,9 +211,9 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 					continue
 				}
 				if err != nil {
-					t.Fatalf("%s %s (frame %v): %v", view, format, frame, err)
+					t.Fatalf("%s %s (frame %v): %v", pane, format, frame, err)
 				}
-				checkExport(t, fmt.Sprintf("the %s export of the %s view (frame %v)", format, view, frame), format, out.Bytes())
+				checkExport(t, fmt.Sprintf("the %s export of the %s pane (frame %v)", format, pane, frame), format, out.Bytes())
 			}
 		}
 	}
@@ -221,12 +225,12 @@ func TestHostileTextReachesNoOutputRaw(t *testing.T) {
 		checkExport(t, "the "+string(format)+" diff image", format, out.Bytes())
 	}
 	for _, profile := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor, colorprofile.ANSI} {
-		states := []tui.ViewState{{Main: tui.PaneRows, RowColumns: true}, {Prefix: "user0#"}, {Bucketing: heatmap.BucketTablets, TimeColumn: 3}, {FullHelp: true}}
-		for _, view := range tui.Panes() {
-			states = append(states, tui.ViewState{}.Showing(view))
+		states := []view.ViewState{{Main: view.PaneRows, RowColumns: true}, {Prefix: "user0#"}, {Bucketing: heatmap.BucketTablets, TimeColumn: 3}, {FullHelp: true}}
+		for _, pane := range view.Panes() {
+			states = append(states, view.ViewState{}.Showing(pane))
 		}
 		for _, state := range states {
-			frame := tui.RenderFrame(a, findingsA, state, 160, 48, true, profile)
+			frame := view.RenderFrame(a, findingsA, state, 160, 48, true, profile)
 			checkClean(t, fmt.Sprintf("the TUI frame %+v in %v", state, profile), []byte(frame), true)
 		}
 	}
@@ -333,12 +337,12 @@ func TestHostileTrafficReachesNoOutputRaw(t *testing.T) {
 			}
 			checkExport(t, fmt.Sprintf("the %s export of %s", format, metric), format, out.Bytes())
 		}
-		frame := tui.RenderFrame(snap, findings, tui.ViewState{Metric: metric}, 160, 48, true, colorprofile.TrueColor)
+		frame := view.RenderFrame(snap, findings, view.ViewState{Metric: metric}, 160, 48, true, colorprofile.TrueColor)
 		checkClean(t, "the TUI frame of "+string(metric), []byte(frame), true)
 	}
-	for _, view := range tui.Panes() {
-		frame := tui.RenderFrame(snap, findings, tui.ViewState{}.Showing(view), 160, 48, true, colorprofile.TrueColor)
-		checkClean(t, "the TUI's "+string(view)+" view of a recording", []byte(frame), true)
+	for _, pane := range view.Panes() {
+		frame := view.RenderFrame(snap, findings, view.ViewState{}.Showing(pane), 160, 48, true, colorprofile.TrueColor)
+		checkClean(t, "the TUI's "+string(pane)+" pane of a recording", []byte(frame), true)
 	}
 	path := filepath.Join(t.TempDir(), "rec.btviz")
 	if err := keyspace.SaveRecording(path, rec); err != nil {

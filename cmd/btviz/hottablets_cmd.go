@@ -12,12 +12,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/hottablets"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/hottablets"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/units"
 )
 
 // hotFlags ask for hot tablets: --hot-tablets DURATION and --cluster C.
@@ -69,38 +69,6 @@ func (a *app) fetchHotTablets(ctx context.Context, t connect.Target, window time
 	}
 	return hot, nil
 }
-
-// hotSource is the interactive view's door to Cloud Bigtable's hot
-// tablets ([tui.HotTabletSource]).
-type hotSource struct {
-	target  connect.Target
-	window  time.Duration
-	cluster string
-}
-
-func (s *hotSource) HotTablets(ctx context.Context, table string, _ *keyspace.Snapshot) (*keyspace.HotTablets, error) {
-	client, err := hottablets.Dial(ctx, s.target)
-	if err != nil {
-		return nil, err
-	}
-	defer client.Close()
-	return client.Fetch(ctx, hottablets.Options{Window: s.window, Cluster: s.cluster, Table: table})
-}
-
-func (s *hotSource) Simulated() bool { return false }
-
-// simulatedSource is the demo's: hot tablets computed from what the view
-// shows of the recording ([hottablets.Simulate]).
-type simulatedSource struct{}
-
-func (simulatedSource) HotTablets(_ context.Context, _ string, shown *keyspace.Snapshot) (*keyspace.HotTablets, error) {
-	if shown == nil {
-		return nil, nil
-	}
-	return hottablets.Simulate(shown, time.Now()), nil
-}
-
-func (simulatedSource) Simulated() bool { return true }
 
 func (a *app) hotTabletsCommand() *cobra.Command {
 	var target targetFlags
@@ -156,7 +124,7 @@ func (a *app) hotTabletsCommand() *cobra.Command {
 				if err := keyspace.Save(out, keyspace.HotTabletsSnapshot(hot, target.Table, source)); err != nil {
 					return err
 				}
-				fmt.Fprintf(a.stderr, "wrote %s: %s hot-tablet samples of table %s\n", escape.Text(out), units.Thousands(int64(len(hot.Tablets))), quote(target.Table))
+				fmt.Fprintf(a.stderr, "wrote %s: %s hot-tablet samples of table %s\n", escape.Text(out), units.Thousands(int64(len(hot.Tablets))), escape.Quote(target.Table))
 			}
 			if format == "json" {
 				return writeHotJSON(a.stdout, hot)

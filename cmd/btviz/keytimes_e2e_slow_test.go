@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btviz/btviz/tui/tuitest"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
 // TestE2ETerminalKeyTimes runs the built btviz in tmux on the three demo

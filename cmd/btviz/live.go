@@ -7,18 +7,21 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/internal/cloudlike"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/record"
-	"github.com/btviz/btviz/record/loadgen"
-	"github.com/btviz/btviz/tui"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/demo"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/emulator/cloudlike"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/record"
+	"github.com/btviz/btviz/internal/record/loadgen"
+	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/session"
+	"github.com/btviz/btviz/internal/source"
+	"github.com/btviz/btviz/internal/tui"
 )
 
 // liveRecording is what the interactive view reads of a recording in
-// progress ([tui.Recording]): the sink's traffic so far, the recorder's
+// progress ([source.Recording]): the sink's traffic so far, the recorder's
 // counters, and the proxy's view of its upstream.
 type liveRecording struct {
 	sink     *record.FileSink
@@ -33,8 +36,8 @@ func (l *liveRecording) Tables() []string { return l.sink.Tables() }
 
 func (l *liveRecording) Snapshot(table string) *keyspace.Snapshot { return l.sink.Snapshot(table) }
 
-func (l *liveRecording) Status() tui.RecordingStatus {
-	return tui.RecordingStatus{
+func (l *liveRecording) Status() source.RecordingStatus {
+	return source.RecordingStatus{
 		Listen: l.proxy.Addr(), Upstream: l.upstream, Elapsed: time.Since(l.started),
 		Calls: l.recorder.Stats().Calls, UpstreamErr: l.proxy.UpstreamErr(), Workload: l.workload,
 		Failed: l.proxy.Crash(),
@@ -87,8 +90,9 @@ const demoTablets = 16
 // trafficDemo is `btviz --emulator --traffic NAME`: an embedded emulator
 // loaded with the workload's demo table, a recording proxy in front of
 // it, the workload's load generator calling through the proxy with the
-// official client, and the live view of the table with its traffic.
-func (a *app) trafficDemo(ctx context.Context, name string, cfg tui.Config) error {
+// official client, and the live view of the table with its traffic, the
+// table scanned with scanOpts.
+func (a *app) trafficDemo(ctx context.Context, name string, cfg tui.Config, scanOpts sampler.Options) error {
 	w, err := loadgen.Lookup(name)
 	if err != nil {
 		return usageError(err)
@@ -144,8 +148,8 @@ func (a *app) trafficDemo(ctx context.Context, name string, cfg tui.Config) erro
 	defer conn.Close()
 	cfg.Table = w.Table
 	cfg.Recording = p.liveRecording
-	cfg.HotTablets = simulatedSource{}
-	cfg.Backend = tui.NewRecordingBackend(p.liveRecording, tui.NewConnBackend(conn))
+	cfg.HotTablets = session.SimulatedHotTablets{}
+	cfg.Source = session.NewRecordingSource(p.liveRecording, session.NewConnSource(conn, scanOpts))
 	return a.runTUI(ctx, cfg)
 }
 

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/internal/cbtemulator"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/demo"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/record/loadgen"
+	"github.com/btviz/btviz/internal/testkit/cbtemulator"
 	"github.com/btviz/btviz/internal/testkit/seeds"
-	"github.com/btviz/btviz/record/loadgen"
 )
 
 // newcomerFinding is a finding of a JSON report.

@@ -9,15 +9,15 @@ import (
 
 	"google.golang.org/grpc"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/internal/cloudlike"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/emulator/cloudlike"
 	"github.com/btviz/btviz/internal/testkit/emutest"
-	"github.com/btviz/btviz/tui/tuitest"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
 // TestE2ETerminalScanSaysWhatItWillRead runs `btviz --emulator --table
 // social-celebrity --sample 0.05` in tmux against an emulator holding the
-// table, once behind internal/cloudlike (SampleRowKeys answers 20
+// table, once behind internal/emulator/cloudlike (SampleRowKeys answers 20
 // tablets, as Cloud Bigtable would) and once plain (row samples): the
 // details pane says what the scan planned to read, in how many tablets
 // or key ranges, how, and what it read; the status line sets the rows

@@ -22,13 +22,13 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo/demotest"
-	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/hottablets"
-	"github.com/btviz/btviz/internal/cbtemulator"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/demo/demotest"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/hottablets"
+	"github.com/btviz/btviz/internal/testkit/cbtemulator"
 	"github.com/btviz/btviz/internal/testkit/hotadmin"
-	"github.com/btviz/btviz/tui/tuitest"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
 // celebrityTable is the demo table the hot-tablet tests plant on.

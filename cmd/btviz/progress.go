@@ -9,12 +9,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
-	"github.com/btviz/btviz/sampler"
-	"github.com/btviz/btviz/tui"
+	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/view"
 )
 
 // progressBar draws a headless scan's [sampler.Progress] as one updating
-// line ([tui.ProgressLine]) on a terminal, and nothing when its output
+// line ([view.ProgressLine]) on a terminal, and nothing when its output
 // is not a terminal (a pipe, a file, CI). Its update method fits
 // sampler.Options.Progress.
 type progressBar struct {
@@ -50,7 +50,7 @@ func (b *progressBar) update(p sampler.Progress) {
 	}
 	// The last column stays free: writing into it makes some terminals
 	// wrap, which breaks the carriage-return redraw.
-	line := tui.ProgressLine(p, b.width()-1)
+	line := view.ProgressLine(p, b.width()-1)
 	end := ""
 	if p.Final {
 		end = "\n"

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/btviz/btviz/sampler"
+	"github.com/btviz/btviz/internal/sampler"
 )
 
 func TestProgressBarIsSilentOffTerminal(t *testing.T) {

@@ -11,12 +11,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/record"
-	"github.com/btviz/btviz/tui"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/record"
+	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/session"
+	"github.com/btviz/btviz/internal/tui"
+	"github.com/btviz/btviz/internal/units"
 )
 
 // Defaults of `btviz record`.
@@ -192,9 +194,9 @@ func notWritten(sink *record.FileSink, stats record.Stats, out string, err error
 // tables of the upstream and those the traffic touched, each table's
 // traffic joined with a scan of what it stores, read directly from the
 // upstream (so that the view's own reads are not recorded).
-func (a *app) recordLive(ctx context.Context, p *liveProxy, session recordingSession, f recordFlags, screenshots string) error {
-	t := session.target
-	if session.source == keyspace.SourceEmulator {
+func (a *app) recordLive(ctx context.Context, p *liveProxy, up recordingSession, f recordFlags, screenshots string) error {
+	t := up.target
+	if up.source == keyspace.SourceEmulator {
 		t.EmulatorHost = f.upstream
 		if t.Project == "" {
 			t.Project = connect.EmulatorProject
@@ -203,10 +205,10 @@ func (a *app) recordLive(ctx context.Context, p *liveProxy, session recordingSes
 			t.Instance = connect.EmulatorInstance
 		}
 	}
-	cfg := tui.Config{Recording: p.liveRecording, Backend: tui.NewRecordingBackend(p.liveRecording, nil), ScreenshotDir: screenshots}
+	cfg := tui.Config{Recording: p.liveRecording, Source: session.NewRecordingSource(p.liveRecording, nil), ScreenshotDir: screenshots}
 	if conn, err := connect.Open(ctx, t); err == nil {
 		defer conn.Close()
-		cfg.Backend = tui.NewRecordingBackend(p.liveRecording, tui.NewConnBackend(conn))
+		cfg.Source = session.NewRecordingSource(p.liveRecording, session.NewConnSource(conn, sampler.Options{}))
 	}
 	return a.runTUI(ctx, cfg)
 }
@@ -378,7 +380,7 @@ func leftOutNames(l *keyspace.TablesLeftOut) string {
 	shown := names[:min(len(names), leftOutTablesShown)]
 	quoted := make([]string, len(shown))
 	for i, name := range shown {
-		quoted[i] = quote(name)
+		quoted[i] = escape.Quote(name)
 	}
 	text := strings.Join(quoted, ", ")
 	if len(names) > len(shown) {

@@ -16,9 +16,9 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/keyspace"
 )
 
 // The ledger table of TestE2ERecordingFileCountsWhatWasSent: two

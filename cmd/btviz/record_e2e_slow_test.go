@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/internal/keyspace"
 )
 
 func TestE2ERecordStopsOnCtrlCAndKeepsEverything(t *testing.T) {

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/record/loadgen"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/record/loadgen"
 )
 
 // TestE2ERecordNamesThePlantedHotspots records each demo workload —

@@ -15,9 +15,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/keyspace"
 )
 
 // startRecording runs `btviz record` in-process until the returned stop

@@ -22,10 +22,10 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/internal/cbtemulator"
-	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/testkit/cbtemulator"
 )
 
 // The probe of issue 28 again, on the official emulator binary and the
@@ -133,9 +133,20 @@ func TestProbeNotFoundTablesCostTheProxyNothing(t *testing.T) {
 			t.Fatal("a read of a table that does not exist succeeded")
 		}
 	}
-	time.Sleep(11 * time.Second) // two periodic writes of the recording
+	// The periodic write that counts all 5,000 calls (the proxy rewrites
+	// its file every 5 s while it changes).
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if file, err := keyspace.ReadFile(out); err == nil && file.Recording.NotFound != nil && file.Recording.NotFound.Calls == 5000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no periodic write of the 5,000 NotFound calls in a minute:\n%s", rec.stderr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	after, peak := rec.memory(t)
-	t.Logf("proxy RSS %.0f MB before, %.0f MB after 5,000 NotFound tables and two flushes (peak %.0f MB)", before, after, peak)
+	t.Logf("proxy RSS %.0f MB before, %.0f MB after 5,000 NotFound tables and their flushes (peak %.0f MB)", before, after, peak)
 	if code := rec.stop(t); code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, rec.stderr.String())
 	}

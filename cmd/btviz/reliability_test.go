@@ -13,10 +13,10 @@ import (
 
 	"cloud.google.com/go/bigtable"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/internal/snapshotjson"
-	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/testkit/snapshotjson"
 )
 
 // recordThrough runs `btviz record` in front of an embedded emulator
@@ -210,6 +210,7 @@ func TestRecordToAnUnwritableOutSaysNothingWasRecorded(t *testing.T) {
 // named with 5 MB reads back with the name cut and its size noted, in the
 // reports and in the error that lists a file's tables.
 func TestHugeNamesAreCutInEveryOutput(t *testing.T) {
+	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
 	name := strings.Repeat("n", 5<<20)
 	started := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	var buf bytes.Buffer

@@ -8,12 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/btviz/btviz/diagnose"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/export"
 	"github.com/btviz/btviz/internal/atomicfile"
-	"github.com/btviz/btviz/report"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/export"
+	"github.com/btviz/btviz/internal/report"
+	"github.com/btviz/btviz/internal/units"
 )
 
 func (a *app) reportCommand() *cobra.Command {
@@ -58,7 +58,7 @@ func (a *app) reportCommand() *cobra.Command {
 			}
 			in := report.Input{Snapshot: got.snap, Findings: diagnose.Diagnose(got.snap), FromFile: got.fromFile, AllTopPrefixes: allPrefixes}
 			if len(transforms) > 0 && got.snap.Totals().Rows == 0 {
-				return usageErrorf("--what-if: the scan of table %s found no rows, so there is nothing to transform; run the report without --what-if, or point it at a table or prefix that holds rows", quote(got.snap.Table))
+				return usageErrorf("--what-if: the scan of table %s found no rows, so there is nothing to transform; run the report without --what-if, or point it at a table or prefix that holds rows", escape.Quote(got.snap.Table))
 			}
 			for _, transform := range transforms {
 				result, err := diagnose.RunWhatIf(got.snap, transform)

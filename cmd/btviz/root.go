@@ -10,11 +10,15 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/record/loadgen"
-	"github.com/btviz/btviz/tui"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/record/loadgen"
+	"github.com/btviz/btviz/internal/sampler"
+	"github.com/btviz/btviz/internal/session"
+	"github.com/btviz/btviz/internal/source"
+	"github.com/btviz/btviz/internal/tui"
+	"github.com/btviz/btviz/internal/units"
+	"github.com/btviz/btviz/internal/view"
 )
 
 func (a *app) rootCommand() *cobra.Command {
@@ -48,8 +52,8 @@ func (a *app) rootCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cfg := tui.Config{Table: target.Table, Scan: req}
-			if cfg.Theme, err = tui.ParseTheme(theme); err != nil {
+			cfg := tui.Config{Table: target.Table}
+			if cfg.Theme, err = view.ParseTheme(theme); err != nil {
 				return usageErrorf("--theme: %w", err)
 			}
 			if cfg.ScreenshotDir, err = screenshotDir(screenshots); err != nil {
@@ -69,21 +73,21 @@ func (a *app) rootCommand() *cobra.Command {
 				return err
 			}
 			if traffic != "" {
-				return a.trafficDemo(cmd.Context(), traffic, cfg)
+				return a.trafficDemo(cmd.Context(), traffic, cfg, req)
 			}
 			if hot.asked() {
 				t, err := a.resolveTarget(target.Flags)
 				if err != nil {
 					return err
 				}
-				cfg.HotTablets = &hotSource{target: t, window: window, cluster: hot.cluster}
+				cfg.HotTablets = &session.CloudHotTablets{Target: t, Window: window, Cluster: hot.cluster}
 			}
-			backend, closeBackend, err := a.backend(cmd.Context(), target.Flags)
+			src, closeSource, err := a.source(cmd.Context(), target.Flags, req)
 			if err != nil {
 				return err
 			}
-			defer closeBackend()
-			cfg.Backend = backend
+			defer closeSource()
+			cfg.Source = src
 			return a.runTUI(cmd.Context(), cfg)
 		},
 	}
@@ -91,7 +95,7 @@ func (a *app) rootCommand() *cobra.Command {
 	target.register(cmd.Flags())
 	scan.register(cmd.Flags())
 	hot.register(cmd.Flags())
-	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(tui.Themes())+"; auto follows the terminal's background")
+	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(view.Themes())+"; auto follows the terminal's background")
 	registerScreenshotDir(cmd, &screenshots)
 	cmd.Flags().StringVar(&traffic, "traffic", "", "with --emulator: run a demo workload through a recording proxy and show its traffic live (--list-traffic lists them)")
 	cmd.Flags().BoolVar(&listTraffic, "list-traffic", false, "list the demo traffic workloads and exit")
@@ -123,7 +127,7 @@ func (a *app) openCommand() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			parsed, err := tui.ParseTheme(theme)
+			parsed, err := view.ParseTheme(theme)
 			if err != nil {
 				return usageErrorf("--theme: %w", err)
 			}
@@ -138,14 +142,14 @@ func (a *app) openCommand() *cobra.Command {
 			if err := a.requireTerminal(); err != nil {
 				return err
 			}
-			cfg := tui.Config{Theme: parsed, ScreenshotDir: dir, Backend: tui.NewSnapshotBackend(strings.Join(args, " + "), snaps...)}
+			cfg := tui.Config{Theme: parsed, ScreenshotDir: dir, Source: session.NewSnapshotSource(strings.Join(args, " + "), snaps...)}
 			if len(snaps) == 1 {
 				cfg.Snapshot, cfg.Table = snaps[0], snaps[0].Table
 			}
 			return a.runTUI(cmd.Context(), cfg)
 		},
 	}
-	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(tui.Themes())+"; auto follows the terminal's background")
+	cmd.Flags().StringVar(&theme, "theme", "auto", "colours: "+units.OrList(view.Themes())+"; auto follows the terminal's background")
 	registerScreenshotDir(cmd, &screenshots)
 	return cmd
 }
@@ -174,27 +178,28 @@ func screenshotDir(dir string) (string, error) {
 	return dir, nil
 }
 
-// backend opens what the interactive view reads tables through: the
+// source opens what the interactive view reads tables through: the
 // embedded demo (loading in the background, so the picker shows at once)
-// for --emulator without an address, otherwise a connection to the target.
-func (a *app) backend(ctx context.Context, flags connect.Flags) (tui.Backend, func(), error) {
+// for --emulator without an address, otherwise a connection to the target;
+// either scans a table with opts.
+func (a *app) source(ctx context.Context, flags connect.Flags, opts sampler.Options) (source.Source, func(), error) {
 	t, demo, err := a.resolve(flags)
 	switch {
 	case err != nil:
 		return nil, nil, err
 	case demo != nil:
 		// Every demo table, even with --table: the picker lists them all.
-		backend, err := tui.NewDemoBackend(ctx, nil)
+		src, err := session.NewDemoSource(ctx, nil, opts)
 		if err != nil {
 			return nil, nil, err
 		}
-		return backend, func() { backend.Close() }, nil
+		return src, func() { src.Close() }, nil
 	}
 	conn, err := a.open(ctx, t)
 	if err != nil {
 		return nil, nil, err
 	}
-	return tui.NewConnBackend(conn), func() { conn.Close() }, nil
+	return session.NewConnSource(conn, opts), func() { conn.Close() }, nil
 }
 
 // runTUI runs the interactive view until the user quits (q, or Ctrl+C as

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/btviz/btviz/internal/cloudlike"
+	"github.com/btviz/btviz/internal/emulator/cloudlike"
 )
 
 // --seed picks a sample's random choices: the same seed over the same

@@ -5,10 +5,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/btviz/btviz/artifact"
-	"github.com/btviz/btviz/escape"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/artifact"
+	"github.com/btviz/btviz/internal/escape"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/units"
 )
 
 func (a *app) scanCommand() *cobra.Command {
@@ -56,7 +56,7 @@ func (a *app) scanCommand() *cobra.Command {
 func describeScan(snap *keyspace.Snapshot) string {
 	scan := snap.Scan
 	mode := "every row"
-	if scan.Mode == keyspace.ModeSample {
+	if scan.Mode.IsSample() {
 		mode = fmt.Sprintf("a %.3g%% sample", 100*scan.Fraction)
 	}
 	status := "complete"
@@ -69,5 +69,5 @@ func describeScan(snap *keyspace.Snapshot) string {
 		total += fmt.Sprintf(" (95%%: %s–%s)", units.Thousands(scan.RowsEstimatedLow), units.Thousands(scan.RowsEstimatedHigh))
 	}
 	return fmt.Sprintf("table %s, %s rows read (%s) %s, %s, %s, %s",
-		quote(snap.Table), units.Thousands(scan.RowsRead), mode, total, units.Bytes(float64(scan.BytesEstimated)), units.Duration(scan.Duration), status)
+		escape.Quote(snap.Table), units.Thousands(scan.RowsRead), mode, total, units.Bytes(float64(scan.BytesEstimated)), units.Duration(scan.Duration), status)
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/internal/keyspace"
 )
 
 // TestScanSummarySaysHowLongAsEveryOutput: the scan command's summary

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/internal/keyspace"
 )
 
 // maxSnapshotEnv raises (or lowers) the decompressed size a snapshot file

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/tui/tuitest"
+	"github.com/btviz/btviz/internal/demo"
+	"github.com/btviz/btviz/internal/tui/tuitest"
 )
 
 // TestE2ETerminalCelebrityFlow runs the built btviz binary in tmux exactly

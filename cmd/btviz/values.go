@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/btviz/btviz/escape"
+	"github.com/btviz/btviz/internal/escape"
 )
 
 // sampleRange is what --sample takes, in words, for its help and its

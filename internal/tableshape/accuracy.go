@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/btviz/btviz/keyspace"
+	"github.com/btviz/btviz/internal/keyspace"
 )
 
 // Accuracy is how far a snapshot's top-level prefixes are from a

@@ -7,8 +7,8 @@ import (
 
 	"cloud.google.com/go/bigtable"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/emulator"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/emulator"
 )
 
 // The benchmark table: benchRows rows of one 16-byte cell, keys

@@ -14,7 +14,7 @@ import (
 
 	"cloud.google.com/go/bigtable"
 
-	"github.com/btviz/btviz/connect"
+	"github.com/btviz/btviz/internal/connect"
 )
 
 // Workloads: what each client goroutine does in a loop.

@@ -11,8 +11,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/units"
 )
 
 // memoryResult is one run of `benchproxy memory -ops N`.

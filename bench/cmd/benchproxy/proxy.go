@@ -9,8 +9,8 @@ import (
 	"syscall"
 
 	"github.com/btviz/btviz/bench/internal/benchproc"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/record"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/record"
 )
 
 // serveProxy runs a recording proxy in front of -upstream until SIGTERM,

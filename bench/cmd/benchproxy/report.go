@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/btviz/btviz/bench/internal/benchproc"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/units"
 )
 
 // minThroughputRatio is the requirement: through the recording proxy, a

@@ -75,7 +75,7 @@ func cloud(args []string) error {
 	total := full.Rows
 	fmt.Printf("\n### Cloud-like tablets\n\n")
 	fmt.Printf("%s: %d rows, 20 top-level prefixes of Zipf sizes, values of 40–159 B, behind an emulator whose SampleRowKeys\n", cloudTable, total)
-	fmt.Printf("answers like Cloud Bigtable (internal/cloudlike: about 50 tablets by bytes, one 5× and one a fifth the others' size);\n")
+	fmt.Printf("answers like Cloud Bigtable (internal/emulator/cloudlike: about 50 tablets by bytes, one 5× and one a fifth the others' size);\n")
 	fmt.Printf("%d CPUs, %s. Rows read are counted at the emulator. Every run is a fresh process; times include SampleRowKeys.\n\n", runtime.NumCPU(), runtime.Version())
 	fmt.Printf("| scan | rows read at the server | share of rows | ReadRows calls | time | full / sample | estimated rows (95%%) | worst prefix share error |\n")
 	fmt.Printf("|---|---:|---:|---:|---:|---:|---|---:|\n")

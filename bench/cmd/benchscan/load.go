@@ -12,8 +12,8 @@ import (
 
 	"cloud.google.com/go/bigtable"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/units"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/units"
 )
 
 // benchTables are the tables the benchmark loads: one design, three sizes.

@@ -20,9 +20,9 @@ import (
 	"cloud.google.com/go/bigtable"
 
 	"github.com/btviz/btviz/bench/internal/benchproc"
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/keyspace"
-	"github.com/btviz/btviz/sampler"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/sampler"
 )
 
 // result is one measurement, as measure prints it.

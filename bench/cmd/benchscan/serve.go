@@ -14,7 +14,7 @@ import (
 	"cloud.google.com/go/bigtable/bttest"
 	"google.golang.org/grpc"
 
-	"github.com/btviz/btviz/internal/cloudlike"
+	"github.com/btviz/btviz/internal/emulator/cloudlike"
 )
 
 // serve runs bttest on a free loopback port, writes its address to
@@ -31,7 +31,7 @@ func serve(args []string) error {
 	addrFile := flags.String("addr-file", "", "file to write host:port to once listening")
 	controlFile := flags.String("control-file", "", "file to write the host:port of the /gc control endpoint to")
 	pprofAddr := flags.String("pprof", "", "serve net/http/pprof on this address, to profile the emulator")
-	tablets := flags.Int("tablets", 0, "answer SampleRowKeys like Cloud Bigtable with this many tablets, one 5× and one a fifth the others' size (internal/cloudlike), and count the rows ReadRows sends, served as GET /reads on the control endpoint")
+	tablets := flags.Int("tablets", 0, "answer SampleRowKeys like Cloud Bigtable with this many tablets, one 5× and one a fifth the others' size (internal/emulator/cloudlike), and count the rows ReadRows sends, served as GET /reads on the control endpoint")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}

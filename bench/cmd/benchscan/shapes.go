@@ -15,10 +15,10 @@ import (
 	"cloud.google.com/go/bigtable/bttest"
 	"google.golang.org/grpc"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/internal/cloudlike"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/emulator/cloudlike"
+	"github.com/btviz/btviz/internal/sampler"
 	"github.com/btviz/btviz/internal/tableshape"
-	"github.com/btviz/btviz/sampler"
 )
 
 // shapeBounds are issue 26's marks: the worst top-level prefix share

@@ -13,10 +13,10 @@ import (
 
 	"google.golang.org/grpc"
 
-	"github.com/btviz/btviz/connect"
-	"github.com/btviz/btviz/demo"
-	"github.com/btviz/btviz/emulator"
-	"github.com/btviz/btviz/internal/cbtemulator"
+	"github.com/btviz/btviz/internal/connect"
+	"github.com/btviz/btviz/internal/demo"
+	"github.com/btviz/btviz/internal/emulator"
+	"github.com/btviz/btviz/internal/testkit/cbtemulator"
 )
 
 // timeout bounds seeding, so a stuck emulator fails the test instead of

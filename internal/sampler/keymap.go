@@ -1,0 +1,1144 @@
+package sampler
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/btviz/btviz/internal/keyspace"
+)
+
+// A keyMap places the keys of one top-level prefix on a line, so that a
+// tablet's (or a piece's) read positions can be spread between its
+// bounding keys without reading it: the line is the order of keys, each
+// key's place its share of the keys before it, as far as the keys known
+// of the prefix (the tablet boundaries inside it, the pilot's rows, the
+// first and last rows of its pieces and the keys its probes read) tell.
+//
+// It is a trie of the known keys, read at positions counted from the end
+// of the prefix, so that a prefix name of 1 byte and one of 30 line up,
+// and one prefix's letters never open holes in another's digits. At each
+// node the room is shared among the next bytes:
+//
+//   - where the known keys branch freely (the digits of ids, hashes),
+//     every byte of the prefix's whole classes gets an equal share: the
+//     digits once any digit is seen, the hex letters a–f (or A–F) when
+//     every letter seen is one of them beside digits (a hex id of few
+//     known keys still gets its f), else the whole alphabet of that case
+//     (base-36, base-62, names); a position where the known keys hold
+//     only other bytes (the dashes of a UUID, a delimiter) gives them
+//     the room;
+//   - where they do not (the letters of names, the leading digits of a
+//     counter or a timestamp, the version digit of a UUID), each next
+//     byte gets a share by the known keys that take it, and every other
+//     byte of the classes a little (see newByteWeight), so that the line
+//     runs through the names that exist, not through every string of
+//     letters. A node of two known keys or more is structured when keys
+//     spread evenly over the classes would take as few distinct bytes
+//     less than structuredLevel of the time; a node of one key is as its
+//     parent;
+//   - every byte outside the classes keeps unseenWeight of a share, so
+//     that every key has a place and the map keeps key order.
+//
+// Keys are read to the map's precision, not to a fixed depth: a position
+// whose share of the line falls below float64's precision adds nothing.
+type keyMap struct {
+	// prefix is the top-level prefix the map is of; positions count from
+	// its end.
+	prefix string
+	known  map[string]bool
+	// witnesses are the known keys learned apart from one another (see
+	// [keyMap.learnRun]), which alone judge whether the keys are names.
+	witnesses map[string]bool
+	// suffixes are the known keys after the prefix, sorted (by judge).
+	suffixes []string
+	// seen[i] holds the bytes known keys take i bytes after the prefix,
+	// sorted; ends[i] says whether a known key ends there.
+	seen [][]byte
+	ends []bool
+	// follows holds, for each kind of byte (see [byteKind]), the bytes
+	// known keys take after one.
+	follows map[int][]byte
+	// heavy[i][kind] is what position i may take after a byte of kind,
+	// lowerTop and upperTop the last letters of each case the keys may
+	// take; built by judge.
+	heavy              []map[int][]byte
+	lowerTop, upperTop byte
+	// wordy says whether the keys hold letters past the hex ones.
+	wordy bool
+	// segments[i] holds every known key's part after its i-th byte that
+	// is not a letter or digit, up to and with its next one, sorted (a
+	// list: repeats count); built by judge.
+	segments [][]string
+	// pooled[i][kind] says whether the nodes at depth i after a byte of
+	// kind are structured, judged together; built by judge.
+	pooled []map[int]bool
+	byKind map[int]bool
+	dirty  bool
+	// cdf is set, by judge, when the map is its known keys' order (see
+	// [cdfKeys]); places are then the witnesses after the prefix, sorted,
+	// the places of that order.
+	cdf    bool
+	places []string
+	// lent marks the table's map of names (see [keyMaps.names]), whose
+	// places are its witnesses alone: runs of keys of prefixes of other
+	// sizes, read at other coverages, would weigh their few names as
+	// many rows.
+	lent bool
+	// borrow, when set (by keyMaps.judge), is the table's map of names,
+	// which places the keys of this prefix after it (see [keyMaps.names]).
+	borrow *keyMap
+}
+
+// unseenWeight is the share of a byte's room that a byte outside the
+// prefix's classes keeps.
+const unseenWeight = 1e-5
+
+// At a structured node, the bytes no known key takes share
+// (newByteWeight + newByteDiscount·(k−1)) / (n + newByteWeight) of its
+// room, n known keys taking k distinct bytes (a Pitman–Yor estimate of
+// the chance that the next key takes a new byte), and at a node of one
+// known key under a structured one, inheritedSmoothing.
+const (
+	newByteWeight      = 0.2
+	newByteDiscount    = 0.5
+	inheritedSmoothing = 0.03
+)
+
+// newKeyMap returns an empty map of the keys after prefix.
+func newKeyMap(prefix string) *keyMap {
+	return &keyMap{prefix: prefix, known: map[string]bool{}, witnesses: map[string]bool{}}
+}
+
+// learn adds known keys of the map's prefix (others are ignored): keys
+// spread over the prefix, which show how its keys branch.
+func (m *keyMap) learn(keys ...string) {
+	for _, key := range keys {
+		if strings.HasPrefix(key, m.prefix) {
+			m.witnesses[key] = true
+		}
+	}
+	m.learnRun(keys...)
+}
+
+// learnRun adds known keys of the map's prefix that were read together
+// (consecutive rows of a probe or a span): their trie counts them, so
+// that a line of names runs where they are, but they do not witness how
+// keys branch (consecutive keys share long beginnings, which would make
+// any key look like names, and a map judged names learns more of them).
+func (m *keyMap) learnRun(keys ...string) {
+	for _, key := range keys {
+		if !strings.HasPrefix(key, m.prefix) || m.known[key] {
+			continue
+		}
+		m.known[key] = true
+		m.learnBytes(key)
+		m.dirty = true
+	}
+}
+
+// learnBytes adds the bytes of keys of the map's prefix to what its
+// positions may take, and nothing to its trie: keys read together (the
+// pilot's run of consecutive rows, a probe's) show which bytes occur,
+// not how keys branch (150 consecutive rows of "acct#00…" would make
+// every id look as if it began with 0).
+func (m *keyMap) learnBytes(keys ...string) {
+	for _, key := range keys {
+		if !strings.HasPrefix(key, m.prefix) {
+			continue
+		}
+		m.dirty = true
+		rest := key[len(m.prefix):]
+		for len(m.ends) <= len(rest) {
+			m.ends = append(m.ends, false)
+			m.seen = append(m.seen, nil)
+		}
+		m.ends[len(rest)] = true
+		if m.follows == nil {
+			m.follows = map[int][]byte{}
+		}
+		for i := 0; i < len(rest); i++ {
+			m.seen[i] = insertByte(m.seen[i], rest[i])
+			kind := kindBefore(rest[:i])
+			m.follows[kind] = insertByte(m.follows[kind], rest[i])
+		}
+	}
+}
+
+func insertByte(set []byte, c byte) []byte {
+	if j, found := slices.BinarySearch(set, c); !found {
+		return slices.Insert(set, j, c)
+	}
+	return set
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isAlnum(c byte) bool { return isDigit(c) || isLower(c) || isUpper(c) }
+
+// judge builds what each position may take from the keys learned; call
+// it after the last learn and before the map is used (by several readers
+// at once).
+func (m *keyMap) judge() {
+	if !m.dirty && m.heavy != nil {
+		return
+	}
+	m.dirty = false
+	m.suffixes = m.suffixes[:0]
+	for key := range m.known {
+		m.suffixes = append(m.suffixes, key[len(m.prefix):])
+	}
+	slices.Sort(m.suffixes)
+	m.segments = m.segments[:0]
+	for _, key := range m.suffixes {
+		index, from := 0, 0
+		for i := 0; i <= len(key); i++ {
+			if i < len(key) && isAlnum(key[i]) {
+				continue
+			}
+			for len(m.segments) <= index {
+				m.segments = append(m.segments, nil)
+			}
+			m.segments[index] = append(m.segments[index], key[from:min(i+1, len(key))])
+			index, from = index+1, i+1
+		}
+	}
+	for _, segs := range m.segments {
+		slices.Sort(segs)
+	}
+	m.letters()
+	m.heavy = make([]map[int][]byte, len(m.seen))
+	for d, seen := range m.seen {
+		m.heavy[d] = map[int][]byte{}
+		for kind := range m.follows {
+			m.heavy[d][kind] = m.heavyFor(seen, kind)
+		}
+	}
+	// Each depth and kind of byte before judged over all its nodes of two
+	// known keys or more: the few keys of each node of a names prefix
+	// tell little, all of them together a lot.
+	type evidence struct{ distinct, mean, variance float64 }
+	witnesses := make([]string, 0, len(m.witnesses))
+	for key := range m.witnesses {
+		witnesses = append(witnesses, key[len(m.prefix):])
+	}
+	slices.Sort(witnesses)
+	pooled := make([]map[int]*evidence, len(m.seen))
+	for d := range m.seen {
+		pooled[d] = map[int]*evidence{}
+		for lo := 0; lo < len(witnesses); {
+			hi := lo + 1
+			for hi < len(witnesses) && len(witnesses[lo]) >= d && len(witnesses[hi]) >= d && witnesses[hi][:d] == witnesses[lo][:d] {
+				hi++
+			}
+			var n, k float64
+			prev := -1
+			for _, key := range witnesses[lo:hi] {
+				if len(key) > d {
+					n++
+					if int(key[d]) != prev {
+						k++
+						prev = int(key[d])
+					}
+				}
+			}
+			if n >= 2 && len(witnesses[lo]) >= d && !allDigits(childBytes(witnesses[lo:hi], d)) {
+				kind := kindBefore(witnesses[lo][:d])
+				kinds := float64(max(len(m.heavy[d][kind]), 1))
+				mean, variance := occupancy(kinds, n)
+				e := pooled[d][kind]
+				if e == nil {
+					e = &evidence{}
+					pooled[d][kind] = e
+				}
+				e.distinct += k
+				e.mean += mean
+				e.variance += variance
+			}
+			lo = hi
+		}
+	}
+	// A depth whose nodes tell nothing (none has two keys) is judged by
+	// all the nodes after its kind of byte, at any depth.
+	byKind := map[int]*evidence{}
+	m.pooled = make([]map[int]bool, len(m.seen))
+	for d := range m.seen {
+		m.pooled[d] = map[int]bool{}
+		for kind, e := range pooled[d] {
+			m.pooled[d][kind] = e.distinct < e.mean-pooledZ*math.Sqrt(e.variance)
+			all := byKind[kind]
+			if all == nil {
+				all = &evidence{}
+				byKind[kind] = all
+			}
+			all.distinct += e.distinct
+			all.mean += e.mean
+			all.variance += e.variance
+		}
+	}
+	m.byKind = map[int]bool{}
+	for kind, e := range byKind {
+		m.byKind[kind] = e.distinct < e.mean-kindZ*math.Sqrt(e.variance)
+	}
+	m.places = m.suffixes
+	if m.lent {
+		m.places = nil
+		for key := range m.witnesses {
+			m.places = append(m.places, key[len(m.prefix):])
+		}
+		slices.Sort(m.places)
+	}
+	m.cdf = m.namesLike() && len(m.places) >= cdfKeys
+}
+
+// A depth (or every depth, after one kind of byte) is structured when its
+// nodes' keys take fewer distinct bytes than keys spread evenly would,
+// by pooledZ (kindZ) standard deviations.
+const (
+	pooledZ = 3
+	kindZ   = 4
+)
+
+// namesLike reports whether the prefix's keys are names: its letters
+// after letters are structured (see [keyMap.judge]).
+func (m *keyMap) namesLike() bool {
+	return m.byKind[byteKind('a')] || m.byKind[byteKind('A')]
+}
+
+// names reports whether the map places names: its own keys are names,
+// or it borrows the table's map of names.
+func (m *keyMap) names() bool { return m.namesLike() || m.borrow != nil }
+
+// depthStructured says whether the nodes at depth d after a byte of kind
+// are judged structured together: by their depth, or by their kind when
+// their depth tells nothing.
+func (m *keyMap) depthStructured(d, kind int) bool {
+	if d >= len(m.pooled) {
+		return false
+	}
+	if structured, judged := m.pooled[d][kind]; judged {
+		return structured
+	}
+	return m.byKind[kind]
+}
+
+// byteKind is the kind of a byte that the bytes after it depend on: a
+// digit, a lower-case or an upper-case letter, or the byte itself;
+// startKind is the start of a key's part after the prefix.
+func byteKind(c byte) int {
+	switch {
+	case isDigit(c):
+		return 1
+	case isLower(c):
+		return 2
+	case isUpper(c):
+		return 3
+	}
+	return 4 + int(c)
+}
+
+const startKind = 0
+
+// kindBefore returns the kind of the byte that ends node ("" the start).
+func kindBefore(node string) int {
+	if node == "" {
+		return startKind
+	}
+	return byteKind(node[len(node)-1])
+}
+
+// heavyFor returns what a position whose known keys take seen may take
+// after a byte of kind: the whole classes of what it takes and of what
+// follows that kind of byte anywhere in the keys, both (a digit of an
+// unpadded number is followed by digits or the next delimiter, never by
+// a letter of the names before it); either when they have nothing in
+// common.
+func (m *keyMap) heavyFor(seen []byte, kind int) []byte {
+	at, after := m.expand(seen), m.expand(m.follows[kind])
+	if len(at) == 0 {
+		return nil // no known key goes on here: it ends, or is unseen
+	}
+	var both []byte
+	for _, c := range at {
+		if _, found := slices.BinarySearch(after, c); found {
+			both = append(both, c)
+		}
+	}
+	if len(both) > 0 {
+		return both
+	}
+	for _, c := range after {
+		at = insertByte(at, c)
+	}
+	return at
+}
+
+// expand returns the whole classes of the bytes of set: every digit for
+// a digit, every letter of its case (the hex ones when the prefix's
+// letters are hex, see [keyMap.letters]) for a letter, and every other
+// byte itself.
+func (m *keyMap) expand(set []byte) []byte {
+	var out []byte
+	add := func(from, to byte) {
+		for c := from; c <= to; c++ {
+			out = insertByte(out, c)
+		}
+	}
+	for _, c := range set {
+		switch {
+		case isDigit(c):
+			add('0', '9')
+		case isLower(c):
+			add('a', m.lowerTop)
+		case isUpper(c):
+			add('A', m.upperTop)
+		default:
+			out = insertByte(out, c)
+		}
+	}
+	return out
+}
+
+// letters decides the letter classes of the prefix: its keys' letters of
+// a case are the hex ones (a–f) when every letter of that case they hold
+// is one and they hold digits too, else the whole alphabet.
+func (m *keyMap) letters() {
+	var digits, lowerHex, lowerOther, upperHex, upperOther bool
+	for _, seen := range m.seen {
+		for _, c := range seen {
+			switch {
+			case isDigit(c):
+				digits = true
+			case c >= 'a' && c <= 'f':
+				lowerHex = true
+			case isLower(c):
+				lowerOther = true
+			case c >= 'A' && c <= 'F':
+				upperHex = true
+			case isUpper(c):
+				upperOther = true
+			}
+		}
+	}
+	m.lowerTop, m.upperTop = 'z', 'Z'
+	m.wordy = lowerOther || upperOther
+	if lowerHex && !lowerOther && digits {
+		m.lowerTop = 'f'
+	}
+	if upperHex && !upperOther && digits {
+		m.upperTop = 'F'
+	}
+}
+
+// room is how a node's room is shared among the next bytes: each heavy
+// byte gets unit, each byte of bytes its count besides (cum[j] counts
+// bytes[:j]), every other byte unseenWeight, and the end of the key end.
+type room struct {
+	heavy []byte
+	unit  float64
+	end   float64
+	bytes []byte
+	cum   []float64
+}
+
+// roomOf returns the room after node, the part of a key after the
+// prefix read so far, and whether it is structured; parent says whether
+// the node above it is (a node of one known key follows its parent).
+func (m *keyMap) roomOf(node string, parent bool) (room, bool) {
+	d := len(node)
+	r := m.classRoom(node)
+	if d >= len(m.seen) || m.prefix != "" && !m.namesLike() {
+		// A prefix's ids, counters and times spread evenly over their
+		// classes: known keys would only bend the line where they
+		// happened to fall. The pooled map (of keys of many prefixes, or
+		// none) follows the trie, which knows where the prefixes lie.
+		return r, false
+	}
+	bytes, cum, ends, n := branches(m.suffixes, node)
+	if n+int(ends) == 0 {
+		if segBytes, segCum, segEnds, segN := m.segmentRoom(node); segN >= nodeJudgedKeys {
+			bytes, cum, ends, n = segBytes, segCum, segEnds, segN
+		} else {
+			return r, false // no known key here: the classes, evenly
+		}
+	}
+	// A node of few known keys borrows those of its segment: a name's
+	// last name, the part after "_", is about the same whatever the first
+	// name, so every known key's part after its first "_" that begins as
+	// the node's does tells how the node's goes on (see [keyMap.segments]).
+	if n < nodeJudgedKeys {
+		if segBytes, segCum, segEnds, segN := m.segmentRoom(node); segN >= nodeJudgedKeys {
+			bytes, cum, ends, n = segBytes, segCum, segEnds, segN
+		}
+	}
+	// A node of many known keys is judged by its own branching; one of a
+	// few is structured when its depth is or its own branching says so,
+	// and one of one key when its depth is, or its parent and it lies
+	// within a run of letters or digits (a name goes on as it began; the
+	// part after a delimiter need not).
+	depth := m.depthStructured(d, kindBefore(node))
+	var structured bool
+	switch {
+	case m.prefix == "" && allDigits(bytes) && len(bytes) == 1 && n >= 2:
+		// The pooled map holds the keys of many prefixes, or of none:
+		// where every known key goes on with one digit, they share a
+		// number's leading digits (epoch times that lead the keys), and
+		// the line follows them rather than every number of that width.
+		structured = true
+	case allDigits(bytes):
+		// Digits are a number's: spread evenly, the map is linear in the
+		// number, which the keys at a line's ends bound (0 to 4 under
+		// 0001 of ids counting to 14728; a constant 0 before them),
+		// and a digit's room must not depend on how many known keys
+		// took it, or a line across 00029… and 00030… would give each
+		// id of the one ten times the room of the other's. In a prefix
+		// of names, where the known keys go on with digits only, the room
+		// is the digits' (after a name, its number), and the end of the
+		// key's where one ends.
+		if m.namesLike() {
+			r.heavy = digitBytes
+			if ends > 0 {
+				r.end = 1
+			}
+		}
+		return r, false
+	case n >= nodeJudgedKeys:
+		structured = occupancyBelow(max(len(r.heavy), 1), n, len(bytes)) < structuredLevel
+	case n >= 2:
+		structured = depth || occupancyBelow(max(len(r.heavy), 1), n, len(bytes)) < structuredLevel
+	default: // within a run of letters or digits, as its parent
+		structured = depth || parent && len(node) >= 2 && kindBefore(node) < 4 && kindBefore(node) == kindBefore(node[:len(node)-1])
+	}
+	if !structured || n == 0 {
+		return r, structured
+	}
+	// The share the bytes no known key takes get: a node of many keys
+	// over many bytes will see more (the root of a names prefix), one
+	// whose keys agree, few (inside a name), one of one key, which only
+	// follows its parent, fewest.
+	other := inheritedSmoothing
+	if n >= 2 {
+		other = (newByteWeight + newByteDiscount*float64(len(bytes)-1)) / (float64(n) + newByteWeight)
+	}
+	keys := float64(n) + ends
+	r.unit = other / (1 - other) * keys / float64(max(len(r.heavy), 1))
+	r.end = ends
+	if d < len(m.ends) && m.ends[d] {
+		r.end += r.unit
+	} else {
+		r.end += unseenWeight
+	}
+	r.bytes, r.cum = bytes, cum
+	return r, true
+}
+
+// classRoom returns the room after node by the prefix's classes alone:
+// every byte of the classes its position takes an equal share, every
+// other byte unseenWeight of one, and the end of the key a share where a
+// known key ends there. It is the room of a prefix whose keys are not
+// names, and how a names map reads a key between two known ones (see
+// [keyMap.cdfPosition]).
+func (m *keyMap) classRoom(node string) room {
+	d := len(node)
+	r := room{end: unseenWeight, unit: 1}
+	if d < len(m.heavy) {
+		kind := kindBefore(node)
+		heavy, ok := m.heavy[d][kind]
+		if !ok {
+			heavy = m.heavyFor(m.seen[d], kind)
+		}
+		r.heavy = heavy
+	}
+	if d < len(m.ends) && m.ends[d] {
+		r.end = 1
+	}
+	return r
+}
+
+// digitBytes are the digits, in order.
+var digitBytes = []byte("0123456789")
+
+// allDigits reports whether bytes are all digits (and there are some).
+func allDigits(bytes []byte) bool {
+	return len(bytes) > 0 && !slices.ContainsFunc(bytes, func(c byte) bool { return !isDigit(c) })
+}
+
+// childBytes returns the distinct bytes at depth d of keys (sorted,
+// sharing their first d bytes).
+func childBytes(keys []string, d int) []byte {
+	var out []byte
+	for _, key := range keys {
+		if len(key) > d && (len(out) == 0 || out[len(out)-1] != key[d]) {
+			out = append(out, key[d])
+		}
+	}
+	return out
+}
+
+// nodeJudgedKeys is how many known keys a node needs to be judged by its
+// own branching alone.
+const nodeJudgedKeys = 8
+
+// structuredLevel is how unlikely keys spread evenly over a node's bytes
+// must be to take as few distinct bytes as the known keys do for the
+// node to be judged structured.
+const structuredLevel = 0.001
+
+// occupancyBelow returns the chance that n keys, each taking one of kinds
+// bytes at random, evenly, take at most distinct distinct bytes.
+func occupancyBelow(kinds, n, distinct int) float64 {
+	if distinct >= min(kinds, n) {
+		return 1
+	}
+	if n > 64 {
+		// Many keys: a normal approximation.
+		mean, variance := occupancy(float64(kinds), float64(n))
+		z := (float64(distinct) + 0.5 - mean) / math.Sqrt(max(variance, 1e-12))
+		return 0.5 * math.Erfc(-z/math.Sqrt2)
+	}
+	// p[j] is the chance that the keys so far took j distinct bytes.
+	p := make([]float64, distinct+2)
+	p[0] = 1
+	for range n {
+		for j := distinct + 1; j >= 0; j-- {
+			stay := p[j] * float64(j) / float64(kinds)
+			grow := 0.0
+			if j > 0 {
+				grow = p[j-1] * float64(kinds-j+1) / float64(kinds)
+			}
+			p[j] = stay + grow
+		}
+	}
+	var below float64
+	for j := 0; j <= distinct; j++ {
+		below += p[j]
+	}
+	return below
+}
+
+// occupancy returns the mean and variance of how many distinct bytes n
+// keys take when each takes one of kinds bytes at random, evenly.
+func occupancy(kinds, n float64) (mean, variance float64) {
+	empty := math.Pow(1-1/kinds, n)
+	mean = kinds * (1 - empty)
+	variance = kinds*(kinds-1)*math.Pow(1-2/kinds, n) + kinds*empty - kinds*kinds*empty*empty
+	return mean, max(variance, 0)
+}
+
+// nodeState returns whether the node above key[:at] (counted from the
+// prefix) is structured, walking down from the prefix.
+func (m *keyMap) nodeState(key string, at int) bool {
+	structured := false
+	for i := len(m.prefix); i < at; i++ {
+		_, structured = m.roomOf(key[len(m.prefix):i], structured)
+	}
+	return structured
+}
+
+// branches returns how the keys of sorted that start with node go on:
+// the next bytes they take, in order, with cum[j] the keys taking
+// bytes[:j], the keys equal to node (0 or 1 in a set; any count in a
+// list of segments), and how many go on.
+func branches(sorted []string, node string) (bytes []byte, cum []float64, ends float64, n int) {
+	lo, _ := slices.BinarySearch(sorted, node)
+	hi := len(sorted)
+	if next := keyspace.PrefixEnd(node); next != "" && node != "" {
+		hi, _ = slices.BinarySearch(sorted, next)
+	}
+	at := lo
+	for at < hi && sorted[at] == node {
+		at++
+		ends++
+	}
+	d := len(node)
+	for at < hi {
+		c := sorted[at][d]
+		next := hi - at // the keys taking c
+		if c < 0xff {
+			next, _ = slices.BinarySearch(sorted[at:hi], node+string([]byte{c + 1}))
+		}
+		if cum == nil {
+			cum = []float64{0}
+		}
+		bytes = append(bytes, c)
+		cum = append(cum, cum[len(cum)-1]+float64(next))
+		at += next
+		n += next
+	}
+	return bytes, cum, ends, n
+}
+
+// segmentRoom returns how the known keys' segments go on after the
+// segment node ends in (see [keyMap.segments]), as [branches] does.
+func (m *keyMap) segmentRoom(node string) (bytes []byte, cum []float64, ends float64, n int) {
+	index, from := 0, 0
+	for i := 0; i < len(node); i++ {
+		if !isAlnum(node[i]) {
+			index, from = index+1, i+1
+		}
+	}
+	if index >= len(m.segments) {
+		return nil, nil, 0, 0
+	}
+	return branches(m.segments[index], node[from:])
+}
+
+// before returns the weight of everything below byte c: the end of the
+// key and the bytes under c.
+func (r room) before(c int) float64 {
+	n := sort.Search(len(r.heavy), func(j int) bool { return int(r.heavy[j]) >= c })
+	w := r.end + r.unit*float64(n) + unseenWeight*float64(c-n)
+	if r.cum != nil {
+		w += r.cum[sort.Search(len(r.bytes), func(j int) bool { return int(r.bytes[j]) >= c })]
+	}
+	return w
+}
+
+// weight returns byte c's weight.
+func (r room) weight(c byte) float64 {
+	w := unseenWeight
+	if _, found := slices.BinarySearch(r.heavy, c); found {
+		w = r.unit
+	}
+	if j, found := slices.BinarySearch(r.bytes, c); found {
+		w += r.cum[j+1] - r.cum[j]
+	}
+	return w
+}
+
+// total returns the weight of the whole room.
+func (r room) total() float64 { return r.before(256) }
+
+// finest is the narrowest share of the line a key's bytes are read to:
+// past it, float64 cannot tell two places apart.
+const finest = 1e-17
+
+// position returns key's place on the line in [0, 1), reading key from
+// byte from on (keys sharing their first from bytes, at least the
+// prefix).
+func (m *keyMap) position(key string, from int) float64 {
+	if b := m.borrow; b != nil {
+		return b.position(strings.TrimPrefix(key, m.prefix), max(from-len(m.prefix), 0))
+	}
+	if m.cdf {
+		return m.cdfPosition(key)
+	}
+	return m.triePosition(key, from)
+}
+
+// walkPosition returns key's place read from byte from on, each node's
+// room given by roomAt.
+func (m *keyMap) walkPosition(key string, from int, roomAt func(node string) room) float64 {
+	v, width := 0.0, 1.0
+	for i := from; i < len(key) && width > finest; i++ {
+		r := roomAt(key[len(m.prefix):i])
+		total := r.total()
+		v += width * r.before(int(key[i])) / total
+		width *= r.weight(key[i]) / total
+	}
+	return v
+}
+
+// key returns a short key at or below place v of the line (keys starting
+// with common, at least the prefix, read from byte len(common) on): to
+// the map's precision, the largest key whose position is not above v.
+func (m *keyMap) key(common string, v float64) string {
+	if b := m.borrow; b != nil {
+		return m.prefix + b.key(strings.TrimPrefix(common, m.prefix), v)
+	}
+	if m.cdf {
+		return max(m.cdfKey(v), common)
+	}
+	return m.trieKey(common, v)
+}
+
+// walkKey returns the key at place v below common, each node's room
+// given by roomAt.
+func (m *keyMap) walkKey(common string, v float64, roomAt func(node string) room) string {
+	b := []byte(common)
+	for width := 1.0; width > finest; {
+		r := roomAt(string(b[len(m.prefix):]))
+		total := r.total()
+		target := v / width * total // in the room's weights
+		if target < r.end {
+			break // the key ends here
+		}
+		c := sort.Search(256, func(c int) bool { return r.before(c+1) > target }) // the byte whose share holds target
+		c = min(c, 255)
+		v -= width * r.before(c) / total
+		width *= r.weight(byte(c)) / total
+		b = append(b, byte(c))
+		if v < width*1e-9 {
+			break
+		}
+	}
+	return string(b)
+}
+
+// A map of names (see [keyMap.namesLike]) that knows cdfKeys keys or more
+// is their own order: the K known keys are K evenly spaced places of the
+// line, 1/(K+1) apart, and a key between two of them lies between their
+// places as far along as the trie of every known key puts it between the
+// two. Keys drawn about evenly from the prefix's rows (tablet boundaries,
+// probes, the rows its spans read, every row with the same chance) then
+// space its rows about evenly, a cluster of rows (a celebrity's) as
+// widely as it is large, where a trie of them, smoothed for the bytes no
+// key took, gave the gaps between names most of the line. The table's
+// map of names places its witnesses only (see [keyMap.lent]).
+const cdfKeys = 8
+
+// cdfPosition returns key's place on the line of a names map.
+func (m *keyMap) cdfPosition(key string) float64 {
+	k := len(m.places)
+	suffix := strings.TrimPrefix(key, m.prefix)
+	j := sort.SearchStrings(m.places, suffix)
+	if j < k && m.places[j] == suffix {
+		return float64(j+1) / float64(k+1)
+	}
+	lo, hi := m.neighbours(j)
+	return (float64(j) + m.between(lo, hi, key)) / float64(k+1)
+}
+
+// neighbours returns the known keys around gap j (between known suffix
+// j-1 and j): the prefix itself before the first, "" (the prefix's end)
+// after the last.
+func (m *keyMap) neighbours(j int) (lo, hi string) {
+	lo = m.prefix
+	if j > 0 {
+		lo = m.prefix + m.places[j-1]
+	}
+	if j < len(m.places) {
+		hi = m.prefix + m.places[j]
+	}
+	return lo, hi
+}
+
+// between returns how far key lies from lo to hi ("" the prefix's end),
+// 0 to 1, on the trie of the known keys (see [keyMap.roomOf]), which
+// knows how names go on past their first bytes.
+func (m *keyMap) between(lo, hi, key string) float64 {
+	common := m.gapCommon(lo, hi)
+	a, b := m.triePosition(lo, len(common)), 1.0
+	if hi != "" {
+		b = m.triePosition(hi, len(common))
+	}
+	if b <= a {
+		return 0
+	}
+	return min(max((m.triePosition(key, len(common))-a)/(b-a), 0), 1)
+}
+
+// gapCommon returns the bytes the keys between lo and hi ("" the
+// prefix's end) share: their common prefix, at least the map's.
+func (m *keyMap) gapCommon(lo, hi string) string {
+	if hi == "" {
+		return m.prefix
+	}
+	return max(m.prefix, commonPrefix(lo, hi))
+}
+
+// triePosition returns key's place read from byte from on, on the trie of
+// the known keys.
+func (m *keyMap) triePosition(key string, from int) float64 {
+	structured := m.nodeState(key, from)
+	return m.walkPosition(key, from, func(node string) room {
+		var r room
+		r, structured = m.roomOf(node, structured)
+		return r
+	})
+}
+
+// trieKey returns the key at place v below common on the trie of the
+// known keys.
+func (m *keyMap) trieKey(common string, v float64) string {
+	structured := m.nodeState(common, len(common))
+	return m.walkKey(common, v, func(node string) room {
+		var r room
+		r, structured = m.roomOf(node, structured)
+		return r
+	})
+}
+
+// cdfKey returns the key at place v of the line of a names map.
+func (m *keyMap) cdfKey(v float64) string {
+	k := len(m.places)
+	r := min(max(v, 0), 1) * float64(k+1)
+	j := min(int(r), k)
+	frac := r - float64(j)
+	if j > 0 && frac < 1e-12 {
+		return m.prefix + m.places[j-1]
+	}
+	lo, hi := m.neighbours(j)
+	common := m.gapCommon(lo, hi)
+	a, b := m.triePosition(lo, len(common)), 1.0
+	if hi != "" {
+		b = m.triePosition(hi, len(common))
+	}
+	key := m.trieKey(common, a+frac*(b-a))
+	if key < lo {
+		return lo
+	}
+	return key
+}
+
+// segment is the part of a prefix's line that a key range [start, end)
+// covers: keys share the range's common prefix, and positions are read
+// after it.
+type segment struct {
+	m          *keyMap
+	common     string
+	start, end float64
+}
+
+// segmentOf returns the line segment of the key range [start, end) of
+// the map's prefix; an empty end, or one past the prefix, is the
+// prefix's end.
+func (m *keyMap) segmentOf(start, end string) segment {
+	if !strings.HasPrefix(start, m.prefix) {
+		start = m.prefix
+	}
+	if !strings.HasPrefix(end, m.prefix) {
+		end = ""
+	}
+	common := m.prefix
+	if end != "" {
+		common = max(common, commonPrefix(start, end))
+	}
+	s := segment{m: m, common: common, start: m.position(start, len(common)), end: 1}
+	if end != "" {
+		s.end = m.position(end, len(common))
+	}
+	return s
+}
+
+// commonPrefix returns the longest prefix a and b share.
+func commonPrefix(a, b string) string {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return a[:n]
+}
+
+// at returns the key at share u (0 ≤ u ≤ 1) of the segment.
+func (s segment) at(u float64) string {
+	return s.m.key(s.common, s.start+u*(s.end-s.start))
+}
+
+// share returns where key lies in the segment, from 0 to 1.
+func (s segment) share(key string) float64 {
+	switch {
+	case !strings.HasPrefix(key, s.common) && key < s.common:
+		return 0
+	case !strings.HasPrefix(key, s.common):
+		return 1
+	case s.end <= s.start:
+		return 0
+	}
+	u := (s.m.position(key, len(s.common)) - s.start) / (s.end - s.start)
+	return min(max(u, 0), 1)
+}
+
+// length returns the segment's length on the prefix's whole line (from
+// the end of the prefix): the measure densities are taken in.
+func (m *keyMap) length(start, end string) float64 {
+	from := 0.0
+	if strings.HasPrefix(start, m.prefix) {
+		from = m.position(start, len(m.prefix))
+	}
+	to := 1.0
+	if strings.HasPrefix(end, m.prefix) {
+		to = m.position(end, len(m.prefix))
+	}
+	return max(0, to-from)
+}
+
+// keyMaps holds a key map per top-level prefix, and one of the table's
+// keys as a whole for ranges that hold several prefixes (past
+// maxPieces) or keys without delimiters.
+type keyMaps struct {
+	top    func(key string) string // the key's top-level prefix ("" without delimiters)
+	maps   map[string]*keyMap
+	pooled *keyMap
+	// names is the map of the keys after their top-level prefix of every
+	// prefix of names that knows many keys, lent to the prefixes whose
+	// own maps know too few of theirs (see [keyMaps.judge]); nil when no
+	// prefix is of names.
+	names *keyMap
+}
+
+// newKeyMaps returns empty maps for the top-level prefixes top gives.
+func newKeyMaps(top func(string) string) *keyMaps {
+	return &keyMaps{top: top, maps: map[string]*keyMap{}, pooled: newKeyMap("")}
+}
+
+// learn adds known keys spread over the table to their prefixes' maps
+// and to the pooled map (see [keyMap.learn]).
+func (k *keyMaps) learn(keys ...string) {
+	for _, key := range keys {
+		if key != "" {
+			k.pooled.learn(key)
+			k.mapOf(key).learn(key)
+		}
+	}
+}
+
+// learnRun adds keys read together to their prefixes' maps (see
+// [keyMap.learnRun]) and to the pooled map: the first as a witness, the
+// others counted only.
+func (k *keyMaps) learnRun(keys ...string) {
+	for j, key := range keys {
+		if key == "" {
+			continue
+		}
+		if j == 0 {
+			k.learn(key)
+			continue
+		}
+		k.pooled.learnRun(key)
+		k.mapOf(key).learnRun(key)
+	}
+}
+
+// learnBytes adds the bytes of keys read together (see
+// [keyMap.learnBytes]).
+func (k *keyMaps) learnBytes(keys ...string) {
+	for _, key := range keys {
+		if key != "" {
+			k.pooled.learnBytes(key)
+			k.mapOf(key).learnBytes(key)
+		}
+	}
+}
+
+// mapOf returns the map of key's top-level prefix, made if need be.
+func (k *keyMaps) mapOf(key string) *keyMap {
+	prefix := k.top(key)
+	m := k.maps[prefix]
+	if m == nil {
+		m = newKeyMap(prefix)
+		k.maps[prefix] = m
+	}
+	return m
+}
+
+// judge judges every map (see [keyMap.judge]), and lends the table's map
+// of names to the prefixes that need it.
+//
+// A prefix of names that fills a few rows of one tablet knows a handful
+// of its keys (a tablet boundary, a probe), and a map of so few places
+// its spans between the names, where no row is. The names of a table's
+// prefixes are most often drawn alike (the users of one service under
+// each tenant): the keys after the prefix of every prefix whose keys
+// hold letters past the hex ones make one map, which, when they are
+// names (see [keyMap.namesLike]), a prefix whose map knows fewer than a
+// lendShare of its keys and whose own keys lie where that map's keys
+// are dense (see [keyMap.fits]) is placed on.
+func (k *keyMaps) judge() {
+	k.pooled.judge()
+	for _, m := range k.maps {
+		m.borrow = nil
+		m.judge()
+	}
+	k.names = nil
+	var lenders []*keyMap
+	for _, m := range k.maps {
+		if m.prefix != "" && m.wordy {
+			lenders = append(lenders, m)
+		}
+	}
+	if len(lenders) == 0 {
+		return
+	}
+	slices.SortFunc(lenders, func(a, b *keyMap) int { return strings.Compare(a.prefix, b.prefix) })
+	names := newKeyMap("")
+	names.lent = true
+	for _, m := range lenders {
+		for key := range m.known {
+			if m.witnesses[key] {
+				names.learn(key[len(m.prefix):])
+			} else {
+				names.learnRun(key[len(m.prefix):])
+			}
+		}
+	}
+	names.judge()
+	if !names.cdf {
+		return
+	}
+	k.names = names
+	for _, m := range k.maps {
+		if m.prefix != "" && m.wordy && float64(len(m.known)) < lendShare*float64(len(names.known)) && names.fits(m) {
+			m.borrow = names
+		}
+	}
+}
+
+// lendShare is the share of the table's map of names's keys below which
+// a prefix's map borrows it.
+const lendShare = 0.5
+
+// fits reports whether the keys of map m lie where the keys of names map
+// n are dense: on average, in logarithms, at least fitDensity times as
+// dense as the classes alone would spread them (names under a map of
+// names lie in gaps a thousandth of the line or less; random ids fall
+// in the wide gaps between the names).
+func (n *keyMap) fits(m *keyMap) bool {
+	var sum float64
+	count := 0
+	k := len(n.places)
+	for key := range m.witnesses {
+		suffix := key[len(m.prefix):]
+		// The gap of n's line that holds the key, less the key itself
+		// where m lent it to n: its neighbours' gap.
+		j := sort.SearchStrings(n.places, suffix)
+		hiAt := j
+		if j < k && n.places[j] == suffix {
+			hiAt = j + 1
+		}
+		lo, _ := n.neighbours(j)
+		_, hi := n.neighbours(hiAt)
+		common := n.gapCommon(lo, hi)
+		a, b := n.walkPosition(lo, len(common), n.classRoom), 1.0
+		if hi != "" {
+			b = n.walkPosition(hi, len(common), n.classRoom)
+		}
+		// The gap's share of the line by the classes: its width within
+		// common, times common's within the whole.
+		width := (b - a) * n.classWidth(common)
+		if width <= 0 {
+			continue
+		}
+		sum += -math.Log(float64(k) * width)
+		count++
+	}
+	return count >= 2 && sum/float64(count) >= math.Log(fitDensity)
+}
+
+// fitDensity is how many times denser than the classes alone a map of
+// names must place a prefix's keys for the prefix to borrow it.
+const fitDensity = 4
+
+// classWidth returns the share of the line, by the classes alone, of the
+// keys that start with node.
+func (m *keyMap) classWidth(node string) float64 {
+	width := 1.0
+	for i := len(m.prefix); i < len(node) && width > 0; i++ {
+		r := m.classRoom(node[len(m.prefix):i])
+		width *= r.weight(node[i]) / r.total()
+	}
+	return width
+}
+
+// of returns the map of the range [start, end): its prefix's when both
+// keys lie in one top-level prefix (or end is that prefix's end, or the
+// table's), else the pooled one.
+func (k *keyMaps) of(start, end string) *keyMap {
+	prefix := k.top(start)
+	if m := k.maps[prefix]; m != nil && prefix != "" && (end == "" || strings.HasPrefix(end, prefix) || end == keyspace.PrefixEnd(prefix)) {
+		return m
+	}
+	return k.pooled
+}

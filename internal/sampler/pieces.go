@@ -1,0 +1,657 @@
+package sampler
+
+import (
+	"context"
+	"iter"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+
+	"cloud.google.com/go/bigtable"
+
+	"github.com/btviz/btviz/internal/keyspace"
+)
+
+// A tablet that holds the end of one top-level prefix and the start of
+// the next (or several prefixes, or the first or last rows of the table)
+// is cut into pieces, one per top-level prefix it holds, before any of
+// it is sampled (see [scanner.discover]):
+//
+//   - a read of one key (keys only) forward from the end of each prefix
+//     finds the next piece's first row, and one back from it the
+//     piece's last row, up to maxPieces pieces (see [plan.piecesOf]; the
+//     rest of the tablet is then one piece on the table's pooled key
+//     map); a tablet that holds one prefix after all keeps one piece;
+//   - each piece is a line of its prefix's own key map (see [keyMap]):
+//     from the tablet's start (or its first row) to its last row, the
+//     last piece to the tablet's end;
+//   - the tablet's bytes are split among its pieces by a model and by
+//     spans read in each piece, at least two a piece (see
+//     [splitTablet]).
+//
+// A prefix's rows are then counted where they are, and no span cut short
+// by its row limit stands for rows of the next prefix.
+
+// maxPieces is the most pieces a tablet is cut into; past it, the rest of
+// the tablet is one piece. A tablet cut into fewer gets one piece for
+// every pieceRows rows its plan reads, at least minPieces: each piece
+// costs its reads of its ends and at least minPieceSpans spans, and a
+// tablet of many small prefixes (keys that start with a timestamp make
+// every second one) would spend its budget finding them.
+const (
+	maxPieces = 64
+	minPieces = 16
+	pieceRows = 24
+)
+
+// piecesOf returns the most pieces tablet i is cut into.
+func (p *plan) piecesOf(i int) int {
+	t := p.tablets[i]
+	return min(maxPieces, max(minPieces, int(int64(t.spans)*t.budget/pieceRows)))
+}
+
+// piece is one top-level prefix's part of a tablet.
+type piece struct {
+	// prefix is its top-level prefix; "" for the rest of a tablet past
+	// maxPieces, or keys without delimiters, on the pooled map.
+	prefix string
+	// from and to bound its line [from, to): the tablet's start or its
+	// first row, and the tablet's end or just past its last row.
+	from, to string
+	// first and last are its first and last rows, where read ("" when
+	// not: the first piece starts at the tablet's start, the last piece
+	// of a tablet that is not the last runs to the tablet's end).
+	first, last string
+	// stop is where its rows end at the latest: the end of its prefix,
+	// or of the tablet.
+	stop string
+	// line is its line on its prefix's key map, set once the maps are
+	// learned (see [plan.fitModel]).
+	line segment
+	// model is what the tablet boundaries say of its bytes (see
+	// [densityModel]).
+	model pieceModel
+}
+
+// tabletPieces is what discovery found of a tablet: its pieces in key
+// order (one for a tablet inside one prefix).
+type tabletPieces []piece
+
+// discover prepares the tablets of a position sample, several at once,
+// before any span is read: it cuts every tablet that may hold more than
+// one top-level prefix into pieces, then probes each tablet's line (or
+// its first and last pieces) for a few keys, and teaches the key maps
+// the keys it found, so that the spans' lines run where the keys are and
+// the model that splits a tablet's bytes among its pieces sees every
+// tablet's pieces (see [plan.fitModel]). A read that fails stops the
+// scan.
+func (s *scanner) discover(ctx context.Context) error {
+	p := s.plan
+	p.pieces = make([]tabletPieces, len(p.tablets))
+	var todo, boundary []int
+	for i := range p.tablets {
+		p.pieces[i] = s.singlePiece(i)
+		if p.tablets[i].whole {
+			continue
+		}
+		todo = append(todo, i)
+		if s.mayHoldPrefixes(i) {
+			boundary = append(boundary, i)
+		}
+	}
+	err := s.eachTablet(ctx, boundary, func(w *worker, i int) error {
+		found, err := w.findPieces(ctx, i)
+		if err == nil {
+			p.pieces[i] = found
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	// A piece's first and last rows lie next to a tablet boundary or to
+	// each other's prefix's end, which the maps already know: they are
+	// counted, not taken as witnesses of how keys branch (two neighbouring
+	// rows share most of their bytes, as names do).
+	for _, pieces := range p.pieces {
+		for _, pc := range pieces {
+			for _, key := range []string{pc.first, pc.last} {
+				p.maps.learnRun("", key)
+			}
+		}
+	}
+	p.maps.judge()
+	// Probes in rounds: every piece in the first; then again the pieces
+	// of prefixes whose keys are names (see [keyMap.namesLike]) and
+	// whose maps know few keys, on the maps the rounds before taught,
+	// whose lines run ever closer to where the keys are.
+	sized := make([]rowSizes, len(p.tablets))
+	for round := range probeRounds {
+		probed := make([][][]string, len(p.tablets))
+		again := todo
+		if round > 0 {
+			again = nil
+			for _, i := range todo {
+				if slices.ContainsFunc(p.pieces[i], func(pc piece) bool { return p.needsKeys(pc, p.namesProbes(i, round)) }) {
+					again = append(again, i)
+				}
+			}
+			if len(again) == 0 {
+				break
+			}
+		}
+		err = s.eachTablet(ctx, again, func(w *worker, i int) error {
+			pieces := p.pieces[i]
+			rng := rand.New(rand.NewPCG(p.seed+uint64(i), probeSeedStream+uint64(round)))
+			for h, pc := range pieces {
+				// The tablet's probes shared among its pieces, each of the
+				// first ones getting one more while they last.
+				probes := p.tablets[i].probes
+				count := probes / len(pieces)
+				if h < probes%len(pieces) {
+					count++
+				}
+				if round > 0 {
+					if count = p.namesProbes(i, round); !p.needsKeys(pc, count) {
+						continue
+					}
+				}
+				if count == 0 {
+					continue
+				}
+				keys, sizes, err := w.probe(ctx, p.tablets[i], pc, count, rng)
+				if err != nil {
+					return err
+				}
+				probed[i] = append(probed[i], keys...)
+				for _, size := range sizes {
+					sized[i].add(size)
+				}
+			}
+			return nil
+		})
+		// A probe's first key goes into the trie, the others (consecutive
+		// keys, which would make every node they share look like names)
+		// show bytes only; in the later rounds, of prefixes judged names,
+		// every key.
+		for _, probes := range probed {
+			for _, keys := range probes {
+				if round > 0 && p.maps.mapOf(keys[0]).names() {
+					p.maps.learnRun(keys...)
+					continue
+				}
+				p.maps.learn(keys[0])
+				p.maps.learnBytes(keys[1:]...)
+			}
+		}
+		p.maps.judge()
+		if err != nil {
+			return err
+		}
+		if round == 0 {
+			p.replan(sized)
+		}
+	}
+	return nil
+}
+
+// sizedRows is how many rows of a tablet its probes must have read for
+// their mean size to replace the pilot's in its plan.
+const sizedRows = 8
+
+// replan plans each tablet again at the mean size of the rows its probes
+// read, where they read enough: the pilot reads the table's first rows,
+// of its first prefix, and a tablet of another prefix (of values twenty
+// times larger, say) would be given a budget and span widths for rows it
+// does not hold. A tablet that turns out small enough is read in full.
+func (p *plan) replan(sized []rowSizes) {
+	p.readBytes, p.readRows = 0, 0
+	for i, z := range sized {
+		if z.n >= sizedRows && z.sum > 0 && !p.tablets[i].whole {
+			p.tablets[i] = planTablet(p.ranges[i].SampledBytes, z.sum/z.n, p.fraction)
+		}
+		p.readBytes += p.tablets[i].readBytes
+		p.readRows += p.tablets[i].readRows
+	}
+}
+
+// pieceBoost is how many times its tablet's coverage a piece reads whose
+// bytes no model predicts (see [densityModel]): the whole prefix inside
+// the tablet, or the end of a prefix that fills no tablet of its own, or
+// of names. The bytes of a tablet inside one prefix are known, and its
+// spans only measure its rows per byte, which vary between rows by the
+// spread of their sizes (a coefficient of variation of about 0.3 for
+// values uniform over half to one and a half of their mean); such a
+// piece's spans must count its rows, which vary by one each, and by more
+// where its keys cluster. Spreading the reads in proportion to that
+// spread (Neyman's allocation) puts about three times the rows per row
+// held into such pieces for the same rows read in all (see
+// [plan.boostPieces]).
+const pieceBoost = 3
+
+// boostPieces plans the tablets again for pieceBoost and for what the
+// sample has read and will read besides its spans: every tablet's share
+// to read is lowered so that, with the pieces without a model read at
+// pieceBoost times it, the rows spent finding the pieces and probing the
+// tablets (spent) and the pieces' head reads, the sample reads about its
+// fraction of the tablets' rows, and its spans at least half of it. Call
+// it once the pieces are found and the model fitted; the tablets read
+// whole stay whole, and no tablet reads less than 1/pieceBoost of the
+// fraction.
+func (p *plan) boostPieces(spent float64) {
+	var total, boosted float64
+	for i, t := range p.tablets {
+		if t.whole {
+			continue
+		}
+		total += t.rows
+		boosted += t.rows * p.boostedShare(i)
+	}
+	if total <= 0 {
+		return
+	}
+	share := boosted / total
+	target := p.fraction * total
+	fraction := p.fraction / (1 + share*(pieceBoost-1))
+	for range 2 { // the heads follow the fraction: once more with it
+		spans := max(target-spent-p.headRows(fraction), target/2)
+		fraction = spans / total / (1 + share*(pieceBoost-1))
+	}
+	fraction = max(fraction, p.fraction/pieceBoost)
+	p.readBytes, p.readRows = 0, 0
+	for i, t := range p.tablets {
+		if !t.whole {
+			if plan := planTablet(p.ranges[i].SampledBytes, t.rowBytes, fraction); !plan.whole {
+				plan.boosted = p.boostedShare(i)
+				plan.readRows += plan.readRows * plan.boosted * (pieceBoost - 1)
+				plan.readBytes = int64(plan.readRows * plan.rowBytes)
+				p.tablets[i] = plan
+			}
+		}
+		p.readBytes += p.tablets[i].readBytes
+		p.readRows += p.tablets[i].readRows
+	}
+}
+
+// headRows returns about how many rows the head reads of the pieces
+// without a model read at fraction (see [budgetPieces]).
+func (p *plan) headRows(fraction float64) float64 {
+	most := float64(headRows)
+	if p.fraction < thinFraction {
+		most = thinHeadRows
+	}
+	var rows float64
+	for i, t := range p.tablets {
+		if t.whole || len(p.pieces[i]) < 2 {
+			continue
+		}
+		for _, pc := range p.pieces[i] {
+			if pc.model.relVar <= 0 {
+				rows += min(most, max(minHeadRows, pieceBoost*fraction*t.rows/float64(len(p.pieces[i]))/2))
+			}
+		}
+	}
+	return rows
+}
+
+// boostedShare returns the share of tablet i's rows, evenly by piece, in
+// pieces without a model.
+func (p *plan) boostedShare(i int) float64 {
+	pieces := p.pieces[i]
+	if len(pieces) < 2 {
+		return 0
+	}
+	n := 0
+	for _, pc := range pieces {
+		if pc.model.relVar <= 0 {
+			n++
+		}
+	}
+	return float64(n) / float64(len(pieces))
+}
+
+// probeRounds is the most rounds of probes a tablet gets; namesKeys the
+// known keys past which a prefix of names gets no more; namesProbeShare
+// the share of a tablet's span rows each later round's probes of a
+// piece of names may read.
+const (
+	probeRounds     = 2
+	namesKeys       = 1000
+	namesProbeShare = 0.25
+)
+
+// namesProbes returns how many probes each piece of names of tablet i
+// reads in a later round: about namesProbeShare of the rows its spans
+// will read (the tablet's coverage of its share of the tablet's rows),
+// in minNamesProbes to maxNamesProbes probes.
+func (p *plan) namesProbes(i, round int) int {
+	t := p.tablets[i]
+	rows := namesProbeShare * float64(int64(t.spans)*t.budget) / float64(len(p.pieces[i]))
+	return min(maxNamesProbes, max(minNamesProbes, int(math.Round(rows/probeRows))))
+}
+
+// minNamesProbes and maxNamesProbes bound the probes of a piece of names
+// in a later round (see [plan.namesProbes]); judgedKeys is how many keys
+// a map needs to know for its judgement that its keys are not names to
+// stand (see [plan.needsKeys]).
+const (
+	minNamesProbes = 1
+	maxNamesProbes = 8
+	judgedKeys     = 32
+)
+
+// needsKeys reports whether piece pc's prefix is one of names (or may be:
+// its keys hold letters past the hex ones, and its map knows too few
+// keys to judge) whose map knows fewer than namesKeys keys, or fewer than
+// a round of count probes would add tenfold.
+func (p *plan) needsKeys(pc piece, count int) bool {
+	m := p.maps.maps[pc.prefix]
+	if count <= 0 || pc.prefix == "" || m == nil || len(m.known) >= min(namesKeys, 10*count*probeRows) {
+		return false
+	}
+	return m.namesLike() || len(m.known) < judgedKeys && m.wordy
+}
+
+// eachTablet runs fn on the tablets todo, several at once (the scan's
+// reads in flight), each under the watchdog; it returns the first error.
+func (s *scanner) eachTablet(ctx context.Context, todo []int, fn func(w *worker, i int) error) error {
+	jobs := make(chan int)
+	errs := make(chan error, 1)
+	var wg sync.WaitGroup
+	for id := range min(s.opts.Concurrency, len(todo)) {
+		wg.Go(func() {
+			w := &worker{s: s, id: id, watch: s.watch}
+			for i := range jobs {
+				if ctx.Err() != nil {
+					continue
+				}
+				w.watch.begin(w.id, s.unitName(unit{i, i + 1}))
+				err := fn(w, i)
+				w.watch.end(w.id)
+				if err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+				}
+			}
+		})
+	}
+	for _, i := range todo {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return ctx.Err()
+	}
+}
+
+// top returns key's top-level prefix: its first segment when it ends
+// with a delimiter, else "" (keys without delimiters, or the scan has
+// none).
+func (s *scanner) top(key string) string { return s.plan.maps.top(key) }
+
+// firstRow returns the first row of the range the pilot read, or "".
+func (p *plan) firstRow() string {
+	if len(p.shape.keys) == 0 {
+		return ""
+	}
+	return p.shape.keys[0]
+}
+
+// singlePiece returns tablet i as one piece: the line from its start (the
+// table's first row for the first tablet) to its end.
+func (s *scanner) singlePiece(i int) tabletPieces {
+	start, end := s.plan.wholeTablets[i][0], s.plan.wholeTablets[i][1]
+	from := start
+	if first := s.plan.firstRow(); start == "" && first != "" && (end == "" || first < end) {
+		from = first
+	}
+	prefix := s.top(from)
+	if prefix != "" && end != "" && s.top(end) != prefix && end != keyspace.PrefixEnd(prefix) {
+		prefix = "" // two prefixes, not cut: the pooled map
+	}
+	return tabletPieces{{prefix: prefix, from: from, to: end, stop: end}}
+}
+
+// mayHoldPrefixes reports whether tablet i may hold rows of more than one
+// top-level prefix: its keys differ in their first segment, or it is
+// the first or the last.
+func (s *scanner) mayHoldPrefixes(i int) bool {
+	if s.delimiters == "" {
+		return false
+	}
+	start, end := s.plan.wholeTablets[i][0], s.plan.wholeTablets[i][1]
+	return start == "" || end == "" || s.top(start) == "" || s.top(start) != s.top(end)
+}
+
+// findPieces reads where each top-level prefix of tablet i starts and
+// ends (see above), keys only.
+func (w *worker) findPieces(ctx context.Context, i int) (tabletPieces, error) {
+	s := w.s
+	start, end := s.plan.wholeTablets[i][0], s.plan.wholeTablets[i][1]
+	from := s.singlePiece(i)[0].from
+	if s.top(from) == "" {
+		return s.singlePiece(i), nil
+	}
+	var pieces tabletPieces
+	cur := piece{prefix: s.top(from), from: from}
+	if start == "" {
+		cur.first = from
+	}
+	for {
+		cur.stop = end
+		if next := keyspace.PrefixEnd(cur.prefix); len(pieces) < s.plan.piecesOf(i)-1 && next != "" && (end == "" || next < end) {
+			cur.stop = next
+		}
+		if cur.stop == end && end != "" {
+			cur.to = end // the last piece runs to the tablet's end
+			if cur.prefix != "" && s.top(end) != cur.prefix && end != keyspace.PrefixEnd(cur.prefix) {
+				cur.prefix = "" // the rest of the tablet, past its most pieces
+			}
+			pieces = append(pieces, cur)
+			break
+		}
+		last, err := w.lastRow(ctx, cur)
+		if err != nil {
+			return nil, err
+		}
+		if last != "" {
+			cur.last, cur.to = last, last+"\x00"
+			pieces = append(pieces, cur)
+		}
+		if cur.stop == end { // the table's last piece
+			break
+		}
+		first, err := w.nextFirstRow(ctx, cur.stop, end)
+		if err != nil {
+			return nil, err
+		}
+		if first == "" {
+			break // no rows after this prefix in the tablet
+		}
+		cur = piece{prefix: s.top(first), from: first, first: first}
+		if cur.prefix == "" { // a key without a delimiter: the rest as one piece
+			cur.stop, cur.to = end, end
+			if end == "" {
+				if last, err := w.lastRow(ctx, cur); err != nil || last == "" {
+					return nil, err
+				} else {
+					cur.last, cur.to = last, last+"\x00"
+				}
+			}
+			pieces = append(pieces, cur)
+			break
+		}
+	}
+	if len(pieces) == 0 {
+		return s.singlePiece(i), nil
+	}
+	return pieces, nil
+}
+
+// keysOnly is the filter of reads that need a row's key only: one cell,
+// no value.
+var keysOnly = bigtable.ChainFilters(bigtable.CellsPerRowLimitFilter(1), bigtable.StripValueFilter())
+
+// peek reads up to n row keys of [start, end), from the start or,
+// reverse, from the end back, keys only; the keys come in key order. The
+// rows count as read, nowhere else.
+func (w *worker) peek(ctx context.Context, start, end string, reverse bool, n int64) ([]string, error) {
+	s := w.s
+	if end != "" && end <= start {
+		return nil, nil
+	}
+	var keys []string
+	opts := []bigtable.ReadOption{bigtable.RowFilter(keysOnly), bigtable.LimitRows(n)}
+	if reverse {
+		opts = append(opts, bigtable.ReverseScan())
+	}
+	err := s.table.ReadRows(ctx, bigtable.NewRange(start, end), func(row bigtable.Row) bool {
+		keys = append(keys, row.Key())
+		s.rowsRead.Add(1)
+		w.watch.touch(w.id)
+		return true
+	}, opts...)
+	if reverse {
+		slices.Reverse(keys)
+	}
+	return keys, err
+}
+
+// lastRow returns the last row of piece p, in [p.from, p.stop) (an empty
+// stop, the end of the table), or "" when it has none. An emulator reads
+// every row of a range asked for whatever the row limit, so it reads
+// back in windows of the prefix's line, each twice as long as the last
+// (see [backWindows]).
+func (w *worker) lastRow(ctx context.Context, p piece) (string, error) {
+	m := w.s.plan.maps.of(p.from, p.stop)
+	lineEnd := p.stop
+	if lineEnd == "" && p.prefix != "" {
+		lineEnd = keyspace.PrefixEnd(p.prefix)
+	}
+	line := m.segmentOf(p.from, lineEnd)
+	for from, to := range backWindows(line.at, p.from, p.stop, 1, 1.0/64) {
+		keys, err := w.peek(ctx, from, to, true, 1)
+		if err != nil || len(keys) > 0 {
+			if len(keys) > 0 {
+				return keys[0], err
+			}
+			return "", err
+		}
+	}
+	return "", nil
+}
+
+// nextFirstRow returns the first row at or after stop in a tablet ending
+// at end, or "": of a prefix between stop and the prefix the tablet's
+// end key starts with, when there is one, else of that last prefix, found
+// at or after the least key shaped like the tablet's end key
+// (fixed-width ids start at "…#0000000") in windows of the line from
+// there, and before it when the guess is wrong.
+func (w *worker) nextFirstRow(ctx context.Context, stop, end string) (string, error) {
+	s := w.s
+	first := func(keys []string, err error) (string, error) {
+		if len(keys) == 0 {
+			return "", err
+		}
+		return keys[0], err
+	}
+	if end == "" {
+		return first(w.peek(ctx, stop, end, false, 1))
+	}
+	last := s.top(end)
+	if last == "" || last <= stop {
+		return first(w.peek(ctx, stop, end, false, 1))
+	}
+	if keys, err := w.peek(ctx, stop, last, false, 1); err != nil || len(keys) > 0 {
+		return first(keys, err)
+	}
+	from := last
+	if least := leastLike(end, len(last)); least > from && least < end {
+		keys, err := w.peek(ctx, from, least, false, 1)
+		if err != nil || len(keys) > 0 {
+			return first(keys, err)
+		}
+		from = least
+	}
+	line := s.plan.maps.of(from, end).segmentOf(from, end)
+	return first(w.peekNear(ctx, line, from, end))
+}
+
+// leastLike returns the least key shaped like key after its first n
+// bytes: each digit, lower-case or upper-case letter the least of its
+// class, every other byte kept.
+func leastLike(key string, n int) string {
+	b := []byte(key)
+	for i := n; i < len(b); i++ {
+		switch c := b[i]; {
+		case c >= '0' && c <= '9':
+			b[i] = '0'
+		case c >= 'a' && c <= 'z':
+			b[i] = 'a'
+		case c >= 'A' && c <= 'Z':
+			b[i] = 'A'
+		}
+	}
+	return string(b)
+}
+
+// peekNear returns the first row key of [start, end), reading windows of
+// line from start first, from a 256th of it up, then the whole range.
+func (w *worker) peekNear(ctx context.Context, line segment, start, end string) ([]string, error) {
+	lo := start
+	for frac := 1.0 / 256; frac < 1; frac *= 8 {
+		hi := line.at(frac)
+		if hi <= lo || end != "" && hi >= end {
+			continue
+		}
+		keys, err := w.peek(ctx, lo, hi, false, 1)
+		if err != nil || len(keys) > 0 {
+			return keys, err
+		}
+		lo = hi // known empty up to here
+	}
+	return w.peek(ctx, lo, end, false, 1)
+}
+
+// backWindows yields the windows [from, to) of a line that are read back
+// from its end for its last row: the first ends at stop and starts
+// margin before end (shares of the line, at line), each next one just
+// before the last and twice as long; the first that holds rows holds the
+// last ones. The last window starts at first: once the windows reach
+// the line's start, or would start at or before first, or stop moving
+// back. The line's keys are cut to the key map's precision, and with
+// long keys (e-mail addresses) its start can lie above first, where the
+// windows would shrink to one empty one for ever.
+func backWindows(at func(float64) string, first, stop string, end, margin float64) iter.Seq2[string, string] {
+	return func(yield func(from, to string) bool) {
+		to := stop
+		for back := margin; ; back *= 2 {
+			from := first
+			if u := end - back; u > 0 { // not for NaN
+				from = at(u)
+			}
+			if from <= first || to != "" && from >= to {
+				yield(first, to)
+				return
+			}
+			if !yield(from, to) {
+				return
+			}
+			to = from
+		}
+	}
+}
+
+// isDelimiterEnd reports whether prefix ends with one of delimiters: a
+// key's first segment that is a top-level prefix, not the whole key.
+func isDelimiterEnd(prefix, delimiters string) bool {
+	return prefix != "" && strings.IndexByte(delimiters, prefix[len(prefix)-1]) >= 0
+}

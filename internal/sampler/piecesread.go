@@ -1,0 +1,465 @@
+package sampler
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+
+	"cloud.google.com/go/bigtable"
+
+	"github.com/btviz/btviz/internal/keyspace"
+)
+
+// pieceBudget is how one piece of a tablet is read: its head first
+// (headLimit rows from its first key, none when 0), then spans covering
+// coverage of the rest of its line, spans of them, each with a row
+// limit; rows is what it is expected to hold.
+type pieceBudget struct {
+	rows      float64
+	coverage  float64
+	headLimit int64
+	spans     int
+	limit     int64
+}
+
+// confidentModel is the largest relative variance of a model's
+// prediction (see [densityModel]) that a piece's budget follows without
+// a head read (a 20% error).
+const confidentModel = 0.04
+
+// pieceSpanRows is how many rows a span of a piece aims to read: fewer
+// than a tablet's (spanRows), for more spans in a piece, whose line (the
+// end of a prefix, or a small one) its key map knows less well than a
+// tablet's inside a prefix, and whose estimate has no tablet's bytes to
+// lean on.
+const pieceSpanRows = 16
+
+// minPieceSpans is the fewest spans a piece not read whole gets, so that
+// its estimate has a variance of its own; maxPieceSpans the most.
+const (
+	minPieceSpans = 2
+	maxPieceSpans = 1024
+)
+
+// headRows is the row limit of a piece's head read: a piece of fewer
+// rows is read whole (a tiny prefix between two large ones, counted
+// exactly), and of a larger one the rows read are known exactly and say
+// how many it holds (see [worker.readPieces]). thinHeadRows is that of a
+// sample thinner than thinFraction.
+const (
+	headRows     = 32
+	thinHeadRows = 16
+	minHeadRows  = 4
+)
+
+// wholeRestFactor is how many times its head read a piece's rest may be
+// expected to hold for it to be read whole after its head (with a limit
+// of twice that, in case the line misled).
+const wholeRestFactor = 2
+
+// budgetPieces plans the reads of each piece of a tablet: every piece's
+// spans cover the same share of its line as the tablet's plan reads of
+// the tablet (see [tabletPlan]), so that each reads about its share of
+// the rows whatever it holds, and every row of the tablet has about the
+// same chance to be read; how many spans that share is cut into follows
+// the rows the piece is expected to hold, by the model where it predicts
+// them surely (see [densityModel]), else by its head read. A piece
+// without a sure model gets a head read.
+func budgetPieces(plan tabletPlan, pieces tabletPieces, rowBytes, fraction float64) []pieceBudget {
+	budgets := make([]pieceBudget, len(pieces))
+	coverage := min(1, float64(int64(plan.spans)*plan.budget)/max(plan.rows, 1))
+	most := int64(headRows)
+	if fraction < thinFraction {
+		most = thinHeadRows
+	}
+	for h, pc := range pieces {
+		b := &budgets[h]
+		sure := pc.model.relVar > 0 && pc.model.relVar <= confidentModel
+		b.coverage = coverage
+		if !sure {
+			b.coverage = min(1, pieceBoost*coverage)
+		}
+		b.rows = plan.rows / float64(len(pieces))
+		if sure && rowBytes > 0 {
+			b.rows = pc.model.bytes / rowBytes
+		}
+		// The head reads at most half what the piece's spans would, so
+		// that a tablet of many pieces does not spend its budget on them.
+		head := min(most, max(minHeadRows, int64(math.Round(b.coverage*b.rows/2))))
+		if !sure || b.rows <= float64(2*head) {
+			b.headLimit = head
+		}
+		b.fit()
+	}
+	return budgets
+}
+
+// fit sets the spans and their row limit for the piece's expected rows.
+func (b *pieceBudget) fit() {
+	expected := b.coverage * max(b.rows, 1)
+	b.spans = min(maxPieceSpans, max(minPieceSpans, int(math.Round(expected/pieceSpanRows))))
+	b.limit = spanLimitFactor * max(minSpanRows, int64(math.Ceil(expected/float64(b.spans))))
+}
+
+// pieceRead is what the reads of one piece found.
+type pieceRead struct {
+	// coverage is the share of its line its spans cover; values each
+	// span's bytes (in offset units) times its factor.
+	coverage float64
+	values   []float64
+	// rows and bytes sum the spans' rows and bytes times their factors.
+	rows, bytes float64
+	// exact is set when the piece was read whole, exactBytes its bytes;
+	// head is the bytes of its first rows when they were read apart (the
+	// spans cover the rest of it).
+	exact      bool
+	exactBytes float64
+	head       float64
+	// units are its rows read, as units of a ratio estimate of its rows
+	// from its bytes (see [ratioSums]).
+	units ratioSums
+	// prefixes are the top-level prefixes of its rows, for a piece on
+	// the pooled map.
+	prefixes map[string]bool
+	// swept is set when it was swept (see [worker.sweepPiece]): complete
+	// is the bytes of the parts read to their ends, cutBytes those of the
+	// parts its limit cut short.
+	swept              bool
+	complete, cutBytes float64
+}
+
+// estimate returns the piece's bytes by its spans (Horvitz–Thompson:
+// every point of its line falls in a span with the chance coverage) and
+// their variance: the spans' between one another, and at least that of
+// a Poisson count of rows of mean size meanBytes, as many as it holds by
+// its spans or as it was expected to hold, whichever is more (so that a
+// piece whose spans missed its rows, where its line gave them little
+// room, is not taken to be small for certain).
+func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
+	if pr.exact {
+		return pieceEstimate{bytes: pr.exactBytes}
+	}
+	c := max(pr.coverage, 1e-12)
+	n := float64(len(pr.values))
+	bytes := pr.bytes / c
+	var between float64
+	if n >= 2 {
+		mean := pr.bytes / n
+		var squares float64
+		for _, v := range pr.values {
+			squares += (v - mean) * (v - mean)
+		}
+		between = max(0, 1-c) * n * squares / (n - 1) / (c * c)
+	}
+	if pr.units.b > 0 && pr.units.r > 0 {
+		meanBytes = pr.units.b / pr.units.r
+	}
+	rows := max(pr.rows/c, 1/c, expected)
+	poisson := meanBytes * meanBytes * rows * max(0, 1-c) / c
+	return pieceEstimate{bytes: bytes, variance: max(between, poisson, 1e-9)}
+}
+
+// readTag says how the rows of one read of a tablet's pieces are
+// weighed: the piece they belong to, and their weight in the piece's
+// spans' estimate (their factor over the coverage); drop marks the rows
+// of a whole read cut short, which the spans read again.
+type readTag struct {
+	piece  int
+	weight float64
+	drop   bool
+	// swept marks a part of a swept piece, cut one its row limit cut
+	// short; span a span's read, which goes on where its limit cuts it
+	// short (see [worker.readSpan]); head the read of a piece's first
+	// rows, known exactly.
+	swept, cut, span, head bool
+}
+
+// readPieces reads tablet i piece by piece (see [tabletPieces]): the
+// tiny pieces whole, the others in spans (at least minPieceSpans each)
+// on their own lines; then it splits the tablet's bytes among the pieces
+// by model and spans ([splitTablet]), and a piece whose spans read no row
+// though it holds bytes is read from its first row for rows to carry
+// them. Each row stands for its piece's bytes over the bytes its reads
+// returned; each piece's variance goes to its prefix.
+func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) error {
+	s := w.s
+	plan := s.plan.tablets[i]
+	tablet := s.plan.ranges[i]
+	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
+	budgets := budgetPieces(plan, pieces, plan.rowBytes, s.plan.fraction)
+	r := w.tabletReader(i)
+	r.tagging = true
+	reads := make([]readTag, 0, 4*len(pieces))
+	found := make([]pieceRead, len(pieces))
+	// read reads [start, end) with a row limit (none when 0) as a read of
+	// piece h, and returns the rows it returned and the last one's key;
+	// a span's read goes on where its limit cuts it short (see
+	// [worker.readSpan]), and cut says whether it still was.
+	var cut bool
+	read := func(h int, start, end string, limit int64, tag readTag) (returned int64, bytes float64, last string, err error) {
+		r.tag = float64(len(reads))
+		reads = append(reads, tag)
+		pr := &found[h]
+		rounds := 0
+		if tag.span && pr.units.r < continueWithin*budgets[h].coverage*budgets[h].rows {
+			rounds = spanContinuations // while the piece has budget left
+		}
+		cut, err = w.readOn(ctx, start, end, limit, rounds, func(row bigtable.Row) {
+			rows, logical, seen := r.rows, r.logical, r.seen
+			w.add(r, row)
+			returned++
+			last = row.Key()
+			bytes += float64(r.seen - seen)
+			if r.rows > rows {
+				pr.units.add(1, float64(r.logical-logical), float64(r.seen-seen))
+				if pieces[h].prefix == "" {
+					if pr.prefixes == nil {
+						pr.prefixes = map[string]bool{}
+					}
+					pr.prefixes[s.top(row.Key())] = true
+				}
+			}
+		})
+		return returned, bytes, last, err
+	}
+	for h, pc := range pieces {
+		b := &budgets[h]
+		pr := &found[h]
+		// A piece without a sure model is read from its first key first:
+		// a tiny one is then counted exactly, and of a larger one the rows
+		// read are its head, known exactly, which says how many rows it
+		// holds (as far as its line is even), and its spans are spread
+		// over the rest of its line.
+		if b.headLimit > 0 {
+			stop := pc.to
+			if pc.stop != "" && (pc.to == "" || pc.stop < pc.to) {
+				stop = pc.stop
+			}
+			// The head, and when it says that the rest is small, the rest
+			// too, with a limit in case the line misled it.
+			limit := b.headLimit
+			for round := 0; ; round++ {
+				returned, bytes, last, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
+					return read(h, pc.from, stop, limit, readTag{piece: h, head: true})
+				})
+				if err != nil {
+					return err
+				}
+				pr.head += bytes
+				if returned < limit {
+					pr.exact, pr.exactBytes = true, pr.head
+					break
+				}
+				if u := pc.line.share(last); u > 0 && u < 1 && !(pc.model.relVar > 0 && pc.model.relVar <= confidentModel) {
+					b.rows = min(float64(returned)/u*(1-u), plan.rows)
+				}
+				pc.from = last + "\x00"
+				pc.line = s.plan.lineOf(pc)
+				if round > 0 || b.rows > wholeRestFactor*float64(b.headLimit) {
+					break
+				}
+				limit = 2 * wholeRestFactor * b.headLimit
+			}
+			if pr.exact {
+				continue
+			}
+			pieces[h].from, pieces[h].line = pc.from, pc.line // for the sweep
+			b.fit()
+		}
+		width := b.coverage / float64(b.spans)
+		// The spans, one every n-th of the line from a random place:
+		// every point of the line falls in one with the same chance, the
+		// coverage.
+		var spanReads []int
+		values := make([]float64, b.spans)
+		after := ""
+		for _, pt := range systematic(b.spans, width, rng) {
+			start, end, empty := spanKeys(pc.line.at, pt.from, pt.to, pc.from, pc.to, after)
+			if empty {
+				continue
+			}
+			after = end
+			k := len(reads)
+			returned, bytes, last, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
+				return read(h, start, end, b.limit, readTag{piece: h, span: true})
+			})
+			if err != nil {
+				return err
+			}
+			factor := 1.0
+			if cut {
+				if readTo := pc.line.share(last); readTo > pt.from {
+					factor = min(maxTruncationFactor, max(1, (pt.to-pt.from)/(readTo-pt.from)))
+				}
+			}
+			reads[k].weight = factor
+			spanReads = append(spanReads, k)
+			values[pt.unit] += factor * bytes
+			pr.rows += factor * float64(returned)
+			pr.bytes += factor * bytes
+		}
+		pr.values = values
+		pr.coverage = float64(b.spans) * width
+		for _, k := range spanReads {
+			reads[k].weight /= pr.coverage
+		}
+	}
+
+	// A piece whose spans read no row though they were placed on its
+	// line holds its rows where its line puts next to none (names its
+	// prefix's key map knows too few of): it is swept (see
+	// [worker.sweepPiece]).
+	for h, pc := range pieces {
+		if pr := &found[h]; !pr.exact && pr.rows == 0 {
+			if err := w.sweepPiece(ctx, r, h, pc, budgets[h], pr, &reads, read); err != nil {
+				return err
+			}
+		}
+	}
+
+	// The tablet's bytes split among the pieces: each piece's estimate of
+	// its bytes past its head, by its spans and, at the end of a prefix
+	// that fills tablets of its own, by the model.
+	est := make([]pieceEstimate, len(pieces))
+	var spansSee, seeVariance float64 // the tablet's bytes as the reads see them
+	for h := range pieces {
+		pr := &found[h]
+		if pr.swept {
+			spansSee += pr.head + pr.complete + pr.cutBytes
+			continue
+		}
+		e := pr.estimate(plan.rowBytes, budgets[h].rows)
+		spansSee += pr.head + e.bytes
+		seeVariance += e.variance
+		est[h] = e
+		if m := pieces[h].model; m.relVar > 0 && !pr.exact {
+			est[h] = combine(e, pieceEstimate{bytes: max(m.bytes-pr.head, 0), variance: m.relVar * m.bytes * m.bytes})
+		}
+	}
+	total := float64(tablet.SampledBytes)
+	bytes, variances, scales := splitPieces(total, est, found)
+	if s.opts.StripValues {
+		bytes = make([]float64, len(pieces)) // no bytes read: the spans' rows alone
+	}
+
+	if s.opts.debugPieces != nil {
+		s.opts.debugPieces(i, pieces, budgets, found, est, bytes)
+	}
+	// The weights.
+	weights := make([]float64, len(reads))
+	for k, tag := range reads {
+		h := tag.piece
+		pr := &found[h]
+		switch {
+		case tag.drop:
+			weights[k] = -1
+		case pr.exact || tag.head:
+			weights[k] = 1
+		case tag.swept:
+			weights[k] = 1
+			if tag.cut {
+				weights[k] = scales[h]
+			}
+		case pr.bytes > 0 && !s.opts.StripValues:
+			weights[k] = tag.weight * (bytes[h] - pr.head) / (pr.bytes / max(pr.coverage, 1e-12))
+		default:
+			weights[k] = tag.weight
+		}
+	}
+	w.flushCurrent(r)
+	for _, b := range r.held {
+		kept := b.rows[:0]
+		for _, row := range b.rows {
+			if wt := weights[int(row.Weight)]; wt >= 0 {
+				row.Weight = wt
+				kept = append(kept, row)
+			}
+		}
+		clear(b.rows[len(kept):])
+		b.rows = kept
+	}
+	// As on a tablet's line (see [worker.readLine]), at the top of the
+	// reads' 95% interval.
+	if !s.opts.StripValues && unexplained(tablet.SampledBytes, spansSee+keyspace.Z95*math.Sqrt(seeVariance), s.plan.rescanFloor) {
+		if !s.mayReread(tablet.SampledBytes) {
+			r.unexplained = true // the read cap is spent: the reads stand
+		} else {
+			return w.rereadTablet(ctx, r, tablet.SampledBytes)
+		}
+	}
+
+	// Variances: each piece's rows from its bytes (the rows read a sample
+	// of its rows), and its share of the split.
+	var tabletRows float64
+	for h := range pieces {
+		if found[h].units.b > 0 {
+			tabletRows += bytes[h] * found[h].units.r / found[h].units.b
+		}
+	}
+	meanRho := tabletRows / max(total, 1)
+	for h, pc := range pieces {
+		pr := &found[h]
+		if pr.exact || pr.units.b <= 0 {
+			continue
+		}
+		v := pr.units.variance(bytes[h])
+		rho, lambda := pr.units.r/pr.units.b, pr.units.l/pr.units.b
+		piece := variance{rows: v.rows + rho*rho*variances[h], bytes: v.bytes + lambda*lambda*variances[h]}
+		if pc.prefix != "" {
+			r.addPrefixVariance(pc.prefix, piece)
+		} else {
+			for prefix := range pr.prefixes {
+				r.addPrefixVariance(prefix, piece)
+			}
+		}
+		r.variance.add(variance{rows: v.rows + (rho-meanRho)*(rho-meanRho)*variances[h], bytes: v.bytes})
+	}
+	w.release(r)
+	w.done(r, false)
+	return nil
+}
+
+// sweepPiece reads piece h of a tablet whose spans found no row: its line
+// cut into as many equal parts as it had spans (at least
+// minTabletSpans), each read from its start up to the next part's with a
+// row limit of twice a span's budget. A part read to its end holds
+// exactly the rows read; the bytes the tablet's other pieces and these
+// parts do not account for lie in the parts cut short (see
+// [splitPieces]).
+func (w *worker) sweepPiece(ctx context.Context, r *rangeReader, h int, pc piece, b pieceBudget, pr *pieceRead, reads *[]readTag,
+	read func(h int, start, end string, limit int64, tag readTag) (int64, float64, string, error)) error {
+	parts, limit := max(b.spans, minTabletSpans), b.limit/spanLimitFactor*2
+	pr.swept = true
+	after := ""
+	for j := range parts {
+		start, end, empty := spanKeys(pc.line.at, float64(j)/float64(parts), float64(j+1)/float64(parts), pc.from, pc.to, after)
+		if empty {
+			continue
+		}
+		after = end
+		k := len(*reads)
+		returned, bytes, _, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
+			return read(h, start, end, limit, readTag{piece: h, swept: true})
+		})
+		if err != nil {
+			return err
+		}
+		if returned >= limit {
+			(*reads)[k].cut = true
+			pr.cutBytes += bytes
+		} else {
+			pr.complete += bytes
+		}
+	}
+	return nil
+}
+
+// readOrAbandon runs a read of r's tablet, and hands on what r read when
+// it fails.
+func (w *worker) readOrAbandon(r *rangeReader, read func() (int64, float64, string, error)) (int64, float64, string, error) {
+	returned, bytes, last, err := read()
+	if err != nil {
+		w.abandon(r)
+	}
+	return returned, bytes, last, err
+}
