@@ -76,19 +76,6 @@ type keyMap struct {
 	pooled []map[int]bool
 	byKind map[int]bool
 	dirty  bool
-	// cdf is set, by judge, when the map is its known keys' order (see
-	// [cdfKeys]); places are then the witnesses after the prefix, sorted,
-	// the places of that order.
-	cdf    bool
-	places []string
-	// lent marks the table's map of names (see [keyMaps.names]), whose
-	// places are its witnesses alone: runs of keys of prefixes of other
-	// sizes, read at other coverages, would weigh their few names as
-	// many rows.
-	lent bool
-	// borrow, when set (by keyMaps.judge), is the table's map of names,
-	// which places the keys of this prefix after it (see [keyMaps.names]).
-	borrow *keyMap
 }
 
 // unseenWeight is the share of a byte's room that a byte outside the
@@ -282,15 +269,6 @@ func (m *keyMap) judge() {
 	for kind, e := range byKind {
 		m.byKind[kind] = e.distinct < e.mean-kindZ*math.Sqrt(e.variance)
 	}
-	m.places = m.suffixes
-	if m.lent {
-		m.places = nil
-		for key := range m.witnesses {
-			m.places = append(m.places, key[len(m.prefix):])
-		}
-		slices.Sort(m.places)
-	}
-	m.cdf = m.namesLike() && len(m.places) >= cdfKeys
 }
 
 // A depth (or every depth, after one kind of byte) is structured when its
@@ -306,10 +284,6 @@ const (
 func (m *keyMap) namesLike() bool {
 	return m.byKind[byteKind('a')] || m.byKind[byteKind('A')]
 }
-
-// names reports whether the map places names: its own keys are names,
-// or it borrows the table's map of names.
-func (m *keyMap) names() bool { return m.namesLike() || m.borrow != nil }
 
 // depthStructured says whether the nodes at depth d after a byte of kind
 // are judged structured together: by their depth, or by their kind when
@@ -538,8 +512,7 @@ func (m *keyMap) roomOf(node string, parent bool) (room, bool) {
 // every byte of the classes its position takes an equal share, every
 // other byte unseenWeight of one, and the end of the key a share where a
 // known key ends there. It is the room of a prefix whose keys are not
-// names, and how a names map reads a key between two known ones (see
-// [keyMap.cdfPosition]).
+// names (see [keyMap.roomOf]).
 func (m *keyMap) classRoom(node string) room {
 	d := len(node)
 	r := room{end: unseenWeight, unit: 1}
@@ -719,12 +692,6 @@ const finest = 1e-17
 // byte from on (keys sharing their first from bytes, at least the
 // prefix).
 func (m *keyMap) position(key string, from int) float64 {
-	if b := m.borrow; b != nil {
-		return b.position(strings.TrimPrefix(key, m.prefix), max(from-len(m.prefix), 0))
-	}
-	if m.cdf {
-		return m.cdfPosition(key)
-	}
 	return m.triePosition(key, from)
 }
 
@@ -745,12 +712,6 @@ func (m *keyMap) walkPosition(key string, from int, roomAt func(node string) roo
 // with common, at least the prefix, read from byte len(common) on): to
 // the map's precision, the largest key whose position is not above v.
 func (m *keyMap) key(common string, v float64) string {
-	if b := m.borrow; b != nil {
-		return m.prefix + b.key(strings.TrimPrefix(common, m.prefix), v)
-	}
-	if m.cdf {
-		return max(m.cdfKey(v), common)
-	}
 	return m.trieKey(common, v)
 }
 
@@ -777,68 +738,6 @@ func (m *keyMap) walkKey(common string, v float64, roomAt func(node string) room
 	return string(b)
 }
 
-// A map of names (see [keyMap.namesLike]) that knows cdfKeys keys or more
-// is their own order: the K known keys are K evenly spaced places of the
-// line, 1/(K+1) apart, and a key between two of them lies between their
-// places as far along as the trie of every known key puts it between the
-// two. Keys drawn about evenly from the prefix's rows (tablet boundaries,
-// probes, the rows its spans read, every row with the same chance) then
-// space its rows about evenly, a cluster of rows (a celebrity's) as
-// widely as it is large, where a trie of them, smoothed for the bytes no
-// key took, gave the gaps between names most of the line. The table's
-// map of names places its witnesses only (see [keyMap.lent]).
-const cdfKeys = 8
-
-// cdfPosition returns key's place on the line of a names map.
-func (m *keyMap) cdfPosition(key string) float64 {
-	k := len(m.places)
-	suffix := strings.TrimPrefix(key, m.prefix)
-	j := sort.SearchStrings(m.places, suffix)
-	if j < k && m.places[j] == suffix {
-		return float64(j+1) / float64(k+1)
-	}
-	lo, hi := m.neighbours(j)
-	return (float64(j) + m.between(lo, hi, key)) / float64(k+1)
-}
-
-// neighbours returns the known keys around gap j (between known suffix
-// j-1 and j): the prefix itself before the first, "" (the prefix's end)
-// after the last.
-func (m *keyMap) neighbours(j int) (lo, hi string) {
-	lo = m.prefix
-	if j > 0 {
-		lo = m.prefix + m.places[j-1]
-	}
-	if j < len(m.places) {
-		hi = m.prefix + m.places[j]
-	}
-	return lo, hi
-}
-
-// between returns how far key lies from lo to hi ("" the prefix's end),
-// 0 to 1, on the trie of the known keys (see [keyMap.roomOf]), which
-// knows how names go on past their first bytes.
-func (m *keyMap) between(lo, hi, key string) float64 {
-	common := m.gapCommon(lo, hi)
-	a, b := m.triePosition(lo, len(common)), 1.0
-	if hi != "" {
-		b = m.triePosition(hi, len(common))
-	}
-	if b <= a {
-		return 0
-	}
-	return min(max((m.triePosition(key, len(common))-a)/(b-a), 0), 1)
-}
-
-// gapCommon returns the bytes the keys between lo and hi ("" the
-// prefix's end) share: their common prefix, at least the map's.
-func (m *keyMap) gapCommon(lo, hi string) string {
-	if hi == "" {
-		return m.prefix
-	}
-	return max(m.prefix, commonPrefix(lo, hi))
-}
-
 // triePosition returns key's place read from byte from on, on the trie of
 // the known keys.
 func (m *keyMap) triePosition(key string, from int) float64 {
@@ -859,28 +758,6 @@ func (m *keyMap) trieKey(common string, v float64) string {
 		r, structured = m.roomOf(node, structured)
 		return r
 	})
-}
-
-// cdfKey returns the key at place v of the line of a names map.
-func (m *keyMap) cdfKey(v float64) string {
-	k := len(m.places)
-	r := min(max(v, 0), 1) * float64(k+1)
-	j := min(int(r), k)
-	frac := r - float64(j)
-	if j > 0 && frac < 1e-12 {
-		return m.prefix + m.places[j-1]
-	}
-	lo, hi := m.neighbours(j)
-	common := m.gapCommon(lo, hi)
-	a, b := m.triePosition(lo, len(common)), 1.0
-	if hi != "" {
-		b = m.triePosition(hi, len(common))
-	}
-	key := m.trieKey(common, a+frac*(b-a))
-	if key < lo {
-		return lo
-	}
-	return key
 }
 
 // segment is the part of a prefix's line that a key range [start, end)
@@ -962,11 +839,6 @@ type keyMaps struct {
 	top    func(key string) string // the key's top-level prefix ("" without delimiters)
 	maps   map[string]*keyMap
 	pooled *keyMap
-	// names is the map of the keys after their top-level prefix of every
-	// prefix of names that knows many keys, lent to the prefixes whose
-	// own maps know too few of theirs (see [keyMaps.judge]); nil when no
-	// prefix is of names.
-	names *keyMap
 }
 
 // newKeyMaps returns empty maps for the top-level prefixes top gives.
@@ -1024,112 +896,12 @@ func (k *keyMaps) mapOf(key string) *keyMap {
 	return m
 }
 
-// judge judges every map (see [keyMap.judge]), and lends the table's map
-// of names to the prefixes that need it.
-//
-// A prefix of names that fills a few rows of one tablet knows a handful
-// of its keys (a tablet boundary, a probe), and a map of so few places
-// its spans between the names, where no row is. The names of a table's
-// prefixes are most often drawn alike (the users of one service under
-// each tenant): the keys after the prefix of every prefix whose keys
-// hold letters past the hex ones make one map, which, when they are
-// names (see [keyMap.namesLike]), a prefix whose map knows fewer than a
-// lendShare of its keys and whose own keys lie where that map's keys
-// are dense (see [keyMap.fits]) is placed on.
+// judge judges every map (see [keyMap.judge]).
 func (k *keyMaps) judge() {
 	k.pooled.judge()
 	for _, m := range k.maps {
-		m.borrow = nil
 		m.judge()
 	}
-	k.names = nil
-	var lenders []*keyMap
-	for _, m := range k.maps {
-		if m.prefix != "" && m.wordy {
-			lenders = append(lenders, m)
-		}
-	}
-	if len(lenders) == 0 {
-		return
-	}
-	slices.SortFunc(lenders, func(a, b *keyMap) int { return strings.Compare(a.prefix, b.prefix) })
-	names := newKeyMap("")
-	names.lent = true
-	for _, m := range lenders {
-		for key := range m.known {
-			if m.witnesses[key] {
-				names.learn(key[len(m.prefix):])
-			} else {
-				names.learnRun(key[len(m.prefix):])
-			}
-		}
-	}
-	names.judge()
-	if !names.cdf {
-		return
-	}
-	k.names = names
-	for _, m := range k.maps {
-		if m.prefix != "" && m.wordy && float64(len(m.known)) < lendShare*float64(len(names.known)) && names.fits(m) {
-			m.borrow = names
-		}
-	}
-}
-
-// lendShare is the share of the table's map of names's keys below which
-// a prefix's map borrows it.
-const lendShare = 0.5
-
-// fits reports whether the keys of map m lie where the keys of names map
-// n are dense: on average, in logarithms, at least fitDensity times as
-// dense as the classes alone would spread them (names under a map of
-// names lie in gaps a thousandth of the line or less; random ids fall
-// in the wide gaps between the names).
-func (n *keyMap) fits(m *keyMap) bool {
-	var sum float64
-	count := 0
-	k := len(n.places)
-	for key := range m.witnesses {
-		suffix := key[len(m.prefix):]
-		// The gap of n's line that holds the key, less the key itself
-		// where m lent it to n: its neighbours' gap.
-		j := sort.SearchStrings(n.places, suffix)
-		hiAt := j
-		if j < k && n.places[j] == suffix {
-			hiAt = j + 1
-		}
-		lo, _ := n.neighbours(j)
-		_, hi := n.neighbours(hiAt)
-		common := n.gapCommon(lo, hi)
-		a, b := n.walkPosition(lo, len(common), n.classRoom), 1.0
-		if hi != "" {
-			b = n.walkPosition(hi, len(common), n.classRoom)
-		}
-		// The gap's share of the line by the classes: its width within
-		// common, times common's within the whole.
-		width := (b - a) * n.classWidth(common)
-		if width <= 0 {
-			continue
-		}
-		sum += -math.Log(float64(k) * width)
-		count++
-	}
-	return count >= 2 && sum/float64(count) >= math.Log(fitDensity)
-}
-
-// fitDensity is how many times denser than the classes alone a map of
-// names must place a prefix's keys for the prefix to borrow it.
-const fitDensity = 4
-
-// classWidth returns the share of the line, by the classes alone, of the
-// keys that start with node.
-func (m *keyMap) classWidth(node string) float64 {
-	width := 1.0
-	for i := len(m.prefix); i < len(node) && width > 0; i++ {
-		r := m.classRoom(node[len(m.prefix):i])
-		width *= r.weight(node[i]) / r.total()
-	}
-	return width
 }
 
 // of returns the map of the range [start, end): its prefix's when both

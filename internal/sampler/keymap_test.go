@@ -33,12 +33,11 @@ func keysOfForm(form tableshape.Form, seed uint64) (string, []string) {
 // puts its keys on the line about where they rank, and spans of 64 rows'
 // width on that line find keys: for random ids of any alphabet, UUIDs,
 // counters and timestamps, a key's place is within 4 points of its rank
-// (0.000–0.024 measured) and no span is empty; for names, whose line is
-// the order of the known keys with the trie between them, within 20
-// points (0.09–0.13) with at most a third of the spans empty (none
-// measured; 5–20% on a trie of the known keys alone, 70–90% before the
-// map learned names from their own keys). The seeds are fixed: the test
-// is deterministic.
+// (0.000–0.024 measured) and no span is empty; for names, which cluster
+// at the names the known keys show and beside which the map must guess,
+// within 20 points (0.11–0.14) with at most a third of the spans empty
+// (3–20% measured; before the map learned names from their own keys,
+// 70–90%). The seeds are fixed: the test is deterministic.
 func TestKeyMapFollowsTheKeysOfEveryForm(t *testing.T) {
 	for _, form := range tableshape.Forms() {
 		maxRank, maxEmpty := 0.04, 0.0
@@ -117,8 +116,8 @@ func TestRunsDoNotMakeIdsNames(t *testing.T) {
 		m.learnRun(keys[i+1 : i+5]...)
 	}
 	m.judge()
-	if m.namesLike() || m.cdf {
-		t.Errorf("hex ids learned in runs of 5 judged names (names %v, cdf %v)", m.namesLike(), m.cdf)
+	if m.namesLike() {
+		t.Errorf("hex ids learned in runs of 5 judged names")
 	}
 	witnessed := newKeyMap(prefix)
 	for range 40 {
@@ -127,57 +126,4 @@ func TestRunsDoNotMakeIdsNames(t *testing.T) {
 	}
 	witnessed.judge()
 	t.Logf("the same runs as witnesses: names %v", witnessed.namesLike())
-}
-
-// A prefix of names that knows a handful of its keys borrows the table's
-// map of names, whose keys after their prefixes come from the other
-// prefixes of names: its keys then lie near their ranks on its line. A
-// prefix of random ids in the same table keeps its own map.
-func TestMapOfNamesIsLentToPrefixesThatKnowFewKeys(t *testing.T) {
-	shape := tableshape.Draw(7, tableshape.Family(tableshape.Name), 60_000)
-	byPrefix := map[string][]string{}
-	var order []string
-	for row := range shape.Rows() {
-		p := row.Key[:strings.IndexByte(row.Key, '#')+1]
-		if byPrefix[p] == nil {
-			order = append(order, p)
-		}
-		byPrefix[p] = append(byPrefix[p], row.Key)
-	}
-	if len(order) < 3 {
-		t.Fatalf("%s: want three prefixes or more", shape)
-	}
-	rng := rand.New(rand.NewPCG(7, 8))
-	maps := newKeyMaps(topPrefixer("#"))
-	small := order[len(order)/2]
-	for _, p := range order {
-		n := 100
-		if p == small {
-			n = 5
-		}
-		for range n {
-			maps.learn(byPrefix[p][rng.IntN(len(byPrefix[p]))])
-		}
-	}
-	_, hex := keysOfForm(tableshape.Hex, 1)
-	for range 5 {
-		maps.learn("zz9#" + hex[rng.IntN(len(hex))][strings.IndexByte(hex[0], '#')+1:])
-	}
-	maps.judge()
-	if m := maps.maps[small]; m.borrow == nil {
-		t.Fatalf("%s, knowing %d keys, does not borrow the map of names (%d keys)", small, len(m.known), len(maps.names.known))
-	}
-	if m := maps.maps["zz9#"]; m.borrow != nil {
-		t.Errorf("hex ids borrow the map of names")
-	}
-	keys := byPrefix[small]
-	line := maps.maps[small].segmentOf(keys[0], keys[len(keys)-1]+"\x00")
-	worst := 0.0
-	for i := 0; i < len(keys); i += max(1, len(keys)/50) {
-		worst = max(worst, math.Abs(line.share(keys[i])-float64(i)/float64(len(keys))))
-	}
-	t.Logf("%s: %d keys, worst rank error %.3f on the map of names", small, len(keys), worst)
-	if worst > 0.2 {
-		t.Errorf("%s: a key lies %.3f of the line from its rank on the map of names", small, worst)
-	}
 }

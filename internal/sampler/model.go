@@ -134,7 +134,7 @@ func (model densityModel) predict(p *plan, prefix string, i, step int, from, to 
 	}
 	// The neighbours' disagreement, and the piece's own rows falling as
 	// they may (Poisson).
-	if p.maps.maps[prefix].names() {
+	if p.maps.maps[prefix].namesLike() {
 		// Names cluster at the scale of a piece as they do not at a
 		// tablet's, and a map that knows some names far better than
 		// others gives their rows room unevenly: a density does not carry

@@ -178,7 +178,7 @@ func (s *scanner) discover(ctx context.Context) error {
 		// every key.
 		for _, probes := range probed {
 			for _, keys := range probes {
-				if round > 0 && p.maps.mapOf(keys[0]).names() {
+				if round > 0 && p.maps.mapOf(keys[0]).namesLike() {
 					p.maps.learnRun(keys...)
 					continue
 				}
