@@ -38,6 +38,8 @@ import (
 //	                             keys
 //	tables that do not exist     counted, never built;        maxFileRowList names
 //	                             NotFoundNamesKept names
+//	a sample's prefix variances  one a top-level prefix       maxFileNodes
+//	                             (fewer than the tree's nodes)
 //	hot-tablet samples           HotTabletsKept (20,000),     maxFileRowList
 //	                             the highest CPU first
 //

@@ -210,6 +210,10 @@ func (v *validator) scan(path string) error {
 	if scan.End != "" && scan.End <= scan.Start {
 		return problem(path+".end", "%v does not come after the start %v", scan.End, scan.Start)
 	}
+	if len(scan.PrefixVariances) > maxFileNodes {
+		// One a top-level prefix: no more than the tree's nodes.
+		return problem(path+".prefix_variances", "%d prefixes, more than %d", len(scan.PrefixVariances), maxFileNodes)
+	}
 	for i, pv := range scan.PrefixVariances {
 		at := fmt.Sprintf("%s.prefix_variances[%d]", path, i)
 		if i > 0 && pv.Prefix <= scan.PrefixVariances[i-1].Prefix {

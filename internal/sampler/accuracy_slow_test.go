@@ -21,38 +21,38 @@ import (
 
 // accuracyFractions are the fractions every generated shape is sampled
 // at, with issue 26's bound on the worst top-level share error (bound,
-// logged for every shape), the bound this test asserts (ciBound) and the
+// logged for every scan), the bound this test asserts (ciBound) and the
 // least pooled interval coverage it asserts (ciCoverage).
 //
 // The sampler does not meet issue 26's bounds on every shape: in the
-// measured run of 40 shapes (benchscan shapes -count 40 -seed 37066866;
+// measured run of 40 shapes (benchscan shapes -count 40 -seed 64110811;
 // 32 of them without names; the README's "Accuracy on generated
-// shapes"), 10 of the 32 shapes without names broke one (2 at 0.1% and 4
-// at 1% in error, 2 at 10%, 4 at 1% in rows read). CI asserts what a run
+// shapes"), 10 of the 32 shapes without names broke one (6 at 0.1%, 2 at
+// 1% and 2 at 10% in error, 3 at 1% in rows read). CI asserts what a run
 // of defaultShapes shapes breaks less than once in a thousand by that
 // distribution: an exponential tail fitted to each fraction's worst
-// errors above their median (medians 0.67, 0.23 and 0.083 pp; mean
-// excesses 0.61, 0.44 and 0.043 pp) puts the chance that one of a run's
-// 15 scans exceeds ciBound below 1/1000 (6.1, 4.1 and 0.47 pp; the
-// largest measured 5.3, 4.0 and 0.24), and 400,000 runs of 5 shapes
+// errors above their median (medians 0.74, 0.26 and 0.085 pp; mean
+// excesses 1.09, 0.19 and 0.059 pp) puts the chance that one of a run's
+// 15 scans exceeds ciBound below 1/1000 (10.4, 1.9 and 0.6 pp; the
+// largest measured 7.5, 1.8 and 0.36), and 400,000 runs of 5 shapes
 // redrawn from the 32 put the pooled coverage below ciCoverage less than
-// once in a thousand (the 1/1000 quantiles: 0.75, 0.89 and 0.93). They
+// once in a thousand (the 1/1000 quantiles: 0.81, 0.85 and 0.92). They
 // catch a sampler that fails as the old one did (13 pp at 10%, 4.9 at 1%
 // on the issue's mixed shapes), not one that misses issue 26's bounds by
 // a little.
 var accuracyFractions = []struct{ fraction, bound, ciBound, ciCoverage float64 }{
-	{0.001, 1.5, 6.1, 0.75}, {0.01, 0.5, 4.1, 0.89}, {0.1, 0.2, 0.47, 0.92},
+	{0.001, 1.5, 10.4, 0.81}, {0.01, 0.5, 1.9, 0.85}, {0.1, 0.2, 0.6, 0.92},
 }
 
 // maxReadAtOnePercent is issue 26's bound on the share of a table the
 // server may read for a 1% sample (logged); ciReadAtOnePercent the one
-// asserted: the measured run read 0.98–1.86% (median 1.09%; above 1.5%
-// on shapes of 137 to 186 prefixes, whose pieces' ends and heads cost
-// rows), and the same tail fit puts a run of 5 above 3% less than once in
-// a thousand.
+// asserted: the measured run read 1.00–1.65% (median 1.11%; above 1.5%
+// on shapes of 56 to 143 prefixes, whose pieces' ends and heads cost
+// rows), and the same tail fit puts a run of 5 above 2.5% less than once
+// in a thousand.
 const (
 	maxReadAtOnePercent = 0.015
-	ciReadAtOnePercent  = 0.03
+	ciReadAtOnePercent  = 0.025
 )
 
 // shapeCount is how many shapes a run draws: $BTVIZ_SHAPES, or
@@ -99,9 +99,11 @@ func loadShape(t *testing.T, shape tableshape.Shape) (addr string, counter *clou
 //     rows read at the server (cloudlike.Counter); whether issue 26's
 //     bounds (1.5, 0.5 and 0.2 points, 1.5% read) held is logged for each
 //     scan and counted for the run;
-//   - more rows never worse: the run's median worst error at 10% is below
-//     its medians at 1% and at 0.1% (each shape's was, in the measured
-//     run; 400,000 redrawn runs of 5 never broke it);
+//   - more rows never worse: the run's mean worst error falls from 0.1%
+//     to 1% to 10% (400,000 runs of 5 redrawn from the measured 32 broke
+//     it 0.03% of the time; shape by shape it held from 0.1% to 10% in 31
+//     of 32, from 1% to 10% in 28: the 10% error of a shape is close to
+//     its 1% one where the tablets' split, not the rows read, limits it);
 //   - pooled over the run's shapes, the top-level prefixes whose 95%
 //     interval ([keyspace.Snapshot.NodeRowsInterval]) holds the true rows
 //     are at least ciCoverage of them at each fraction: every top-level
@@ -179,21 +181,23 @@ func TestSampleAccuracyOnGeneratedShapes(t *testing.T) {
 		return
 	}
 	t.Logf("issue 26's bounds held in %d of %d scans of shapes without names", issueHeld, scans)
-	median := map[float64]float64{}
+	mean := map[float64]float64{}
 	for _, fc := range accuracyFractions {
-		w := slices.Sorted(slices.Values(worst[fc.fraction]))
-		median[fc.fraction] = w[len(w)/2]
+		w := worst[fc.fraction]
+		for _, x := range w {
+			mean[fc.fraction] += x / float64(len(w))
+		}
 		p := pooled[fc.fraction]
 		share := float64(p.covered) / float64(max(p.nodes, 1))
-		t.Logf("%g: the 95%% intervals held the truth for %d of %d top-level prefixes (%.1f%%); median worst error %.3f pp over %d shapes",
-			fc.fraction, p.covered, p.nodes, 100*share, median[fc.fraction], len(w))
+		t.Logf("%g: the 95%% intervals held the truth for %d of %d top-level prefixes (%.1f%%); mean worst error %.3f pp over %d shapes",
+			fc.fraction, p.covered, p.nodes, 100*share, mean[fc.fraction], len(w))
 		if share < fc.ciCoverage {
 			t.Errorf("%g: the 95%% intervals held the truth for %d of %d top-level prefixes (%.1f%%), want at least %.0f%%",
 				fc.fraction, p.covered, p.nodes, 100*share, 100*fc.ciCoverage)
 		}
 	}
-	if m := median[0.1]; m >= median[0.01] || m >= median[0.001] {
-		t.Errorf("more rows, worse: median worst error %.3f pp at 10%%, %.3f pp at 1%%, %.3f pp at 0.1%%", m, median[0.01], median[0.001])
+	if !(mean[0.1] < mean[0.01] && mean[0.01] < mean[0.001]) {
+		t.Errorf("more rows, worse: mean worst error %.3f pp at 0.1%%, %.3f pp at 1%%, %.3f pp at 10%%", mean[0.001], mean[0.01], mean[0.1])
 	}
 }
 
