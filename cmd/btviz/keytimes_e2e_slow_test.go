@@ -44,22 +44,22 @@ func TestE2ETerminalKeyTimes(t *testing.T) {
 			term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.HeatmapTitle)
 			if tt.drill != "" {
 				term.Send("/")
-				term.WaitFor(t, 5*time.Second, tuitest.SearchPrompt)
+				term.WaitFor(t, 30*time.Second, tuitest.SearchPrompt)
 				term.Type(tt.drill)
 				term.Send("Enter")
-				term.WaitFor(t, 10*time.Second, "› "+strings.TrimSuffix(tt.drill[strings.IndexByte(tt.drill, '#')+1:], "#"))
+				term.WaitFor(t, 30*time.Second, "› "+strings.TrimSuffix(tt.drill[strings.IndexByte(tt.drill, '#')+1:], "#"))
 				term.Send("Down") // a bucket whose start holds a time
 			}
 			// The details pane: the selected bucket's range, and the time
 			// its bound and its largest rows hold.
-			term.WaitUntil(t, 10*time.Second, "a key's time in the details pane", tt.keyTime.MatchString)
-			term.WaitUntil(t, 5*time.Second, "a time beside the details pane's largest rows", func(s string) bool {
+			term.WaitUntil(t, 30*time.Second, "a key's time in the details pane", tt.keyTime.MatchString)
+			term.WaitUntil(t, 30*time.Second, "a time beside the details pane's largest rows", func(s string) bool {
 				return strings.Contains(s, "Largest rows here") && rowTime.MatchString(s)
 			})
 			// t: the labels show times too.
 			term.Send("t")
-			term.WaitFor(t, 5*time.Second, "labels show the UTC time their key holds")
-			term.WaitUntil(t, 5*time.Second, "a label with its time", func(screen string) bool {
+			term.WaitFor(t, 30*time.Second, "labels show the UTC time their key holds")
+			term.WaitUntil(t, 30*time.Second, "a label with its time", func(screen string) bool {
 				for _, line := range strings.Split(screen, "\n") {
 					label, _, _ := strings.Cut(line, "│")
 					if labelTime.MatchString(label) {
@@ -70,10 +70,10 @@ func TestE2ETerminalKeyTimes(t *testing.T) {
 			})
 			// y: the selected bucket's start key, said in the status line.
 			term.Send("y")
-			term.WaitFor(t, 5*time.Second, "sent the ", "key of bucket ", "to the clipboard; inside tmux it reaches the clipboard only with")
+			term.WaitFor(t, 30*time.Second, "sent the ", "key of bucket ", "to the clipboard; inside tmux it reaches the clipboard only with")
 			// The largest-rows list: every key with its time.
 			term.Send("L")
-			term.WaitUntil(t, 10*time.Second, "the largest-rows list, a time beside each key", func(screen string) bool {
+			term.WaitUntil(t, 30*time.Second, "the largest-rows list, a time beside each key", func(screen string) bool {
 				listed := 0
 				for _, line := range strings.Split(screen, "\n") {
 					if rowTime.MatchString(line) {

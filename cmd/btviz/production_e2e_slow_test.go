@@ -237,7 +237,7 @@ func TestE2ETerminalCPUView(t *testing.T) {
 	}}, btviz, "--table", celebrityTable, "--hot-tablets", "24h")
 	screen := term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.HeatmapTitle)
 	cycleMetricTo(t, term, screen, tuitest.CPUHeatmap)
-	term.WaitFor(t, 10*time.Second, tuitest.CPUHeatmap+"c1)", tuitest.HotTabletsNote, tuitest.CelebrityBucket, tuitest.HotTabletFinding)
+	term.WaitFor(t, 30*time.Second, tuitest.CPUHeatmap+"c1)", tuitest.HotTabletsNote, tuitest.CelebrityBucket, tuitest.HotTabletFinding)
 	term.Send("q")
 	term.WaitExit(t, 10*time.Second)
 }
@@ -487,7 +487,7 @@ func cycleMetricTo(t *testing.T, term *tuitest.Terminal, screen, want string) {
 		}
 		before := title(screen)
 		term.Send("m")
-		screen = term.WaitUntil(t, 10*time.Second, "the next metric", func(s string) bool { return title(s) != before })
+		screen = term.WaitUntil(t, 30*time.Second, "the next metric", func(s string) bool { return title(s) != before })
 	}
 	t.Fatalf("no metric's heatmap is %q:\n%s", want, screen)
 }

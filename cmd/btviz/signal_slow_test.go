@@ -191,7 +191,7 @@ func TestSIGINTStopsOpenWithinASecond(t *testing.T) {
 			if err := syscall.Kill(pid, syscall.SIGINT); err != nil {
 				t.Fatal(err)
 			}
-			screen := term.WaitFor(t, 10*time.Second, tuitest.ExitMarker)
+			screen := term.WaitFor(t, 30*time.Second, tuitest.ExitMarker)
 			took := time.Since(sent)
 			t.Logf("open exited %v after SIGINT", took.Round(time.Millisecond))
 			if took > stopWithin {

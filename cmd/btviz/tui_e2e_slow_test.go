@@ -29,7 +29,7 @@ func TestE2ETerminalCelebrityFlow(t *testing.T) {
 	}}, btviz, "--emulator")
 
 	// The picker comes up at once and fills in as the tables load.
-	term.WaitFor(t, 5*time.Second, tuitest.PickerShown, "social-celebrity")
+	term.WaitFor(t, 30*time.Second, tuitest.PickerShown, "social-celebrity")
 	t.Logf("picker on screen after %v", time.Since(start).Round(time.Millisecond))
 	tables := len(demo.Scenarios())
 	term.WaitFor(t, 2*time.Minute, tuitest.PickerAllLoaded(tables))
@@ -38,34 +38,34 @@ func TestE2ETerminalCelebrityFlow(t *testing.T) {
 	// Filter the list down to the celebrity tables and open the first:
 	// its hotspot is the one bright band.
 	term.Send("/")
-	term.WaitFor(t, 5*time.Second, tuitest.PickerFilterPrompt)
+	term.WaitFor(t, 30*time.Second, tuitest.PickerFilterPrompt)
 	term.Type("celebrity")
 	term.Send("Enter")
-	term.WaitFor(t, 5*time.Second, fmt.Sprintf(`2 of %d tables hold "celebrity"`, tables), "social-celebrity-salted")
-	term.WaitUntil(t, 5*time.Second, "the other tables filtered out", func(s string) bool { return !strings.Contains(s, "users-reversed-ids") })
+	term.WaitFor(t, 30*time.Second, fmt.Sprintf(`2 of %d tables hold "celebrity"`, tables), "social-celebrity-salted")
+	term.WaitUntil(t, 30*time.Second, "the other tables filtered out", func(s string) bool { return !strings.Contains(s, "users-reversed-ids") })
 	term.Send("Enter")
 	term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.HeatmapTitle, tuitest.CelebrityBucket,
 		tuitest.CelebrityFinding, tuitest.EmulatorNote, tuitest.GCNote)
 
 	// Its finding: details and advice, then a jump to the celebrity's bucket.
 	term.Send("f")
-	term.WaitFor(t, 5*time.Second, tuitest.FindingDetails, tuitest.FindingAdvice)
+	term.WaitFor(t, 30*time.Second, tuitest.FindingDetails, tuitest.FindingAdvice)
 	term.Send("Enter")
-	term.WaitFor(t, 5*time.Second, "⌂ social-celebrity › user#")
+	term.WaitFor(t, 30*time.Second, "⌂ social-celebrity › user#")
 	// Drill into the celebrity's prefix, and back up.
 	term.Send("Enter")
-	term.WaitFor(t, 5*time.Second, tuitest.CelebrityCrumb, "…p000000")
+	term.WaitFor(t, 30*time.Second, tuitest.CelebrityCrumb, "…p000000")
 	term.Send("Escape")
-	term.WaitUntil(t, 5*time.Second, "the way back up", func(s string) bool { return !strings.Contains(s, tuitest.CelebrityCrumb) })
+	term.WaitUntil(t, 30*time.Second, "the way back up", func(s string) bool { return !strings.Contains(s, tuitest.CelebrityCrumb) })
 	// Search a prefix and land on it.
 	term.Send("/")
-	term.WaitFor(t, 5*time.Second, tuitest.SearchPrompt)
+	term.WaitFor(t, 30*time.Second, tuitest.SearchPrompt)
 	term.Type(tuitest.CelebrityPrefix)
 	term.Send("Enter")
-	term.WaitFor(t, 5*time.Second, tuitest.CelebrityCrumb)
+	term.WaitFor(t, 30*time.Second, tuitest.CelebrityCrumb)
 	// A screenshot lands in the working directory as PNG and SVG.
 	term.Send("s")
-	term.WaitFor(t, 10*time.Second, tuitest.ScreenshotSaved)
+	term.WaitFor(t, 30*time.Second, tuitest.ScreenshotSaved)
 	for _, pattern := range []string{"btviz-social-celebrity-*.png", "btviz-social-celebrity-*.svg"} {
 		if matches, _ := filepath.Glob(filepath.Join(shots, pattern)); len(matches) != 1 {
 			t.Errorf("screenshot %s: found %v", pattern, matches)
@@ -75,9 +75,9 @@ func TestE2ETerminalCelebrityFlow(t *testing.T) {
 	}
 	// Below 80×24 it says so, and it comes back when there is room again.
 	term.Resize(70, 20)
-	term.WaitFor(t, 5*time.Second, tuitest.TooSmall)
+	term.WaitFor(t, 30*time.Second, tuitest.TooSmall)
 	term.Resize(120, 40)
-	term.WaitFor(t, 5*time.Second, tuitest.CelebrityBucket)
+	term.WaitFor(t, 30*time.Second, tuitest.CelebrityBucket)
 	// Quit: the terminal must be as it was.
 	term.Send("q")
 	term.WaitExit(t, 10*time.Second)
@@ -112,20 +112,20 @@ func TestE2ETerminalLiveTraffic(t *testing.T) {
 	// Her bucket among the users: most of the operations are hers (the
 	// workload sends 80% of its calls there), so it is the brightest.
 	term.Send("/")
-	term.WaitFor(t, 5*time.Second, tuitest.SearchPrompt)
+	term.WaitFor(t, 30*time.Second, tuitest.SearchPrompt)
 	term.Type(strings.TrimSuffix(tuitest.CelebrityPrefix, "#"))
 	term.Send("Enter")
-	term.WaitUntil(t, 10*time.Second, "the celebrity's bucket holding most of the operations", func(s string) bool {
+	term.WaitUntil(t, 30*time.Second, "the celebrity's bucket holding most of the operations", func(s string) bool {
 		share, ok := tuitest.SelectedOpsShare(s)
 		return ok && share > 50 && slices.Contains(strings.Fields(s), tuitest.CelebrityPrefix) // the bucket's start
 	})
 	term.Send("Escape")
 	// Drill into the celebrity: her prefix's own view.
 	term.Send("/")
-	term.WaitFor(t, 5*time.Second, tuitest.SearchPrompt)
+	term.WaitFor(t, 30*time.Second, tuitest.SearchPrompt)
 	term.Type(tuitest.CelebrityPrefix)
 	term.Send("Enter")
-	term.WaitFor(t, 10*time.Second, tuitest.CelebrityCrumb, tuitest.LiveRecording)
+	term.WaitFor(t, 30*time.Second, tuitest.CelebrityCrumb, tuitest.LiveRecording)
 	term.Send("q")
 	term.WaitExit(t, 15*time.Second)
 }
