@@ -183,9 +183,13 @@ func combine(spans, model pieceEstimate) pieceEstimate {
 // the pieces estimated by their spans (and the model), in proportion to
 // their estimates est of their bytes past their heads (a ratio estimate:
 // the tablet's bytes are known, the pieces' shares of them estimated),
-// and to the parts of swept pieces their limits cut short, which get
-// what the others leave, each in proportion to its bytes, and at least
-// those bytes. It returns the pieces' bytes, their variances (by the
+// and to the parts of swept pieces their limits cut short, at least
+// those bytes: by their estimate along the line, as uncertain as it is
+// large, beside the spans' where the line places their reads
+// ([pieceRead.sweptOnLine]: a tiny prefix whose spans found nothing
+// because it holds next to nothing), else what the others leave, each
+// in proportion to its bytes (a prefix whose keys the line does not
+// know, names). It returns the pieces' bytes, their variances (by the
 // delta method: a piece's share moves with its own estimate and against
 // the others'), and the scale of each swept piece's cut parts.
 func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, variances, scales []float64) {
@@ -199,6 +203,11 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 		case pr.exact:
 			bytes[h] = pr.exactBytes
 			rest -= pr.exactBytes
+		case pr.sweptOnLine():
+			bytes[h] = pr.head + pr.complete + pr.cutBytes
+			rest -= bytes[h]
+			spans += max(e.bytes, 0)
+			scales[h] = 1
 		case pr.swept:
 			bytes[h] = pr.head + pr.complete
 			rest -= pr.head + pr.complete
@@ -214,7 +223,7 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 	// The swept pieces' cut parts hold what the spans' estimates leave.
 	if left := rest - spans; cut > 0 && left > cut {
 		for h := range est {
-			if pr := &found[h]; pr.swept && pr.cutBytes > 0 {
+			if pr := &found[h]; pr.swept && !pr.sweptOnLine() && pr.cutBytes > 0 {
 				scales[h] = left / cut
 				bytes[h] += pr.cutBytes * scales[h]
 				// The rest of the tablet shared by bytes read: as uncertain
@@ -225,7 +234,7 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 		rest = spans
 	} else {
 		for h := range est {
-			if pr := &found[h]; pr.swept {
+			if pr := &found[h]; pr.swept && !pr.sweptOnLine() {
 				bytes[h] += pr.cutBytes
 			}
 		}
@@ -245,7 +254,7 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 	left := 0
 	var sum, vars float64
 	for h := range est {
-		if !found[h].exact && !found[h].swept {
+		if reconciled(&found[h]) {
 			adjust[h], free[h] = max(est[h].bytes, 0), true
 			left++
 			sum += adjust[h]
@@ -305,9 +314,25 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 		break
 	}
 	for h := range est {
-		if !found[h].exact && !found[h].swept {
+		if pr := &found[h]; reconciled(pr) {
 			bytes[h] += adjust[h]
+			if pr.sweptOnLine() {
+				scales[h] = 1 + adjust[h]/pr.cutBytes
+				// A line that did not know the piece's keys (names)
+				// misplaces its estimate by far more than its variance
+				// says: the piece is at least as uncertain as the
+				// reconciliation moved it.
+				moved := adjust[h] - max(est[h].bytes, 0)
+				variances[h] = max(variances[h], moved*moved)
+			}
 		}
 	}
 	return bytes, variances, scales
+}
+
+// reconciled reports whether a piece's bytes past what was read are an
+// estimate the pieces' reconciliation in [splitPieces] moves: its spans'
+// (and the model's), or its sweep's along its line.
+func reconciled(pr *pieceRead) bool {
+	return !pr.exact && (!pr.swept || pr.sweptOnLine())
 }

@@ -123,9 +123,21 @@ type pieceRead struct {
 	prefixes map[string]bool
 	// swept is set when it was swept (see [worker.sweepPiece]): complete
 	// is the bytes of the parts read to their ends, cutBytes those of the
-	// parts its limit cut short.
+	// parts its limit cut short. cutLine is those parts' bytes carried
+	// to their ends along the piece's line (each by the share of its
+	// part its read covered, as a span cut by its limit is), unless
+	// lineless: a read's last row lay before its part on the line, which
+	// then says nothing of what the cut parts hold (see [splitPieces]).
 	swept              bool
 	complete, cutBytes float64
+	cutLine            float64
+	lineless           bool
+}
+
+// sweptOnLine reports whether the piece was swept and its cut parts are
+// estimated along its line (see [pieceRead.cutLine]).
+func (pr *pieceRead) sweptOnLine() bool {
+	return pr.swept && pr.cutBytes > 0 && pr.cutLine > 0 && !pr.lineless
 }
 
 // estimate returns the piece's bytes by its spans (Horvitz–Thompson:
@@ -326,6 +338,13 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		pr := &found[h]
 		if pr.swept {
 			spansSee += pr.head + pr.complete + pr.cutBytes
+			if pr.sweptOnLine() {
+				// Past what was read, as uncertain as it is large: the
+				// line's own estimate, which the pieces' reconciliation
+				// weighs against the spans' (see [splitPieces]).
+				more := pr.cutLine - pr.cutBytes
+				est[h] = pieceEstimate{bytes: more, variance: pr.cutLine * pr.cutLine}
+			}
 			continue
 		}
 		e := pr.estimate(plan.rowBytes, budgets[h].rows)
@@ -438,7 +457,7 @@ func (w *worker) sweepPiece(ctx context.Context, r *rangeReader, h int, pc piece
 		}
 		after = end
 		k := len(*reads)
-		returned, bytes, _, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
+		returned, bytes, last, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
 			return read(h, start, end, limit, readTag{piece: h, swept: true})
 		})
 		if err != nil {
@@ -447,6 +466,13 @@ func (w *worker) sweepPiece(ctx context.Context, r *rangeReader, h int, pc piece
 		if returned >= limit {
 			(*reads)[k].cut = true
 			pr.cutBytes += bytes
+			from, to := float64(j)/float64(parts), float64(j+1)/float64(parts)
+			readTo := pc.line.share(last)
+			if readTo <= from {
+				pr.lineless = true
+			} else {
+				pr.cutLine += bytes * max(1, (to-from)/(readTo-from))
+			}
 		} else {
 			pr.complete += bytes
 		}
