@@ -83,6 +83,30 @@ func (r *probeRecorder) memory(t *testing.T) (rss, peak float64) {
 	return field("VmRSS"), field("VmHWM")
 }
 
+// descriptors counts the process's open file descriptors by what they
+// are ("socket", "anon_inode:[eventpoll]", a file's path), for a failure
+// message.
+func (r *probeRecorder) descriptors() string {
+	dir := fmt.Sprintf("/proc/%d/fd", r.cmd.Process.Pid)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err.Error()
+	}
+	kinds := map[string]int{}
+	for _, e := range entries {
+		target, err := os.Readlink(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		kind, _, _ := strings.Cut(target, ":[")
+		if kind == target {
+			kind = "file " + target
+		}
+		kinds[kind]++
+	}
+	return fmt.Sprintf("%d open: %v", len(entries), kinds)
+}
+
 // stop sends SIGINT and returns the exit code.
 func (r *probeRecorder) stop(t *testing.T) int {
 	t.Helper()
@@ -328,7 +352,7 @@ func TestProbeOutOfDescriptorsTheProxyGoesOn(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := client.Open("t").Apply(ctx, "after", m); err != nil {
-		t.Fatalf("a client after the idle ones left: %v\n%s", err, rec.stderr.String())
+		t.Fatalf("a client after the idle ones left: %v\nthe proxy's descriptors: %s\n%s", err, rec.descriptors(), rec.stderr.String())
 	}
 	if code := rec.stop(t); code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, rec.stderr.String())
