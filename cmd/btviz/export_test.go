@@ -86,8 +86,12 @@ func TestExportWritesEveryFormatWithoutATerminal(t *testing.T) {
 
 func TestDiffShowsSaltingRemoveTheHotspot(t *testing.T) {
 	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
+	// Two tables need --force (shown on two small files: each of the
+	// fixtures takes seconds to read under -race).
+	events := smallSnapshot(t, 50)
+	other := damage(t, events, func(file map[string]any) { jsonNode(file, "snapshot")["table"] = "other" })
+	runBtviz(t, nil, "diff", events, other).requireExit(t, exitUsage, "--force")
 	before, after := snapshotFixture("social-celebrity"), snapshotFixture("social-celebrity-salted")
-	runBtviz(t, nil, "diff", before, after).requireExit(t, exitUsage, "--force")
 	image := filepath.Join(t.TempDir(), "salting.png")
 	r := runBtviz(t, nil, "diff", before, after, "--force", "--format", "json", "--out", image)
 	r.requireExit(t, exitOK)
@@ -157,5 +161,7 @@ func TestMarkdownReportLinksTheImagesItWrites(t *testing.T) {
 		}
 		f.Close()
 	}
-	runBtviz(t, nil, "report", "--snapshot", snap, "--images", dir).requireExit(t, exitUsage, "--format markdown")
+	// --images without Markdown is refused before anything is read: a
+	// file that is not there is never opened.
+	runBtviz(t, nil, "report", "--snapshot", filepath.Join(dir, "not-there.btviz"), "--images", dir).requireExit(t, exitUsage, "--format markdown")
 }

@@ -52,6 +52,10 @@ func (a *app) reportCommand() *cobra.Command {
 				}
 				transforms = append(transforms, transform)
 			}
+			// Before the scan: a wrong flag must not cost a table's reading.
+			if images != "" && outFormat != report.FormatMarkdown {
+				return usageErrorf("--images draws pictures for the Markdown report: add --format markdown")
+			}
 			got, err := a.acquire(cmd, &f)
 			if err != nil {
 				return err
@@ -71,9 +75,6 @@ func (a *app) reportCommand() *cobra.Command {
 				in.WhatIfs = append(in.WhatIfs, result)
 			}
 			if images != "" {
-				if outFormat != report.FormatMarkdown {
-					return usageErrorf("--images draws pictures for the Markdown report: add --format markdown")
-				}
 				if err := export.ReportImages(images, &in, export.ReportImageOptions{MarkdownDir: filepath.Dir(out)}); err != nil {
 					return err
 				}

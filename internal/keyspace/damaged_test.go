@@ -192,7 +192,9 @@ var damagedFiles = []struct {
 // damaged file (not a crash, not a picture of nonsense), and the error
 // names the field by its JSON path.
 func TestDamagedFilesNameTheField(t *testing.T) {
-	good := fileJSON(t, testSnapshot(t))
+	// A small file: each case encodes and decodes all of it (under -race,
+	// 500 rows made this the package's slowest test).
+	good := fileJSON(t, testSnapshotOf(t, 40))
 	for _, tc := range damagedFiles {
 		file := snapshotjson.Clone(good).(map[string]any)
 		tc.damage(file)

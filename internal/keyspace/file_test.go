@@ -14,6 +14,12 @@ import (
 
 func testSnapshot(t *testing.T) *Snapshot {
 	t.Helper()
+	return testSnapshotOf(t, 500)
+}
+
+// testSnapshotOf is testSnapshot with n rows under its 9 prefixes.
+func testSnapshotOf(t *testing.T, n int) *Snapshot {
+	t.Helper()
 	meta := &Snapshot{
 		Source: SourceEmulator, Project: "local", Instance: "btviz", Table: "binary",
 		Families: []string{"cf"},
@@ -21,7 +27,7 @@ func testSnapshot(t *testing.T) *Snapshot {
 		Scan:     ScanInfo{Mode: ModeFull, Fraction: 1, Started: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)},
 	}
 	b := NewBuilder(meta, Options{})
-	for i := range 500 {
+	for i := range n {
 		key := fmt.Sprintf("dev\x1b%d#\\%c\xff", i%9, 'a'+rune(i%26))
 		b.Add(row(key, 1, cell("cf", "q\x00", base+int64(i)*1e7, int64(i))))
 	}
