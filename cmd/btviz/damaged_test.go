@@ -85,8 +85,8 @@ func noRawControls(t *testing.T, what, out string) {
 // directory: every command that reads snapshots refuses each with exit 2
 // and a one-line message naming the field, with no raw control byte.
 func TestDamagedSnapshotsExitTwoNamingTheField(t *testing.T) {
-	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
-	good := smallSnapshot(t, 300)
+	t.Parallel()                 // heavy under -race; runs beside the package's other heavy tests
+	good := smallSnapshot(t, 70) // each case reads all of it: small under -race
 	cases := []struct {
 		name, path, want string
 	}{
@@ -198,12 +198,11 @@ func TestSignalBehindAnotherErrorIsItsCode(t *testing.T) {
 // TestSnapshotLimitIsSetByTheEnvironment: BTVIZ_MAX_SNAPSHOT_MB lowers
 // and raises the decompressed size a snapshot may have.
 func TestSnapshotLimitIsSetByTheEnvironment(t *testing.T) {
-	path := smallSnapshot(t, 20000)
-	runBtviz(t, nil, "report", "--snapshot", path).requireExit(t, exitOK)
+	path := smallSnapshot(t, 20000) // over 1 MB decompressed
 	r := runBtviz(t, map[string]string{maxSnapshotEnv: "1"}, "report", "--snapshot", path)
 	r.requireExit(t, exitUsage, "more than 1 MB", maxSnapshotEnv)
 	runBtviz(t, map[string]string{maxSnapshotEnv: "4096"}, "report", "--snapshot", path).requireExit(t, exitOK)
-	runBtviz(t, map[string]string{maxSnapshotEnv: "lots"}, "report", "--snapshot", path).requireExit(t, exitUsage, "whole number of MB")
+	runBtviz(t, map[string]string{maxSnapshotEnv: "lots"}, "report", "--snapshot", smallSnapshot(t, 10)).requireExit(t, exitUsage, "whole number of MB")
 }
 
 // TestWhatIfOnAnEmptyTableSaysThereIsNothingToTransform, rather than

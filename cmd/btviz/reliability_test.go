@@ -207,11 +207,11 @@ func TestRecordToAnUnwritableOutSaysNothingWasRecorded(t *testing.T) {
 }
 
 // TestHugeNamesAreCutInEveryOutput: a crafted recording whose table is
-// named with 5 MB reads back with the name cut and its size noted, in the
+// named with 1 MB (sixteen times what an output may hold of it) reads back with the name cut and its size noted, in the
 // reports and in the error that lists a file's tables.
 func TestHugeNamesAreCutInEveryOutput(t *testing.T) {
 	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
-	name := strings.Repeat("n", 5<<20)
+	name := strings.Repeat("n", 1<<20)
 	started := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	var buf bytes.Buffer
 	b := keyspace.NewRecordingBuilder(keyspace.RecordingMeta{Source: keyspace.SourceEmulator, Started: started}, keyspace.Options{})
@@ -224,12 +224,12 @@ func TestHugeNamesAreCutInEveryOutput(t *testing.T) {
 	for _, format := range []string{"text", "json", "markdown"} {
 		r := runBtviz(t, nil, "report", "--snapshot", path, "--format", format)
 		r.requireExit(t, exitOK)
-		if len(r.stdout) > 64<<10 || !strings.Contains(r.stdout, "5242880 bytes") {
-			t.Errorf("the %s report of a 5 MB table name is %d bytes (want the name cut, with its size)", format, len(r.stdout))
+		if len(r.stdout) > 64<<10 || !strings.Contains(r.stdout, "1048576 bytes") {
+			t.Errorf("the %s report of a 1 MB table name is %d bytes (want the name cut, with its size)", format, len(r.stdout))
 		}
 	}
 	r := runBtviz(t, nil, "report", "--snapshot", path, "--table", "other")
-	r.requireExit(t, exitUsage, "5242880 bytes")
+	r.requireExit(t, exitUsage, "1048576 bytes")
 	if len(r.stderr) > 8<<10 {
 		t.Errorf("the error naming the file's tables is %d bytes", len(r.stderr))
 	}
