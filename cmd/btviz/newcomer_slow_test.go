@@ -32,7 +32,8 @@ type newcomerFinding struct {
 // and `btviz report` on the scan, the recording and the two joined. The
 // scan must name the timestamp-first sensor keys at their dataset's
 // range and nothing on user#'s storage; the recording, alone and joined,
-// the read hotspot at exactly user#u0613# and the hot row config#global;
+// the read hotspot at exactly user#u0613# (and config#global's hot row
+// when the draw puts it over the mark, see newcomerVerdict);
 // and the heatmap of the recording, alone and joined, must give the hot
 // user rows of its own.
 //
@@ -145,8 +146,13 @@ func newcomerVerdict(t *testing.T, what string, findings []newcomerFinding, stor
 		if !has("read-hotspot", func(f newcomerFinding) bool { return f.Prefix == demo.NewcomerHotUser }) {
 			t.Errorf("%s: no read-hotspot at exactly %s", what, demo.NewcomerHotUser)
 		}
+		// The config row takes 15% of the read calls but, with the hot
+		// user's 5-row scans, 0.15/1.40 = 10.7% of the rows read: at the
+		// hot-row mark of 10%, so a fresh seed raises it about as often as
+		// not (CI drew seed 406206569 without it). diagnose's
+		// TestNewcomerTable asserts it on a fixed recording.
 		if !has("hot-row", func(f newcomerFinding) bool { return f.Prefix == demo.NewcomerConfigRow }) {
-			t.Errorf("%s: no hot-row at %s", what, demo.NewcomerConfigRow)
+			t.Logf("%s: no hot-row at %s this run", what, demo.NewcomerConfigRow)
 		}
 	}
 	for _, f := range findings {
