@@ -47,10 +47,6 @@ type mapShape struct {
 	keys []string
 	// measured is set once the pilot ran.
 	measured bool
-	// smallSpan is set when the pilot read a span to its end in fewer
-	// rows than it asked for: a span of under pilotRows rows, which
-	// tablets of tabletRows rows are not.
-	smallSpan bool
 	// delimiters are the scan's key delimiters, final when
 	// delimitersKnown (see decideDelimiters).
 	delimiters      string
@@ -67,7 +63,6 @@ func (s *scanner) pilot(ctx context.Context, spans []span) mapShape {
 	var sizes []int64
 	began := time.Now()
 	for _, sp := range spans {
-		asked := len(sizes)
 		err := s.table.ReadRows(ctx, bigtable.NewRange(sp.start, sp.end), func(row bigtable.Row) bool {
 			b := newBatch()
 			size := b.add(row, 1, &[]string{})
@@ -80,7 +75,6 @@ func (s *scanner) pilot(ctx context.Context, spans []span) mapShape {
 		if err != nil || len(sizes) >= pilotRows {
 			break
 		}
-		shape.smallSpan = shape.smallSpan || len(sizes)-asked < pilotRows
 	}
 	if len(sizes) == 0 {
 		return shape
@@ -101,10 +95,7 @@ func (s *scanner) pilot(ctx context.Context, spans []span) mapShape {
 // table's keys alike.
 func (s *scanner) measure(ctx context.Context, spans []span) mapShape {
 	shape := s.pilot(ctx, spans)
-	shape.judge(spans, s.emulator)
-	if shape.tablets && s.emulator && shape.smallSpan {
-		shape.tablets = s.medianSpanHoldsTablet(ctx, spans)
-	}
+	s.judge(ctx, &shape, spans)
 	if !s.delimitersKnown && len(shape.keys) > 0 {
 		s.delimiters, s.delimitersKnown = s.opts.Delimiters, true
 		if s.delimiters == "" {
@@ -143,13 +134,25 @@ func (shape *mapShape) judge(spans []span, emulator bool) {
 	shape.tablets = float64(median)/shape.typicalRowBytes >= tabletRows
 }
 
+// judge judges spans by shape (see [mapShape.judge]) and checks an
+// emulator's spans judged tablets by the rows of its median span (see
+// [scanner.medianSpanHoldsTablet]).
+func (s *scanner) judge(ctx context.Context, shape *mapShape, spans []span) {
+	shape.judge(spans, s.emulator)
+	if shape.tablets && s.emulator {
+		shape.tablets = s.medianSpanHoldsTablet(ctx, spans)
+	}
+}
+
 // medianSpanHoldsTablet counts the rows of an emulator's median span, by
-// bytes, up to tabletRows, and reports whether it holds that many: the
-// judgement by the pilot's row size is checked so when the pilot read a
-// whole span of few rows. A table of several datasets judged by the
+// bytes, up to tabletRows (keys only), and reports whether it holds that
+// many: the judgement by the pilot's row size holds only where the rows
+// are like the first ones. A table of several datasets judged by the
 // first one's rows (13-digit sensor keys of 11 value bytes before users'
 // rows of 300) took samples of a hundred rows for tablets of thousands,
-// and raised tablet-skew on an emulator (issue 27).
+// one scan in three, and raised tablet-skew on an emulator (issue 27).
+// Only an emulator that answers tablets (internal/emulator/cloudlike)
+// pays this read.
 func (s *scanner) medianSpanHoldsTablet(ctx context.Context, spans []span) bool {
 	whole := slices.DeleteFunc(slices.Clone(spans), func(sp span) bool { return sp.cut })
 	if len(whole) == 0 {

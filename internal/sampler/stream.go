@@ -91,7 +91,7 @@ func (s *scanner) sampleSpansWhileMapping(ctx, parent context.Context) (*sync.Wa
 		case shape.tablets:
 			// The pilot read its rows from the first spans, as it would
 			// again: only the judgement needs the whole map.
-			shape.judge(planner.spans, s.emulator)
+			s.judge(ctx, &shape, planner.spans)
 		}
 		s.plan = newPlan(planner.spans, shape, s.opts)
 		s.fitReaders()
