@@ -28,6 +28,11 @@ const (
 	// far below most real tablets. Only an emulator's answer is judged by it
 	// (see mapShape.judge).
 	tabletRows = 400
+	// checkRows is the most rows, keys only, that checking an emulator's
+	// spans judged tablets reads (see [scanner.medianSpanHoldsTablet]):
+	// twice the emulator's hundred, which the median of its spans does
+	// not reach, and half of tabletRows, which a tablet does.
+	checkRows = 200
 )
 
 // mapShape is what the scan knows of the table before it reads it,
@@ -137,15 +142,20 @@ func (shape *mapShape) judge(spans []span, emulator bool) {
 // judge judges spans by shape (see [mapShape.judge]) and checks an
 // emulator's spans judged tablets by the rows of its median span (see
 // [scanner.medianSpanHoldsTablet]).
+// The check reads once per scan: whether an emulator answers samples or
+// tablets does not change between the first spans and the whole map.
 func (s *scanner) judge(ctx context.Context, shape *mapShape, spans []span) {
 	shape.judge(spans, s.emulator)
 	if shape.tablets && s.emulator {
-		shape.tablets = s.medianSpanHoldsTablet(ctx, spans)
+		if !s.spansChecked {
+			s.spansChecked, s.spansAreTablets = true, s.medianSpanHoldsTablet(ctx, spans)
+		}
+		shape.tablets = s.spansAreTablets
 	}
 }
 
 // medianSpanHoldsTablet counts the rows of an emulator's median span, by
-// bytes, up to tabletRows (keys only), and reports whether it holds that
+// bytes, up to checkRows (keys only), and reports whether it holds that
 // many: the judgement by the pilot's row size holds only where the rows
 // are like the first ones. A table of several datasets judged by the
 // first one's rows (13-digit sensor keys of 11 value bytes before users'
@@ -164,8 +174,8 @@ func (s *scanner) medianSpanHoldsTablet(ctx context.Context, spans []span) bool 
 	err := s.table.ReadRows(ctx, bigtable.NewRange(median.start, median.end), func(bigtable.Row) bool {
 		rows++
 		return true
-	}, bigtable.RowFilter(keysOnly), bigtable.LimitRows(tabletRows))
-	return err != nil || rows >= tabletRows // a failed read keeps the judgement by bytes
+	}, bigtable.RowFilter(keysOnly), bigtable.LimitRows(checkRows))
+	return err != nil || rows >= checkRows // a failed read keeps the judgement by bytes
 }
 
 // estimatedRows returns the rows spans hold: the emulator's hundred a
