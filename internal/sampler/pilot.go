@@ -123,20 +123,18 @@ func (shape *mapShape) judge(spans []span, emulator bool) {
 		shape.tablets = !emulator
 		return
 	}
-	sizes := make([]int64, 0, len(spans))
-	for _, s := range spans {
-		if !s.cut {
-			sizes = append(sizes, s.bytes)
-		}
+	shape.tablets = float64(medianSpan(spans).bytes)/shape.typicalRowBytes >= tabletRows
+}
+
+// medianSpan returns the median of spans (at least one) by bytes, among
+// the spans not cut by the scan's bounds when there are any.
+func medianSpan(spans []span) span {
+	whole := slices.DeleteFunc(slices.Clone(spans), func(sp span) bool { return sp.cut })
+	if len(whole) == 0 {
+		whole = slices.Clone(spans)
 	}
-	if len(sizes) == 0 {
-		for _, s := range spans {
-			sizes = append(sizes, s.bytes)
-		}
-	}
-	slices.Sort(sizes)
-	median := sizes[len(sizes)/2]
-	shape.tablets = float64(median)/shape.typicalRowBytes >= tabletRows
+	slices.SortStableFunc(whole, func(a, b span) int { return cmp.Compare(a.bytes, b.bytes) })
+	return whole[len(whole)/2]
 }
 
 // judge judges spans by shape (see [mapShape.judge]) and checks an
@@ -164,12 +162,7 @@ func (s *scanner) judge(ctx context.Context, shape *mapShape, spans []span) {
 // Only an emulator that answers tablets (internal/emulator/cloudlike)
 // pays this read.
 func (s *scanner) medianSpanHoldsTablet(ctx context.Context, spans []span) bool {
-	whole := slices.DeleteFunc(slices.Clone(spans), func(sp span) bool { return sp.cut })
-	if len(whole) == 0 {
-		whole = slices.Clone(spans)
-	}
-	slices.SortStableFunc(whole, func(a, b span) int { return cmp.Compare(a.bytes, b.bytes) })
-	median := whole[len(whole)/2]
+	median := medianSpan(spans)
 	rows := 0
 	err := s.table.ReadRows(ctx, bigtable.NewRange(median.start, median.end), func(bigtable.Row) bool {
 		rows++

@@ -71,12 +71,13 @@ type scanner struct {
 	opts      Options
 	bounds    bounds
 	emulator  bool
+	report    *reporter
+	started   time.Time
+	watch     *watchdog
+
 	// spansChecked and spansAreTablets hold what counting an emulator's
 	// median span found, once per scan (see [scanner.judge]).
 	spansChecked, spansAreTablets bool
-	report                        *reporter
-	started                       time.Time
-	watch                         *watchdog
 
 	// plan, builder and events are set before the aggregator starts;
 	// while a span sample streams its tablet map, the readers already
