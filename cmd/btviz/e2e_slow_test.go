@@ -196,6 +196,7 @@ func TestE2ESeedIntoTheOfficialEmulator(t *testing.T) {
 }
 
 func TestE2EEmulatorCommandServesTheScenarios(t *testing.T) {
+	t.Parallel() // long, and needs nothing another test writes: runs beside the other such tests
 	port := freePort(t)
 	cmd := btvizCommand(t, "", "emulator", "--port", fmt.Sprint(port), "--seed", "all")
 	stdout, err := cmd.StdoutPipe()

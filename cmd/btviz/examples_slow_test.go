@@ -50,6 +50,7 @@ import (
 // test runs beside anything else. An example passes when it exits 0 (1
 // for a --fail-on gate a finding reached).
 func TestE2EEveryHelpExampleRuns(t *testing.T) {
+	t.Parallel() // long, and needs nothing another test writes: runs beside the other such tests
 	btviz, emulatorBinary := buildBinaries(t)
 	emu, err := cbtemulator.Run(emulatorBinary)
 	if err != nil {

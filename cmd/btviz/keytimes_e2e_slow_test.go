@@ -18,6 +18,7 @@ import (
 // key labels, and y says it sent the selected bucket's start key to the
 // clipboard, and that inside tmux it arrives only with set-clipboard on.
 func TestE2ETerminalKeyTimes(t *testing.T) {
+	t.Parallel() // long, and needs nothing another test writes: runs beside the other such tests
 	btviz, _ := buildBinaries(t)
 	tables := []struct {
 		table string

@@ -40,6 +40,7 @@ type newcomerFinding struct {
 // The workload's seed is fresh every run and logged; BTVIZ_SEED replays
 // it.
 func TestE2ENewcomerTable(t *testing.T) {
+	t.Parallel() // long, and needs nothing another test writes: runs beside the other such tests
 	buildBinaries(t)
 	seed := seeds.Fresh(t, 1)[0]
 	host := cbtemulator.Start(t)

@@ -267,6 +267,7 @@ func TestProbeLargeMessagesAndHeaders(t *testing.T) {
 // KB keys writes a file that report reads (it was refused, decompressing
 // to more than 256 MB, after a scan that peaked at 2.24 GB).
 func TestProbeAScanOfLongKeysReadsBack(t *testing.T) {
+	t.Parallel() // long, and needs nothing another test writes: runs beside the other such tests
 	host := officialEmulator(t)
 	client := officialClient(t, host, "long", true)
 	ctx := context.Background()
