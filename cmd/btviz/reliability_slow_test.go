@@ -3,12 +3,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -267,7 +269,6 @@ func TestProbeLargeMessagesAndHeaders(t *testing.T) {
 // KB keys writes a file that report reads (it was refused, decompressing
 // to more than 256 MB, after a scan that peaked at 2.24 GB).
 func TestProbeAScanOfLongKeysReadsBack(t *testing.T) {
-	t.Parallel() // long, and needs nothing another test writes: runs beside the other such tests
 	host := officialEmulator(t)
 	client := officialClient(t, host, "long", true)
 	ctx := context.Background()
@@ -289,30 +290,56 @@ func TestProbeAScanOfLongKeysReadsBack(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "long.btviz")
 	scan := btvizCommand(t, host, "scan", "--table", "long", "--full", "--out", out)
-	if output, err := scan.CombinedOutput(); err != nil {
-		t.Fatalf("btviz scan: %v\n%s", err, output)
+	scan.Env = append(scan.Env, "GODEBUG=gctrace=1")
+	var stderr bytes.Buffer
+	scan.Stderr = &stderr
+	if err := scan.Run(); err != nil {
+		t.Fatalf("btviz scan: %v\n%s", err, lastLines(stderr.String(), 20))
 	}
 	peak := float64(scan.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) / 1024
+	live, collections := liveHeapPeak(stderr.String())
 	info, err := os.Stat(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	report := btvizCommand(t, "", "report", "--snapshot", out, "--format", "json")
 	output, err := report.CombinedOutput()
-	t.Logf("scan of %d rows of %d-byte keys: peak RSS %.0f MB, file %.1f MB; report: %v", rows, len(pad)+16, peak, float64(info.Size())/(1<<20), err)
+	t.Logf("scan of %d rows of %d-byte keys: live heap at most %d MB over %d collections, peak RSS %.0f MB, file %.1f MB; report: %v",
+		rows, len(pad)+16, live, collections, peak, float64(info.Size())/(1<<20), err)
 	if err != nil {
 		t.Fatalf("btviz refuses the snapshot it wrote: %v\n%s", err, output[:min(len(output), 2000)])
 	}
 	if !strings.Contains(string(output), `"long-row-key"`) {
 		t.Errorf("the report of 16 KB keys raises no long-row-key")
 	}
-	// Its live heap stays near 100 MB (GODEBUG=gctrace=1); the peak
-	// resident set, 350 MB to 1.1 GB in runs on a shared 2-core machine,
-	// is the garbage of 16 KB keys read faster than collected.
-	if peak > 1536 {
-		t.Errorf("the scan peaked at %.0f MB", peak)
+	// What the scan keeps is its live heap after each collection, as the
+	// runtime reports it (GODEBUG=gctrace=1): 163–164 MB at most in six
+	// runs, idle and beside two busy loops, built with -race and
+	// without; 200 MB leaves a fifth for a change of client. Its peak resident set is not asserted: it is that
+	// plus the garbage of 16 KB keys read faster than they are collected,
+	// which depends on the machine's load (350 MB to 1.1 GB on a shared
+	// 2-core machine, 1.8 GB once beside another end-to-end test) and
+	// not on what btviz keeps; all of the keys would be 352 MB.
+	if collections == 0 {
+		t.Fatalf("no collection reported by GODEBUG=gctrace=1; stderr:\n%s", lastLines(stderr.String(), 20))
+	}
+	if live > 200 {
+		t.Errorf("the scan kept %d MB live, want at most 200 MB", live)
 	}
 }
+
+// liveHeapPeak returns the largest live heap, in MB, of the collections
+// a GODEBUG=gctrace=1 log reports ("…, 4->4->1 MB, …": heap at the
+// start, at the end, and live), and how many collections it reports.
+func liveHeapPeak(log string) (mb, collections int) {
+	for _, m := range gcLine.FindAllStringSubmatch(log, -1) {
+		live, _ := strconv.Atoi(m[1])
+		mb, collections = max(mb, live), collections+1
+	}
+	return mb, collections
+}
+
+var gcLine = regexp.MustCompile(`(?m)^gc \d+ @.* \d+->\d+->(\d+) MB`)
 
 // TestProbeOutOfDescriptorsTheProxyGoesOn: `btviz record` under ulimit
 // -n 60 with 40 idle clients runs out of descriptors; it says so once and
@@ -467,4 +494,10 @@ func TestProbeAShiftOfTheKeyPopulation(t *testing.T) {
 	if strings.Contains(string(output), "hotspot") {
 		t.Errorf("uniform reads before and after a shift read as a hotspot:\n%s", output)
 	}
+}
+
+// lastLines returns the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
