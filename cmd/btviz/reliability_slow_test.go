@@ -290,7 +290,7 @@ func TestProbeAScanOfLongKeysReadsBack(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "long.btviz")
 	scan := btvizCommand(t, host, "scan", "--table", "long", "--full", "--out", out)
-	scan.Env = append(scan.Env, "GODEBUG=gctrace=1")
+	scan.Env = append(scan.Env, "GODEBUG=gctrace=1,gcstoptheworld=1")
 	var stderr bytes.Buffer
 	scan.Stderr = &stderr
 	if err := scan.Run(); err != nil {
@@ -312,19 +312,22 @@ func TestProbeAScanOfLongKeysReadsBack(t *testing.T) {
 	if !strings.Contains(string(output), `"long-row-key"`) {
 		t.Errorf("the report of 16 KB keys raises no long-row-key")
 	}
-	// What the scan keeps is its live heap after each collection, as the
-	// runtime reports it (GODEBUG=gctrace=1): 163–164 MB at most in six
-	// runs, idle and beside two busy loops, built with -race and
-	// without; 200 MB leaves a fifth for a change of client. Its peak resident set is not asserted: it is that
-	// plus the garbage of 16 KB keys read faster than they are collected,
-	// which depends on the machine's load (350 MB to 1.1 GB on a shared
-	// 2-core machine, 1.8 GB once beside another end-to-end test) and
-	// not on what btviz keeps; all of the keys would be 352 MB.
+	// What the scan keeps is its live heap, as the runtime reports it at
+	// each collection (GODEBUG=gctrace=1), with collections that stop the
+	// world (gcstoptheworld=1): what is allocated while one runs is then
+	// not counted, so the number is what the scan held live at that
+	// moment, never more than its peak, whatever the machine's load. It
+	// was 243 MB in three runs of four built with -race (CI's binary),
+	// idle and beside three busy loops, and 163 MB in the fourth, where
+	// no collection fell at the peak; 163 MB without -race. All the keys
+	// are 352 MB. Its peak resident set is not asserted: that plus the
+	// garbage of 16 KB keys read faster than they are collected, it
+	// follows the load (0.32–1.5 GB).
 	if collections == 0 {
 		t.Fatalf("no collection reported by GODEBUG=gctrace=1; stderr:\n%s", lastLines(stderr.String(), 20))
 	}
-	if live > 200 {
-		t.Errorf("the scan kept %d MB live, want at most 200 MB", live)
+	if live > 300 {
+		t.Errorf("the scan kept %d MB live, want at most 300 MB (all the keys are 352 MB)", live)
 	}
 }
 
