@@ -70,7 +70,7 @@ func TestE2EPanicInTheViewIsOneLineExitSeventy(t *testing.T) {
 			if m := term.Modes(); m.AltScreen || m.Mouse || !m.CursorVisible {
 				t.Errorf("the terminal was not restored: %+v", m)
 			}
-			if title := term.Title(); strings.Contains(title, "PWNED") {
+			if title := term.Title(t); strings.Contains(title, "PWNED") {
 				t.Errorf("the panic's escape sequence set the title: %q", title)
 			}
 		})

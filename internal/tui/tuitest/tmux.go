@@ -295,9 +295,14 @@ func (term *Terminal) Modes() Modes {
 	return Modes{AltScreen: on(0), Mouse: on(1) || on(2) || on(3), CursorVisible: on(4)}
 }
 
-// Title is the pane's title, which a program sets with OSC 0 or 2.
-func (term *Terminal) Title() string {
-	out, _ := exec.Command("tmux", "display-message", "-p", "-t", term.session, "#{pane_title}").Output()
+// Title is the pane's title, which a program sets with OSC 0 or 2; the
+// test fails when tmux cannot say.
+func (term *Terminal) Title(t testing.TB) string {
+	t.Helper()
+	out, err := term.tmux("display-message", "-p", "-t", term.session, "#{pane_title}").Output()
+	if err != nil {
+		t.Fatalf("reading the pane's title: %v", err)
+	}
 	return string(bytes.TrimSpace(out))
 }
 
