@@ -207,8 +207,9 @@ func TestRecordToAnUnwritableOutSaysNothingWasRecorded(t *testing.T) {
 }
 
 // TestHugeNamesAreCutInEveryOutput: a crafted recording whose table is
-// named with 1 MB (sixteen times what an output may hold of it) reads back with the name cut and its size noted, in the
-// reports and in the error that lists a file's tables.
+// named with 1 MB (sixteen times what an output may hold of it) reads
+// back with the name cut and its size noted, in the reports and in the
+// error that lists a file's tables.
 func TestHugeNamesAreCutInEveryOutput(t *testing.T) {
 	t.Parallel() // heavy under -race; runs beside the package's other heavy tests
 	name := strings.Repeat("n", 1<<20)

@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"github.com/btviz/btviz/internal/testkit/tier"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/btviz/btviz/internal/demo"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/testkit/tier"
 )
 
 // expectation is what one snapshot must raise: exactly kinds (scan notes

@@ -159,8 +159,8 @@ func (s *scanner) judge(ctx context.Context, shape *mapShape, spans []span) {
 // first one's rows (13-digit sensor keys of 11 value bytes before users'
 // rows of 300) took samples of a hundred rows for tablets of thousands,
 // one scan in three, and raised tablet-skew on an emulator (issue 27).
-// Only an emulator that answers tablets (internal/emulator/cloudlike)
-// pays this read.
+// Only an emulator whose spans weigh what tablets would pays this read
+// (internal/emulator/cloudlike's, every scan).
 func (s *scanner) medianSpanHoldsTablet(ctx context.Context, spans []span) bool {
 	median := medianSpan(spans)
 	rows := 0
