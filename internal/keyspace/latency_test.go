@@ -1,6 +1,7 @@
 package keyspace
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -157,5 +158,50 @@ func TestAddOpKeepsLatencyPerNodeOncePerCall(t *testing.T) {
 	}
 	if cells != 201 {
 		t.Errorf("root's time cells count %v calls, want 201", cells)
+	}
+}
+
+// TestKeylessCallsOutsideTheCountsReadBack: a client asks SampleRowKeys
+// before it reads (btviz report through the proxy does), and the call
+// names no key, so its latency lands in a cell of time before any count.
+// The file reads back, alone and merged with a recording of other times,
+// wherever the grid's cells fall (a CI run once wrote a file it refused
+// when the first read came one cell after the SampleRowKeys).
+func TestKeylessCallsOutsideTheCountsReadBack(t *testing.T) {
+	width := time.Duration(initialTrafficBucketMicros) * time.Microsecond
+	cell := LatencyCellBuckets * width
+	recordAt := func(started time.Time) *Recording {
+		r := NewRecordingBuilder(RecordingMeta{Source: SourceEmulator, Started: started, Delimiters: "#"}, Options{})
+		r.Add(&Op{Time: started, Table: "t", Method: MethodSampleRowKeys, Latency: time.Millisecond})
+		for i := range 5 {
+			key := Key(fmt.Sprintf("user#%d", i))
+			r.Add(&Op{Time: started.Add(cell + time.Duration(i)*width), Table: "t", Method: MethodReadRows, Keys: []Key{key},
+				RowsRead: []RowIO{{Key: key, Bytes: 40}}, Latency: 2 * time.Millisecond})
+		}
+		// And one after the last read, a cell later.
+		r.Add(&Op{Time: started.Add(3 * cell), Table: "t", Method: MethodSampleRowKeys, Latency: time.Millisecond})
+		return r.Recording(started.Add(4*cell), true)
+	}
+	var parts []*Snapshot
+	for _, started := range []time.Time{recStart, recStart.Add(width), recStart.Add(3 * width), recStart.Add(90 * width)} {
+		file := roundTrip(t, recordAt(started))
+		snap := file.Recording.Table("t")
+		first, last, _ := snap.Root.Traffic.Latency.Time.Span()
+		counted, _, _ := snap.Root.Traffic.span()
+		if first*LatencyCellBuckets >= counted || last-first < 3 {
+			t.Errorf("started %v: latency cells [%d, %d), counts from bucket %d; want a cell before the counts and three or more cells",
+				started, first, last, counted)
+		}
+		parts = append(parts, snap)
+	}
+	merged, err := MergeRecordings(parts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := recordAt(recStart)
+	rec.Tables = []*Snapshot{merged}
+	whole := roundTrip(t, rec).Recording.Table("t").Root.Traffic.Latency.Whole()
+	if got := whole.Count(); got != 4*7 {
+		t.Errorf("the merged recording holds %v calls' latencies, want %d", got, 4*7)
 	}
 }

@@ -176,12 +176,13 @@ func coarsenSnapshotTraffic(s *Snapshot) {
 	})
 }
 
-// spanOf returns how many buckets the recordings' traffic spans together.
+// spanOf returns how many buckets the recordings' traffic spans together,
+// their latencies included.
 func spanOf(parts []*Snapshot) int64 {
 	var first, last int64
 	seen := false
 	for _, p := range parts {
-		f, l, ok := p.Root.Traffic.span()
+		f, l, ok := p.Root.Traffic.extent()
 		switch {
 		case !ok:
 		case !seen:

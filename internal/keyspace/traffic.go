@@ -182,6 +182,26 @@ func (t *NodeTraffic) span() (first, last int64, ok bool) {
 	return first, last, ok
 }
 
+// extent returns the absolute traffic time buckets [first, last) the
+// node's counts and latency cells cover together: a call that names no
+// key (SampleRowKeys) has a latency but no count, and its cell may lie
+// outside the counts' span.
+func (t *NodeTraffic) extent() (first, last int64, ok bool) {
+	first, last, ok = t.span()
+	if t.Latency == nil {
+		return first, last, ok
+	}
+	lo, hi, has := t.Latency.Time.Span()
+	switch {
+	case !has:
+	case !ok:
+		first, last, ok = lo*LatencyCellBuckets, hi*LatencyCellBuckets, true
+	default:
+		first, last = min(first, lo*LatencyCellBuckets), max(last, hi*LatencyCellBuckets)
+	}
+	return first, last, ok
+}
+
 // coverKey widens the key bounds to hold key.
 func (t *NodeTraffic) coverKey(key string) {
 	if t.LastKey == "" || key < string(t.FirstKey) {

@@ -129,12 +129,18 @@ func (v *validator) nodeLatency(path string, l *NodeLatency) error {
 	if len(h.Cells) > MaxTimeBuckets {
 		return problem(path+".time.cells", "%d cells, more than the %d buckets of a time axis", len(h.Cells), MaxTimeBuckets)
 	}
-	// Cells cover LatencyCellBuckets traffic buckets each. A recording
-	// whose calls named no key (SampleRowKeys alone) has latencies but no
-	// counts over time: its cells are bounded by the grid's arithmetic.
+	// Cells cover LatencyCellBuckets traffic buckets each. A call that
+	// names no key (SampleRowKeys) has a latency but no count over time,
+	// so cells may lie before or after the counts: the builder keeps every
+	// call, counted or not, within MaxTimeBuckets buckets, so a cell lies
+	// within that many of the counts. A recording whose calls named no key
+	// at all has no counts: its cells are bounded by the grid's arithmetic.
 	lo, hi := floorDiv(math.MinInt64/LatencyCellBuckets, v.snap.Traffic.BucketMicros), floorDiv(math.MaxInt64/LatencyCellBuckets, v.snap.Traffic.BucketMicros)
 	if v.trafficLast > v.trafficFirst {
-		lo, hi = floorDiv(v.trafficFirst, LatencyCellBuckets), floorDiv(v.trafficLast-1, LatencyCellBuckets)+1
+		lo, hi = floorDiv(v.trafficLast-MaxTimeBuckets, LatencyCellBuckets), floorDiv(v.trafficFirst+MaxTimeBuckets-1, LatencyCellBuckets)+1
+	}
+	if first, last, ok := h.Span(); ok && last-first > MaxTimeBuckets/LatencyCellBuckets+1 {
+		return problem(path+".time.cells", "cells [%d, %d) span more than the %d buckets of a time axis", first, last, MaxTimeBuckets)
 	}
 	for j := range h.Cells {
 		c := &h.Cells[j]
