@@ -16,8 +16,9 @@
 // pilot) for the size of a row. Spans from Cloud Bigtable are tablets
 // whatever they hold; an emulator's are taken for tablets when the median
 // one holds [tabletRows] rows or more at the pilot's median row size (see
-// mapShape.judge) and its median span holds [checkRows] rows when counted
-// (see scanner.medianSpanHoldsTablet). The pilot's keys also fix the scan's delimiters. Tablets are the snapshot's ranges (RangesAreTablets, which
+// mapShape.judge) and its median span and that span's two neighbours by
+// bytes hold [checkRows] rows each when counted (see
+// scanner.medianSpanHoldsTablet). The pilot's keys also fix the scan's delimiters. Tablets are the snapshot's ranges (RangesAreTablets, which
 // tablet-skew and the tablet bucketing need); an emulator's samples are
 // merged into a few hundred ranges. An emulator whose SampleRowKeys
 // answers tablets (internal/emulator/cloudlike, for tests) is sampled exactly as
