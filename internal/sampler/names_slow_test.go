@@ -48,20 +48,32 @@ func nameRows(n int) []testRow {
 }
 
 // On tablets, a table keyed by names is sampled as one keyed by numbers:
-// at 1% the server reads 2.0–2.8% of the rows (2.5% and 500 rows at
-// most: its 50 tablets of 2,000 rows each read their probes, 8 keys
-// each, beside 20 rows of spans, and the spans that fall on a user's
-// cluster read on before they stand for their width; 2.0–2.1% before
-// the key maps learned from probes), no tablet that holds bytes is estimated at zero rows (as 41 of
-// 50 were before tablets whose spans find nothing were swept), the total
-// is within 10%, and the 95% interval holds the true count in at least
-// 14 scans of 20. One in three used to miss it. Over nine runs of 20
-// seeds it held in 167 of 180 (93%), and in 15 of 20 in the worst run:
-// the seeds of one run share its tablet map (the emulator's random
-// sample places the boundaries), on which the per-tablet ratios run
-// from 0.2% below to 3% above the true count, a bias the interval
-// leaves out. The users' shares are logged (2.3–4.4 points off at worst
-// on the heaviest users: clusters are read from their heads).
+// at 1% the server reads its 50 tablets' probes, 8 keys each, beside 20
+// rows of spans, and the spans that fall on a user's cluster read on
+// before they stand for their width; that sampling is held to 2.5% of
+// the rows and 500 more. The cloud-like server is an emulator whose spans
+// weigh what tablets would, so every scan also counts three spans' keys,
+// 3×checkRows, to confirm they are tablets (see
+// scanner.medianSpanHoldsTablet; Cloud Bigtable's spans are never
+// checked). Measured over 12 runs of 20 seeds on 100,006 rows: 2.37–3.14%
+// read (median 2.67%, 99th percentile 3.06%), and 1.99–2.65% (median
+// 2.28%) over 8 runs before the check read three spans rather than one;
+// the bound is 3,600 rows.
+//
+// No tablet that holds bytes is estimated at zero rows (as 41 of 50 were
+// before tablets whose spans find nothing were swept), the total is within
+// 10%, and the 95% interval holds the true count in at least 14 scans of
+// 20. One in three used to miss it. Over nine runs of 20 seeds it held in
+// 167 of 180 (93%), and in 15 of 20 in the worst run: the seeds of one run
+// share its tablet map (the emulator's random sample places the
+// boundaries), on which the per-tablet ratios run from 0.2% below to 3%
+// above the true count, a bias the interval leaves out.
+//
+// The users' shares are logged, not checked (issue 26): over those 400
+// scans the worst user was off by 2.5 points in the median scan, 3.1 at
+// the 90th percentile, and by 9–15 points in 11 scans, where a tablet's
+// spans fall between the clusters of its few users and one user is given
+// the rows of its neighbours.
 func TestCloudLikeSampleOfNameKeys(t *testing.T) {
 	counter := &cloudlike.Counter{}
 	// Uneven tablets: the large one holds a sixth of the table, above the
@@ -99,7 +111,7 @@ func TestCloudLikeSampleOfNameKeys(t *testing.T) {
 		if zero > 0 {
 			t.Errorf("seed %d: %d tablets holding bytes are estimated at zero rows", seed, zero)
 		}
-		if float64(read) > 0.025*float64(n)+500 {
+		if float64(read) > 0.025*float64(n)+500+3*checkRows {
 			t.Errorf("seed %d: the server read %d rows of %d", seed, read, n)
 		}
 		if math.Abs(float64(scan.RowsEstimated-n)) > 0.1*float64(n) {
