@@ -71,9 +71,11 @@ func nameRows(n int) []testRow {
 //
 // The users' shares are logged, not checked (issue 26): over those 400
 // scans the worst user was off by 2.5 points in the median scan, 3.1 at
-// the 90th percentile, and by 9–15 points in 11 scans, where a tablet's
-// spans fall between the clusters of its few users and one user is given
-// the rows of its neighbours.
+// the 90th percentile, and by 9–15 points in 11 scans. The 7 of them
+// traced were all in the large tablet (17,000 rows of about 110 users):
+// its spans, spread over its line, fall between its users' clusters, and
+// the one or two that find a cluster stand for the whole tablet, so one
+// user of 700–2,400 rows is estimated at 10,000–17,000.
 func TestCloudLikeSampleOfNameKeys(t *testing.T) {
 	counter := &cloudlike.Counter{}
 	// Uneven tablets: the large one holds a sixth of the table, above the
@@ -105,9 +107,9 @@ func TestCloudLikeSampleOfNameKeys(t *testing.T) {
 				zero++
 			}
 		}
-		worst := worstUserShareError(full, snap)
-		t.Logf("seed %d: %s; %d rows read at the server (%.2f%%), estimate %d [%d, %d] of %d; %d tablets at zero rows; worst user share %.2f pp",
-			seed, scan.ModeText(), read, 100*float64(read)/float64(n), scan.RowsEstimated, scan.RowsEstimatedLow, scan.RowsEstimatedHigh, n, zero, 100*worst)
+		worst, who := worstUserShareError(full, snap)
+		t.Logf("seed %d: %s; %d rows read at the server (%.2f%%), estimate %d [%d, %d] of %d; %d tablets at zero rows; worst user share %.2f pp (%s)",
+			seed, scan.ModeText(), read, 100*float64(read)/float64(n), scan.RowsEstimated, scan.RowsEstimatedLow, scan.RowsEstimatedHigh, n, zero, 100*worst, who)
 		if zero > 0 {
 			t.Errorf("seed %d: %d tablets holding bytes are estimated at zero rows", seed, zero)
 		}
@@ -128,21 +130,24 @@ func TestCloudLikeSampleOfNameKeys(t *testing.T) {
 }
 
 // worstUserShareError returns how far, at most, a user's share of the
-// rows in sample is from its share in full.
-func worstUserShareError(full, sample *keyspace.Snapshot) float64 {
-	shares := func(snap *keyspace.Snapshot) map[string]float64 {
+// rows in sample is from its share in full, and in words which user that
+// is, with its rows in both.
+func worstUserShareError(full, sample *keyspace.Snapshot) (float64, string) {
+	rows := func(snap *keyspace.Snapshot) map[string]float64 {
 		out := map[string]float64{}
 		for _, top := range snap.Root.Children {
 			for _, user := range top.Children {
-				out[string(user.Prefix)] = user.Rows / snap.Root.Rows
+				out[string(user.Prefix)] = user.Rows
 			}
 		}
 		return out
 	}
-	want, got := shares(full), shares(sample)
-	worst := 0.0
-	for user, share := range want {
-		worst = math.Max(worst, math.Abs(got[user]-share))
+	want, got := rows(full), rows(sample)
+	worst, who := 0.0, ""
+	for user, n := range want {
+		if off := math.Abs(got[user]/sample.Root.Rows - n/full.Root.Rows); off > worst {
+			worst, who = off, fmt.Sprintf("%s: %.0f rows estimated, %.0f true", user, got[user], n)
+		}
 	}
-	return worst
+	return worst, who
 }
