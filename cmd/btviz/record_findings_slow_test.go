@@ -20,11 +20,20 @@ import (
 
 // TestE2ERecordNamesThePlantedHotspots records each demo workload —
 // the official Go client through `btviz record` to the official emulator
-// loaded with the demo tables — stops the recorder with Ctrl+C, and
-// checks that `btviz report` on the recording names the pattern the
-// workload planted, where it planted it.
+// loaded with the workloads' demo tables — stops the recorder with
+// Ctrl+C, and checks that `btviz report` on the recording names the
+// pattern the workload planted, where it planted it.
+//
+// Its workloads write (likes, sensor reports), so it seeds an emulator of
+// its own: in the shared one (seededOfficial, for tests that only read)
+// its rows made the tests that count the seeded rows fail whenever they
+// ran after it (go test -count 2).
 func TestE2ERecordNamesThePlantedHotspots(t *testing.T) {
-	host := seededOfficial(t)
+	host := officialEmulator(t)
+	seed := btvizCommand(t, host, "seed", "--scenario", "social-celebrity,timeseries-timestamp-first")
+	if out, err := seed.CombinedOutput(); err != nil {
+		t.Fatalf("btviz seed: %v\n%s", err, out)
+	}
 	cases := []struct {
 		workload string
 		rate     float64
