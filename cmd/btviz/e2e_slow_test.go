@@ -102,6 +102,18 @@ func btvizCommand(t *testing.T, host string, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// officialSeededWith starts an official emulator for one test and loads
+// it with scenarios (comma-separated) by `btviz seed`: for tests that
+// write, or that need tables of their own.
+func officialSeededWith(t *testing.T, scenarios string) string {
+	t.Helper()
+	host := officialEmulator(t)
+	if out, err := btvizCommand(t, host, "seed", "--scenario", scenarios).CombinedOutput(); err != nil {
+		t.Fatalf("btviz seed --scenario %s: %v\n%s", scenarios, err, out)
+	}
+	return host
+}
+
 // seededOfficialEmulator is one official emulator loaded with every demo
 // scenario by `btviz seed`, shared by the tests that only read it.
 var seeded struct {

@@ -15,7 +15,6 @@ import (
 	"github.com/btviz/btviz/internal/demo"
 	"github.com/btviz/btviz/internal/emulator"
 	"github.com/btviz/btviz/internal/record/loadgen"
-	"github.com/btviz/btviz/internal/testkit/cbtemulator"
 	"github.com/btviz/btviz/internal/testkit/seeds"
 )
 
@@ -43,10 +42,7 @@ func TestE2ENewcomerTable(t *testing.T) {
 	t.Parallel() // long, and needs nothing another test writes: runs beside the other such tests
 	buildBinaries(t)
 	seed := seeds.Fresh(t, 1)[0]
-	host := cbtemulator.Start(t)
-	if out, err := btvizCommand(t, host, "seed", "--scenario", "newcomer-app").CombinedOutput(); err != nil {
-		t.Fatalf("btviz seed --scenario newcomer-app: %v\n%s", err, out)
-	}
+	host := officialSeededWith(t, "newcomer-app")
 
 	dir := t.TempDir()
 	recording, scan := filepath.Join(dir, "traffic.btviz"), filepath.Join(dir, "scan.btviz")

@@ -29,11 +29,7 @@ import (
 // its rows made the tests that count the seeded rows fail whenever they
 // ran after it (go test -count 2).
 func TestE2ERecordNamesThePlantedHotspots(t *testing.T) {
-	host := officialEmulator(t)
-	seed := btvizCommand(t, host, "seed", "--scenario", "social-celebrity,timeseries-timestamp-first")
-	if out, err := seed.CombinedOutput(); err != nil {
-		t.Fatalf("btviz seed: %v\n%s", err, out)
-	}
+	host := officialSeededWith(t, "social-celebrity,timeseries-timestamp-first")
 	cases := []struct {
 		workload string
 		rate     float64
