@@ -288,6 +288,9 @@ func debugPieces(t *testing.T, shape tableshape.Shape) func(int, tabletPieces, [
 				for _, q := range []float64{0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99} {
 					quantiles = append(quantiles, fmt.Sprintf("%.2f→%.4f", q, pc.line.share(keys[lo+int(q*float64(n))])))
 				}
+				if m := pc.line.m; m != nil {
+					t.Logf("    T%d.%d: map %q knows %d keys, %d witnesses, names %v", tablet, h, m.prefix, len(m.known), len(m.witnesses), m.namesLike())
+				}
 				t.Logf("    T%d.%d: %d of %d spans read a row; true quantiles on the line %v", tablet, h, hits, len(pr.values), quantiles)
 			}
 			t.Logf("    T%d.%d %q: true %d rows %d B; model %.0f (rel sd %.3f); spans %d cov %.4f read %d rows, HT %.0f B (sd %.0f) exact %v swept %v; combined %.0f, split %.0f (%+.1f%%)",

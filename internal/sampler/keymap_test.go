@@ -127,3 +127,83 @@ func TestRunsDoNotMakeIdsNames(t *testing.T) {
 	witnessed.judge()
 	t.Logf("the same runs as witnesses: names %v", witnessed.namesLike())
 }
+
+// A prefix of names whose map knows a dozen keys takes the line its kin
+// teach (see [keyMaps.judgeKin]): of three datasets keyed by the same
+// user names, two of whose maps know 300 keys each and the third 12,
+// the third's spans of 16 rows' width find its keys twice as often as on
+// its own map. Measured (seeds 0–3): alone 30–52% of the spans find no
+// key, with kin 13–26% (0.43–0.50 of alone); on a map of 300 of its own
+// keys, 0–2%. Beside them, prefixes of hex and base-36 ids (letters, but
+// no name any other prefix holds) keep their own lines. The seeds are
+// fixed: the test is deterministic.
+func TestFewNamesTakeTheirKinsLine(t *testing.T) {
+	for seed := range uint64(4) {
+		_, names := keysOfForm(tableshape.Name, seed)
+		rng := rand.New(rand.NewPCG(seed, 5))
+		byPrefix := map[string][]string{}
+		for _, key := range names {
+			prefix := string("abc"[rng.IntN(3)]) + "#"
+			byPrefix[prefix] = append(byPrefix[prefix], prefix+key[strings.IndexByte(key, '#')+1:])
+		}
+		_, hex := keysOfForm(tableshape.Hex, seed)
+		_, base36 := keysOfForm(tableshape.Base36, seed)
+		reprefix := func(prefix string, keys []string) []string {
+			var out []string
+			for _, key := range keys {
+				out = append(out, prefix+key[strings.IndexByte(key, '#')+1:])
+			}
+			return out
+		}
+		byPrefix["h#"], byPrefix["z#"] = reprefix("h#", hex), reprefix("z#", base36)
+		learn := func(maps *keyMaps, prefix string, n int) {
+			keys := byPrefix[prefix]
+			r := rand.New(rand.NewPCG(seed, uint64(len(prefix)+n)))
+			for range n {
+				maps.learn(keys[r.IntN(len(keys))])
+			}
+		}
+		emptyShare := func(maps *keyMaps) float64 {
+			keys := byPrefix["c#"]
+			line := maps.of("c#", "c$").segmentOf(keys[0], keys[len(keys)-1]+"\x00")
+			width, empty, spans := 16/float64(len(keys)), 0, 200
+			for j := range spans {
+				u := (float64(j) + 0.5) / float64(spans) * (1 - width)
+				lo, _ := slices.BinarySearch(keys, line.at(u))
+				hi, _ := slices.BinarySearch(keys, line.at(u+width))
+				if hi <= lo {
+					empty++
+				}
+			}
+			return float64(empty) / float64(spans)
+		}
+		alone := newKeyMaps(topPrefixer("#"))
+		learn(alone, "c#", 12)
+		alone.judge()
+		kin := newKeyMaps(topPrefixer("#"))
+		for _, prefix := range []string{"a#", "b#", "h#", "z#"} {
+			learn(kin, prefix, 300)
+		}
+		learn(kin, "c#", 12)
+		for _, prefix := range []string{"h#", "z#"} {
+			learn(kin, prefix, 12)
+		}
+		kin.judge()
+		own := newKeyMaps(topPrefixer("#"))
+		learn(own, "c#", 300)
+		own.judge()
+		a, k, o := emptyShare(alone), emptyShare(kin), emptyShare(own)
+		t.Logf("seed %d: %d keys of c#; spans finding no key: %.0f%% alone, %.0f%% with kin, %.0f%% on 300 of its own", seed, len(byPrefix["c#"]), 100*a, 100*k, 100*o)
+		if kin.maps["c#"].kin == nil {
+			t.Errorf("seed %d: c#, of 12 known names its kin hold too, does not take their line", seed)
+		}
+		for _, prefix := range []string{"h#", "z#"} {
+			if kin.maps[prefix].kin != nil {
+				t.Errorf("seed %d: %s, of ids, takes the line of names", seed, prefix)
+			}
+		}
+		if k > 0.6*a {
+			t.Errorf("seed %d: with kin %.0f%% of c#'s spans find no key, alone %.0f%%: want at most 0.6 of alone", seed, 100*k, 100*a)
+		}
+	}
+}

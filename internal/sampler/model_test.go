@@ -170,3 +170,28 @@ func TestBudgetPieces(t *testing.T) {
 		t.Errorf("a piece of 5 rows is not read from its head")
 	}
 }
+
+// A piece of names whose spans found few clusters is as uncertain as a
+// count of that many clusters of its even share of the tablet: one hit
+// of ten spans covering a tenth of the line gives a standard deviation
+// of its share times √0.9, whatever the spans' own spread says (a
+// cluster that one span read whole looks like a certain estimate); a
+// piece of ids keeps the spans' variance.
+func TestNamesPieceIsAsUncertainAsItsClusters(t *testing.T) {
+	values := make([]float64, 10)
+	values[3] = 5_000
+	ids := pieceRead{coverage: 0.1, values: values, rows: 50, bytes: 5_000}
+	names := ids
+	names.names = 2_000_000 // its even share of the tablet's bytes
+	e, n := ids.estimate(100, 0), names.estimate(100, 0)
+	if e.bytes != 50_000 || n.bytes != 50_000 {
+		t.Fatalf("estimates %g and %g bytes, want 50,000 (5,000 read over coverage 0.1)", e.bytes, n.bytes)
+	}
+	want := 2_000_000 * math.Sqrt(0.9)
+	if sd := math.Sqrt(n.variance); math.Abs(sd-want) > 1 {
+		t.Errorf("names piece: sd %.0f, want %.0f", sd, want)
+	}
+	if sd := math.Sqrt(e.variance); sd >= want/2 {
+		t.Errorf("ids piece: sd %.0f, want the spans' own (well under %.0f)", sd, want/2)
+	}
+}

@@ -360,6 +360,12 @@ func (p *plan) needsKeys(pc piece, count int) bool {
 	return m.namesLike() || len(m.known) < judgedKeys && m.wordy
 }
 
+// namesPiece reports whether piece pc is of a prefix of names.
+func (p *plan) namesPiece(pc piece) bool {
+	m := p.maps.maps[pc.prefix]
+	return pc.prefix != "" && m != nil && m.namesLike()
+}
+
 // eachTablet runs fn on the tablets todo, several at once (the scan's
 // reads in flight), each under the watchdog; it returns the first error.
 func (s *scanner) eachTablet(ctx context.Context, todo []int, fn func(w *worker, i int) error) error {

@@ -132,6 +132,9 @@ type pieceRead struct {
 	complete, cutBytes float64
 	cutLine            float64
 	lineless           bool
+	// names is, for a piece of a prefix of names, its even share of the
+	// tablet's bytes (see [pieceRead.estimate]); 0 for others.
+	names float64
 }
 
 // sweptOnLine reports whether the piece was swept and its cut parts are
@@ -146,7 +149,8 @@ func (pr *pieceRead) sweptOnLine() bool {
 // a Poisson count of rows of mean size meanBytes, as many as it holds by
 // its spans or as it was expected to hold, whichever is more (so that a
 // piece whose spans missed its rows, where its line gave them little
-// room, is not taken to be small for certain).
+// room, is not taken to be small for certain); for a piece of names, at
+// least that of a count of the clusters its spans found.
 func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 	if pr.exact {
 		return pieceEstimate{bytes: pr.exactBytes}
@@ -168,7 +172,21 @@ func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 	}
 	rows := max(pr.rows/c, 1/c, expected)
 	poisson := meanBytes * meanBytes * rows * max(0, 1-c) / c
-	return pieceEstimate{bytes: bytes, variance: max(between, poisson, 1e-9)}
+	var clusters float64
+	if pr.names > 0 {
+		// Names cluster at points of any line its map knows, and the
+		// spans read a few clusters, as many as found any: their
+		// estimate is as uncertain as a count of that many clusters, of
+		// a piece that may hold its whole share of the tablet.
+		hits := 0
+		for _, v := range pr.values {
+			if v > 0 {
+				hits++
+			}
+		}
+		clusters = pr.names * pr.names * max(0, 1-c) / float64(max(hits, 1))
+	}
+	return pieceEstimate{bytes: bytes, variance: max(between, poisson, clusters, 1e-9)}
 }
 
 // readTag says how the rows of one read of a tablet's pieces are
@@ -237,6 +255,9 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	for h, pc := range pieces {
 		b := &budgets[h]
 		pr := &found[h]
+		if s.plan.namesPiece(pc) {
+			pr.names = float64(tablet.SampledBytes) / float64(len(pieces))
+		}
 		// A piece without a sure model is read from its first key first:
 		// a tiny one is then counted exactly, and of a larger one the rows
 		// read are its head, known exactly, which says how many rows it
@@ -264,6 +285,12 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 				}
 				if u := pc.line.share(last); u > 0 && u < 1 && !(pc.model.relVar > 0 && pc.model.relVar <= confidentModel) {
 					b.rows = min(float64(returned)/u*(1-u), plan.rows)
+					if s.plan.namesPiece(pc) {
+						// A line of names places a head's few rows too
+						// unevenly to say how many follow: the piece gets at
+						// least its even share of the tablet.
+						b.rows = max(b.rows, plan.rows/float64(len(pieces)))
+					}
 				}
 				pc.from = last + "\x00"
 				pc.line = s.plan.lineOf(pc)

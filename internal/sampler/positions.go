@@ -28,7 +28,9 @@ import (
 //     read); the tablets inside one prefix are read first and teach the
 //     maps their spans' first rows before the boundary tablets, which hold
 //     the prefixes' ends, are read (see [refinement]). A tablet's line, or
-//     each piece's, is its keys' order on that map.
+//     each piece's, is its keys' order on that map; a prefix of names
+//     whose map knows few keys takes the map of its kin, the keys after
+//     every prefix that holds the same names (see [keyMaps.judgeKin]).
 //   - Spans: the tablet's share of the rows to read is split into spans
 //     of equal width spread over its line one every n-th from a random
 //     place (see [systematic]), a piece's over its own line (at least

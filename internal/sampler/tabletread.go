@@ -130,7 +130,7 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 	line := pc.line
 	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
 	r := w.tabletReader(i)
-	names := pc.prefix != "" && s.plan.maps.maps[pc.prefix] != nil && s.plan.maps.maps[pc.prefix].namesLike()
+	names := s.plan.namesPiece(pc)
 	// The spans are spread over the line one every n-th of it from a
 	// random place (see [systematic]), each as wide as its budget of the
 	// tablet's rows, the line being the keys' order as the key map knows
