@@ -76,9 +76,8 @@ type keyMap struct {
 	pooled []map[int]bool
 	byKind map[int]bool
 	dirty  bool
-	// kin, when set, is the map of the keys of every prefix of names
-	// (see [keyMaps.judgeKin]), whose line this map, which knows too few
-	// keys of its own, takes.
+	// kin, when set, is the kin map (see [keyMaps.judgeKin]), whose line
+	// this map, of names but of too few known keys of its own, takes.
 	kin *keyMap
 }
 
@@ -284,7 +283,8 @@ const (
 )
 
 // namesLike reports whether the prefix's keys are names: its letters
-// after letters are structured (see [keyMap.judge]).
+// after letters are structured (see [keyMap.judge]), or it takes its
+// kin's line (see [keyMaps.judgeKin]).
 func (m *keyMap) namesLike() bool {
 	return m.kin != nil || m.byKind[byteKind('a')] || m.byKind[byteKind('A')]
 }
@@ -846,8 +846,8 @@ type keyMaps struct {
 	top    func(key string) string // the key's top-level prefix ("" without delimiters)
 	maps   map[string]*keyMap
 	pooled *keyMap
-	// kin is the map of every prefix's keys after it (see
-	// [keyMaps.judgeKin]).
+	// kin is the map of the keys after their prefix of the prefixes
+	// that hold names (see [keyMaps.judgeKin]).
 	kin *keyMap
 }
 
@@ -918,79 +918,6 @@ func (k *keyMaps) judge() {
 	if dirty || k.kin == nil {
 		k.judgeKin()
 	}
-}
-
-// kinPrefix is the prefix of the kin map's keys: every prefix's keys
-// after their own prefix, on one line.
-const kinPrefix = "\x00"
-
-// kinWitnesses is how many witnesses a map of names needs to keep its
-// own line rather than its kin's.
-const kinWitnesses = judgedKeys
-
-// judgeKin lets the maps of names that know few keys take the line of
-// their kin. A table of several datasets keyed by the same things (the
-// users of user#, post# and like#) holds the same names after every
-// prefix: a prefix whose map knows a dozen of its keys lays them on a
-// line that runs through every string of letters, where its spans find
-// nothing, while together the prefixes' maps know hundreds. The kin map
-// holds the keys after their prefix of every map of letters past the hex
-// ones; a map of fewer than kinWitnesses witnesses takes its line when
-// the kin map's keys are names and most of the map's known keys begin
-// (up to their first byte that is not a letter or digit) as another
-// prefix's known key does: the same vocabulary, not merely letters.
-func (k *keyMaps) judgeKin() {
-	kin := newKeyMap(kinPrefix)
-	owners := map[string]map[string]bool{} // first segment → the prefixes whose keys take it
-	for prefix, m := range k.maps {
-		m.kin = nil
-		if prefix == "" || !m.wordy {
-			continue
-		}
-		for key := range m.known {
-			suffix := key[len(prefix):]
-			if m.witnesses[key] {
-				kin.learn(kinPrefix + suffix)
-			} else {
-				kin.learnRun(kinPrefix + suffix)
-			}
-			first := firstSegment(suffix)
-			if owners[first] == nil {
-				owners[first] = map[string]bool{}
-			}
-			owners[first][prefix] = true
-		}
-	}
-	kin.judge()
-	k.kin = kin
-	if !kin.namesLike() {
-		return
-	}
-	for prefix, m := range k.maps {
-		if prefix == "" || !m.wordy || len(m.witnesses) >= kinWitnesses || len(m.known) == 0 {
-			continue
-		}
-		shared := 0
-		for key := range m.known {
-			if len(owners[firstSegment(key[len(prefix):])]) >= 2 {
-				shared++
-			}
-		}
-		if 2*shared > len(m.known) {
-			m.kin = kin
-		}
-	}
-}
-
-// firstSegment returns key up to and with its first byte that is not a
-// letter or digit (all of it when it has none).
-func firstSegment(key string) string {
-	for i := 0; i < len(key); i++ {
-		if !isAlnum(key[i]) {
-			return key[:i+1]
-		}
-	}
-	return key
 }
 
 // of returns the map of the range [start, end): its prefix's when both

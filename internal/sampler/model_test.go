@@ -182,7 +182,7 @@ func TestNamesPieceIsAsUncertainAsItsClusters(t *testing.T) {
 	values[3] = 5_000
 	ids := pieceRead{coverage: 0.1, values: values, rows: 50, bytes: 5_000}
 	names := ids
-	names.names = 2_000_000 // its even share of the tablet's bytes
+	names.evenShare = 2_000_000 // its even share of the tablet's bytes
 	e, n := ids.estimate(100, 0), names.estimate(100, 0)
 	if e.bytes != 50_000 || n.bytes != 50_000 {
 		t.Fatalf("estimates %g and %g bytes, want 50,000 (5,000 read over coverage 0.1)", e.bytes, n.bytes)

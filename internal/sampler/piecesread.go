@@ -132,9 +132,9 @@ type pieceRead struct {
 	complete, cutBytes float64
 	cutLine            float64
 	lineless           bool
-	// names is, for a piece of a prefix of names, its even share of the
-	// tablet's bytes (see [pieceRead.estimate]); 0 for others.
-	names float64
+	// evenShare is, for a piece of a prefix of names, its even share of
+	// the tablet's bytes (see [pieceRead.estimate]); 0 for others.
+	evenShare float64
 }
 
 // sweptOnLine reports whether the piece was swept and its cut parts are
@@ -173,18 +173,18 @@ func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 	rows := max(pr.rows/c, 1/c, expected)
 	poisson := meanBytes * meanBytes * rows * max(0, 1-c) / c
 	var clusters float64
-	if pr.names > 0 {
-		// Names cluster at points of any line its map knows, and the
-		// spans read a few clusters, as many as found any: their
-		// estimate is as uncertain as a count of that many clusters, of
-		// a piece that may hold its whole share of the tablet.
+	if pr.evenShare > 0 {
+		// Names cluster at points of the line (a user's rows sort
+		// together): each span that read a row read about one cluster,
+		// and the piece, which may hold its whole even share of the
+		// tablet, is known as well as a count of that many clusters.
 		hits := 0
 		for _, v := range pr.values {
 			if v > 0 {
 				hits++
 			}
 		}
-		clusters = pr.names * pr.names * max(0, 1-c) / float64(max(hits, 1))
+		clusters = pr.evenShare * pr.evenShare * max(0, 1-c) / float64(max(hits, 1))
 	}
 	return pieceEstimate{bytes: bytes, variance: max(between, poisson, clusters, 1e-9)}
 }
@@ -256,7 +256,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		b := &budgets[h]
 		pr := &found[h]
 		if s.plan.namesPiece(pc) {
-			pr.names = float64(tablet.SampledBytes) / float64(len(pieces))
+			pr.evenShare = float64(tablet.SampledBytes) / float64(len(pieces))
 		}
 		// A piece without a sure model is read from its first key first:
 		// a tiny one is then counted exactly, and of a larger one the rows
@@ -287,8 +287,9 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 					b.rows = min(float64(returned)/u*(1-u), plan.rows)
 					if s.plan.namesPiece(pc) {
 						// A line of names places a head's few rows too
-						// unevenly to say how many follow: the piece gets at
-						// least its even share of the tablet.
+						// unevenly to say how many follow: the piece keeps
+						// at least its even share of the tablet, which it
+						// was planned at (see [budgetPieces]).
 						b.rows = max(b.rows, plan.rows/float64(len(pieces)))
 					}
 				}

@@ -1,0 +1,98 @@
+package sampler
+
+// kinPrefix is the prefix of the kin map's keys, which are the keys of
+// other prefixes after their own.
+const kinPrefix = "\x00"
+
+// kinWitnesses is how many witnesses a map of names needs to keep its
+// own line rather than its kin's.
+const kinWitnesses = judgedKeys
+
+// judgeKin lets the maps of names that know few keys take the line of
+// their kin. A table of several datasets keyed by the same things (the
+// users of user#, post# and like#) holds the same names after every
+// prefix: a prefix whose map knows a dozen of its keys lays them on a
+// line that runs through every string of letters, where its spans find
+// nothing, while together the prefixes' maps know hundreds.
+//
+// The kin of a prefix whose keys hold letters past the hex ones are the
+// other such prefixes whose known keys mostly begin (up to their first
+// byte that is not a letter or digit) as another prefix's do: the same
+// vocabulary, not merely letters (random base-36 ids share no first
+// word). The kin map holds the keys of every kin after their prefix; a
+// kin of fewer than kinWitnesses witnesses takes its line when the kin
+// map's keys are names.
+func (k *keyMaps) judgeKin() {
+	owners := map[string]map[string]bool{} // first segment → the prefixes whose keys take it
+	for prefix, m := range k.maps {
+		m.kin = nil
+		if !wordyPrefix(prefix, m) {
+			continue
+		}
+		for key := range m.known {
+			first := firstSegment(key[len(prefix):])
+			if first == "" {
+				continue
+			}
+			if owners[first] == nil {
+				owners[first] = map[string]bool{}
+			}
+			owners[first][prefix] = true
+		}
+	}
+	kin := newKeyMap(kinPrefix)
+	var kins []*keyMap
+	for prefix, m := range k.maps {
+		if !wordyPrefix(prefix, m) || !sharesWords(prefix, m, owners) {
+			continue
+		}
+		kins = append(kins, m)
+		for key := range m.known {
+			if m.witnesses[key] {
+				kin.learn(kinPrefix + key[len(prefix):])
+			} else {
+				kin.learnRun(kinPrefix + key[len(prefix):])
+			}
+		}
+	}
+	kin.judge()
+	k.kin = kin
+	if !kin.namesLike() {
+		return
+	}
+	for _, m := range kins {
+		if len(m.witnesses) < kinWitnesses {
+			m.kin = kin
+		}
+	}
+}
+
+// wordyPrefix reports whether map m of a top-level prefix holds letters
+// past the hex ones.
+func wordyPrefix(prefix string, m *keyMap) bool {
+	return prefix != "" && m.wordy && len(m.known) > 0
+}
+
+// sharesWords reports whether most of the known keys of prefix's map m
+// begin as a known key of another prefix does (owners gives the prefixes
+// whose known keys take each first segment).
+func sharesWords(prefix string, m *keyMap, owners map[string]map[string]bool) bool {
+	shared := 0
+	for key := range m.known {
+		if len(owners[firstSegment(key[len(prefix):])]) >= 2 {
+			shared++
+		}
+	}
+	return 2*shared > len(m.known)
+}
+
+// firstSegment returns key up to and with its first byte that is not a
+// letter or digit (all of it when it has none).
+func firstSegment(key string) string {
+	for i := 0; i < len(key); i++ {
+		if !isAlnum(key[i]) {
+			return key[:i+1]
+		}
+	}
+	return key
+}
