@@ -156,6 +156,10 @@ func abs(x int) int {
 // and its variance, from the model, its spans, or both.
 type pieceEstimate struct {
 	bytes, variance float64
+	// spans is the variance of the spans' estimate alone, without the
+	// floor of a piece of names (see [pieceRead.estimate]): the reads'
+	// own, which judges whether they explain the tablet's bytes.
+	spans float64
 }
 
 // inconsistent is how many standard deviations of the pieces' estimates

@@ -186,7 +186,8 @@ func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 		}
 		clusters = pr.evenShare * pr.evenShare * max(0, 1-c) / float64(max(hits, 1))
 	}
-	return pieceEstimate{bytes: bytes, variance: max(between, poisson, clusters, 1e-9)}
+	own := max(between, poisson, 1e-9)
+	return pieceEstimate{bytes: bytes, variance: max(own, clusters), spans: own}
 }
 
 // readTag says how the rows of one read of a tablet's pieces are
@@ -377,7 +378,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		}
 		e := pr.estimate(plan.rowBytes, budgets[h].rows)
 		spansSee += pr.head + e.bytes
-		seeVariance += e.variance
+		seeVariance += e.spans // what the spans saw, not the names' floor
 		est[h] = e
 		if m := pieces[h].model; m.relVar > 0 && !pr.exact {
 			est[h] = combine(e, pieceEstimate{bytes: max(m.bytes-pr.head, 0), variance: m.relVar * m.bytes * m.bytes})
