@@ -59,15 +59,8 @@ func TestKeyMapFollowsTheKeysOfEveryForm(t *testing.T) {
 					worst, at = d, keys[i]
 				}
 			}
-			width, empty, spans := 64/float64(len(keys)), 0, 200
-			for j := range spans {
-				u := (float64(j) + 0.5) / float64(spans) * (1 - width)
-				lo, _ := slices.BinarySearch(keys, line.at(u))
-				hi, _ := slices.BinarySearch(keys, line.at(u+width))
-				if hi <= lo {
-					empty++
-				}
-			}
+			spans := 200
+			empty := emptySpans(line, keys, 64, spans)
 			t.Logf("%-10s seed %d: %6d keys of %s, worst rank error %.3f at %s; %d of %d spans empty", form, seed, len(keys), prefix, worst, at, empty, spans)
 			if worst > maxRank {
 				t.Errorf("%s seed %d: key %s lies %.3f of the line from its rank (at most %.2f)", form, seed, at, worst, maxRank)
@@ -77,6 +70,21 @@ func TestKeyMapFollowsTheKeysOfEveryForm(t *testing.T) {
 			}
 		}
 	}
+}
+
+// emptySpans returns how many of spans spans, each rows keys wide and
+// spread evenly over line, hold none of keys (sorted).
+func emptySpans(line segment, keys []string, rows float64, spans int) int {
+	width, empty := rows/float64(len(keys)), 0
+	for j := range spans {
+		u := (float64(j) + 0.5) / float64(spans) * (1 - width)
+		lo, _ := slices.BinarySearch(keys, line.at(u))
+		hi, _ := slices.BinarySearch(keys, line.at(u+width))
+		if hi <= lo {
+			empty++
+		}
+	}
+	return empty
 }
 
 // A position inside a prefix counts from the end of the prefix: the same
@@ -167,16 +175,7 @@ func TestFewNamesTakeTheirKinsLine(t *testing.T) {
 		emptyShare := func(maps *keyMaps) float64 {
 			keys := byPrefix["c#"]
 			line := maps.of("c#", "c$").segmentOf(keys[0], keys[len(keys)-1]+"\x00")
-			width, empty, spans := 16/float64(len(keys)), 0, 200
-			for j := range spans {
-				u := (float64(j) + 0.5) / float64(spans) * (1 - width)
-				lo, _ := slices.BinarySearch(keys, line.at(u))
-				hi, _ := slices.BinarySearch(keys, line.at(u+width))
-				if hi <= lo {
-					empty++
-				}
-			}
-			return float64(empty) / float64(spans)
+			return float64(emptySpans(line, keys, 16, 200)) / 200
 		}
 		alone := newKeyMaps(topPrefixer("#"))
 		learn(alone, "c#", 12)
