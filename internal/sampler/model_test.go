@@ -1,9 +1,12 @@
 package sampler
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/btviz/btviz/internal/keyspace"
 )
 
 // Spans spread one every n-th of a line from a random place cover every
@@ -193,5 +196,49 @@ func TestNamesPieceIsAsUncertainAsItsClusters(t *testing.T) {
 	}
 	if sd := math.Sqrt(e.variance); sd >= want/2 {
 		t.Errorf("ids piece: sd %.0f, want the spans' own (well under %.0f)", sd, want/2)
+	}
+}
+
+// A table of many small prefixes, every tablet cut into pieces that no
+// model sizes, plans to read at most readCeiling times its fraction's
+// rows with what finding the pieces read and the pieces' heads; one of
+// few pieces keeps every tablet at 1/pieceBoost of the fraction or more.
+func TestBoostPiecesStaysUnderTheReadCeiling(t *testing.T) {
+	const tablets, rows, rowBytes = 30, 20_000, 40
+	spans := make([]span, tablets)
+	for i := range spans {
+		spans[i] = span{start: fmt.Sprintf("t%03d", i), end: fmt.Sprintf("t%03d", i+1), bytes: rows * rowBytes}
+	}
+	spans[0].start, spans[tablets-1].end = "", ""
+	for _, tc := range []struct {
+		name          string
+		pieces, boost int // pieces in a tablet, and in how many tablets
+		ceiling       bool
+	}{
+		{"8 pieces in every tablet", 8, tablets, true},
+		{"2 pieces in 5 tablets", 2, 5, false},
+	} {
+		p := newPlan(spans, mapShape{measured: true, tablets: true, rowBytes: rowBytes}, Options{Fraction: 0.01, Concurrency: 2})
+		if p.method != keyspace.MethodPositions {
+			t.Fatalf("method %q", p.method)
+		}
+		p.pieces = make([]tabletPieces, len(p.tablets))
+		for i := range p.pieces {
+			p.pieces[i] = make(tabletPieces, 1)
+			if i < tc.boost {
+				p.pieces[i] = make(tabletPieces, tc.pieces)
+			}
+		}
+		target := 0.01 * tablets * rows
+		spent := 0.15 * target // the pilot, the pieces' ends, the probes
+		fraction := p.boostPieces(spent)
+		planned := spent + p.readRows + p.headRows(fraction)
+		t.Logf("%s: tablets read at %.3f%%, %.0f rows planned of %.0f", tc.name, 100*fraction, planned, target)
+		if planned > readCeiling*target*1.01 {
+			t.Errorf("%s: %.0f rows planned, past %.1f times the fraction's %.0f", tc.name, planned, readCeiling, target)
+		}
+		if !tc.ceiling && fraction < 0.01/pieceBoost {
+			t.Errorf("%s: tablets read at %.4f, below the fraction over pieceBoost", tc.name, fraction)
+		}
 	}
 }
