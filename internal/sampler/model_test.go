@@ -102,6 +102,17 @@ func TestSplitPieces(t *testing.T) {
 	if math.Abs(bytes[0]-45_400) > 1e-6 || math.Abs(bytes[1]-4600) > 1e-6 || math.Abs(scales[1]-2.6) > 1e-9 {
 		t.Errorf("split %v, scales %v: want 45,400 and 4,600, the cut parts scaled by 2.6", bytes, scales)
 	}
+	// A line that carried a tiny piece's cut parts far past its tablet
+	// (to 947 GB, in a tablet of 4 MB) moves back to what the tablet
+	// leaves, and its variance is at most that of anything between none
+	// and all of the tablet's bytes not read exactly: a quarter of their
+	// square, not the move's.
+	lost := pieceRead{swept: true, complete: 2000, cutBytes: 1000, cutLine: 947e9}
+	bytes, variances, _ = splitPieces(4e6, []pieceEstimate{{bytes: 4e6, variance: 1e10}, {bytes: 947e9, variance: 1e24}}, []pieceRead{spans, lost})
+	if room := 4e6 - 2000 - 1000; variances[1] > room*room/4 || variances[0] > room*room/4 || bytes[1] > 4e6 {
+		t.Errorf("split %v, variances %v: want at most %v each, a quarter of the room's square", bytes, variances, room*room/4)
+	}
+
 	// Estimates that exceed the tablet shrink to it; a swept piece keeps
 	// what it read.
 	bytes, _, _ = splitPieces(30_000, []pieceEstimate{{bytes: 40_000, variance: 1e6}, {}}, []pieceRead{spans, swept})
