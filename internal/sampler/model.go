@@ -224,7 +224,7 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 		}
 	}
 	rest = max(rest, 0)
-	room := rest // the bytes no read counted exactly
+	room := rest // the tablet's bytes its reads did not hold whole
 	// The swept pieces' cut parts hold what the spans' estimates leave.
 	if left := rest - spans; cut > 0 && left > cut {
 		for h := range est {
@@ -337,8 +337,11 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 		// carried its cut parts to 947 GB, moved back to 2 kB, had been
 		// given that move as its variance, and its table of 763,294 rows
 		// an interval up to 44.7 billion (a generated shape of issue 26,
-		// seed 64110823, at 1%).
-		variances[h] = min(variances[h], room*room/4)
+		// seed 64110823, at 1%). Reads that hold more than the tablet's
+		// bytes (its offsets are approximate) leave no room to cap by.
+		if room > 0 {
+			variances[h] = min(variances[h], room*room/4)
+		}
 	}
 	return bytes, variances, scales
 }

@@ -35,8 +35,10 @@ import (
 // A prefix's rows are then counted where they are, and no span cut short
 // by its row limit stands for rows of the next prefix.
 
-// maxPieces is the most pieces a tablet is cut into; past it, the rest of
-// the tablet is one piece. A tablet cut into fewer gets one piece for
+// maxPieces is the most pieces a tablet is cut into by its prefixes;
+// past them, the rest of the tablet is one piece up to its last prefix,
+// and that prefix another (see [scanner.restPieces]), so a tablet holds
+// at most maxPieces+1. A tablet cut into fewer gets one piece for
 // every pieceRows rows its plan reads, at least minPieces: each piece
 // costs its reads of its ends and at least minPieceSpans spans, and a
 // tablet of many small prefixes (keys that start with a timestamp make
@@ -67,14 +69,19 @@ func (p *plan) piecesOf(i int) int {
 // piece is one top-level prefix's part of a tablet.
 type piece struct {
 	// prefix is its top-level prefix; "" for the rest of a tablet past
-	// maxPieces, or keys without delimiters, on the pooled map.
+	// its most pieces, or keys without delimiters, on the pooled map.
 	prefix string
 	// from and to bound its line [from, to): the tablet's start or its
-	// first row, and the tablet's end or just past its last row.
+	// first row, and the tablet's end or just past its last row; the
+	// rest of a tablet past its most pieces ends, and the piece of the
+	// tablet's last prefix after it starts, at that prefix (see
+	// [scanner.restPieces]).
 	from, to string
 	// first and last are its first and last rows, where read ("" when
 	// not: the first piece starts at the tablet's start, the last piece
-	// of a tablet that is not the last runs to the tablet's end).
+	// of a tablet that is not the last runs to the tablet's end, and the
+	// rest of a tablet and its last prefix's piece after it were not
+	// read where they meet).
 	first, last string
 	// stop is where its rows end at the latest: the end of its prefix,
 	// or of the tablet.
@@ -243,13 +250,17 @@ func (p *plan) replan(sized []rowSizes) {
 // [plan.boostPieces]).
 const pieceBoost = 3
 
-// readCeiling is the most the rows a position sample plans to read may
-// come to, with its pilot, its probes and its pieces' ends and heads, as
-// a multiple of its fraction's rows: the spans' continuations, the rest
-// of a piece read after its head and the sweeps of pieces whose spans
-// found nothing read up to a fifth more than planned (1.57% of a table
-// of 66 prefixes at 1%, on a ceiling of 1.3), and issue 26 bounds a 1%
-// sample at 1.5%.
+// readCeiling is what the rows a position sample plans to read aim at,
+// with its pilot, its probes and its pieces' ends and heads, as a
+// multiple of its fraction's rows, where the floors of its spans'
+// budget would take them past it. It is an aim, not a bound: a
+// tablet's plan keeps its own least spans and probes (which at 0.1%
+// decide: see [planTablet]), the reads spent before the plan are not
+// taken back, the heads are counted as [plan.headRows] expects them,
+// and the spans' continuations, the rest of a piece read after its
+// head and the sweeps of pieces whose spans found nothing read up to a
+// fifth more than planned (1.57% of a table of 66 prefixes at 1%, on a
+// ceiling of 1.3). Issue 26 bounds a 1% sample at 1.5%.
 const readCeiling = 1.2
 
 // boostPieces plans the tablets again for pieceBoost and for what the
@@ -260,9 +271,10 @@ const readCeiling = 1.2
 // fraction of the tablets' rows, and its spans at least half of it. Call
 // it once the pieces are found and the model fitted; the tablets read
 // whole stay whole, and no tablet reads less than 1/pieceBoost of the
-// fraction; both floors give way where they would read past
-// readCeiling. It returns the
-// share of its rows each tablet is planned to read.
+// fraction; both floors give way where the spans they plan would take
+// the reads past readCeiling. It returns the share of its rows a
+// tablet's plan reads before the boost (a boosted piece reads
+// pieceBoost times it).
 func (p *plan) boostPieces(spent float64) float64 {
 	var total, boosted float64
 	for i, t := range p.tablets {
