@@ -19,10 +19,11 @@ import (
 // of 2,400 rows, 21% of the table. The rest of the tablet past its most
 // pieces runs to the table's end; it was taken for a piece of the prefix
 // it starts in, whose line ends where that prefix does, so no span
-// landed in "zz#": it was missing from the snapshot (2 of 16 scans), or
+// landed in "zz#": it was missing from the snapshot (2 of 26 scans), or
 // the tablet's bytes, which its spans could not explain, were read
-// again in full (3,760 rows a scan); a generated table whose rest piece
-// did seem to explain them lost a prefix of 7.5% (see restPieces). Over
+// again in full (3,732–3,760 rows a scan); a generated table whose rest
+// piece did seem to explain them lost a prefix of 7.5% (see
+// restPieces). Over
 // five seeds the last tablet's pieces end in one of "zz#", after a rest
 // on the pooled map that ends where "zz#" starts; the last prefix is in
 // every snapshot, its share within 3 points (0.00–1.47 measured in 100
