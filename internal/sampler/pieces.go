@@ -23,7 +23,7 @@ import (
 //     finds the next piece's first row, and one back from it the
 //     piece's last row, up to maxPieces pieces (see [plan.piecesOf]; the
 //     rest of the tablet is then one piece on the table's pooled key
-//     map, and its last prefix another: see [scanner.restPieces]); a
+//     map, and its last prefix another: see [restPieces]); a
 //     tablet that holds one prefix after all keeps one piece;
 //   - each piece is a line of its prefix's own key map (see [keyMap]):
 //     from the tablet's start (or its first row) to its last row, the
@@ -37,7 +37,7 @@ import (
 
 // maxPieces is the most pieces a tablet is cut into by its prefixes;
 // past them, the rest of the tablet is one piece up to its last prefix,
-// and that prefix another (see [scanner.restPieces]), so a tablet holds
+// and that prefix another (see [restPieces]), so a tablet holds
 // at most maxPieces+1. A tablet cut into fewer gets one piece for
 // every pieceRows rows its plan reads, at least minPieces: each piece
 // costs its reads of its ends and at least minPieceSpans spans, and a
@@ -75,7 +75,7 @@ type piece struct {
 	// first row, and the tablet's end or just past its last row; the
 	// rest of a tablet past its most pieces ends, and the piece of the
 	// tablet's last prefix after it starts, at that prefix (see
-	// [scanner.restPieces]).
+	// [restPieces]).
 	from, to string
 	// first and last are its first and last rows, where read ("" when
 	// not: the first piece starts at the tablet's start, the last piece
@@ -507,7 +507,7 @@ func (w *worker) findPieces(ctx context.Context, i int) (tabletPieces, error) {
 		if cur.stop == end && end != "" {
 			cur.to = end // the last piece runs to the tablet's end
 			if cur.prefix != "" && s.top(end) != cur.prefix && end != keyspace.PrefixEnd(cur.prefix) {
-				pieces = append(pieces, s.restPieces(cur, s.top(end), "")...)
+				pieces = append(pieces, restPieces(cur, s.top(end), "")...)
 				break
 			}
 			pieces = append(pieces, cur)
@@ -521,7 +521,7 @@ func (w *worker) findPieces(ctx context.Context, i int) (tabletPieces, error) {
 			cur.last, cur.to = last, last+"\x00"
 			if cur.stop == end && s.top(last) != cur.prefix {
 				// The rest of the table, past the tablet's most pieces.
-				pieces = append(pieces, s.restPieces(cur, s.top(last), last)...)
+				pieces = append(pieces, restPieces(cur, s.top(last), last)...)
 				break
 			}
 			pieces = append(pieces, cur)
@@ -569,10 +569,10 @@ func (w *worker) findPieces(ctx context.Context, i int) (tabletPieces, error) {
 // lastRow is the tablet's last row when it was read (the table's last
 // tablet), else "". Without a delimited last prefix, the rest is one
 // pooled piece.
-func (s *scanner) restPieces(cur piece, last, lastRow string) tabletPieces {
+func restPieces(cur piece, last, lastRow string) tabletPieces {
 	rest := cur
 	rest.prefix = ""
-	if last == "" || last <= cur.from {
+	if last == "" {
 		return tabletPieces{rest}
 	}
 	rest.to, rest.stop, rest.last = last, last, ""
