@@ -102,7 +102,8 @@ func loadShape(t *testing.T, shape tableshape.Shape) (addr string, counter *clou
 // Sampled scans stay accurate on generated shapes of tables (issue 26).
 // Each run draws fresh shapes (internal/tableshape.ForSeed: 0.6–1M rows,
 // the families in turn; seeds from internal/testkit/seeds, logged;
-// BTVIZ_SEED replays a run, BTVIZ_SHAPES sets how many, 5 by default)
+// BTVIZ_SEED replays a run, its tablet maps too, BTVIZ_SHAPES sets how
+// many, 5 by default)
 // until it has checked that many without names, samples each at 0.1%,
 // 1% and 10% behind Cloud-like tablets, and checks against the shapes'
 // exact counts:

@@ -123,10 +123,10 @@ func TestSampledFindingsAgreeWithFullScanOnTablets(t *testing.T) {
 		agreed += tablesAgreed
 		total += agreementSeeds
 	}
-	// The goal is every scan. The emulator's samples, from which the
-	// tablet boundaries are cut, differ from run to run; over runs, one
-	// scan in a few hundred has raised a hot-key-range in a thin tablet
-	// where its rows weigh a lot.
+	// The goal is every scan. The tablet map is the same every run (the
+	// row nearest each cut point: see internal/emulator/cloudlike), the
+	// seeds are not; over runs, one scan in a few hundred has raised a
+	// hot-key-range in a thin tablet where its rows weigh a lot.
 	t.Logf("agreement: %d/%d sampled scans, %d uncertain findings excused", agreed, total, excused)
 	if agreed < total-total*allMissesPercent/100 {
 		t.Errorf("%d of %d sampled scans agree with the full scan; want at least %d%%", agreed, total, 100-allMissesPercent)
@@ -135,9 +135,8 @@ func TestSampledFindingsAgreeWithFullScanOnTablets(t *testing.T) {
 
 // A table whose tablet map has one tablet ten times its neighbours gets
 // tablet-skew there, from a full scan and from every sampled one. The
-// layout asks for twelve times: a boundary lands on the emulator's
-// sampled row nearest its cut point, which moves tablet sizes by several
-// percent either way.
+// layout asks for twelve times: a boundary lands on the row nearest its
+// cut point, which moves tablet sizes of few rows either way.
 func TestTabletTenTimesItsNeighboursIsSkewed(t *testing.T) {
 	sizes := []float64{1, 1, 1, 1, 12, 1, 1, 1, 1}
 	target := emutest.Seed(t, "users-reversed-ids", cloudlike.ServerOptions(cloudlike.Layout{Sizes: sizes}, nil)...)

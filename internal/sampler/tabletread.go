@@ -107,6 +107,11 @@ func (w *worker) tabletReader(i int) *rangeReader {
 // empty key (the least of all, not the end of the table), is empty.
 func spanKeys(at func(float64) string, from, to float64, lineFrom, lineTo, after string) (start, end string, empty bool) {
 	start = max(at(from), lineFrom, after)
+	if from <= 0 {
+		// The line's first key, not the key its first place rounds to,
+		// which can lie past it.
+		start = max(lineFrom, after)
+	}
 	end = at(to)
 	switch {
 	case to >= 1:

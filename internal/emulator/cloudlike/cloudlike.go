@@ -7,11 +7,12 @@
 // The emulator answers SampleRowKeys with about 1% of its rows, picked at
 // random, and the exact count of value bytes before each. Cloud Bigtable
 // answers tablet boundaries, hundreds of MB apart. [ServerOptions] are gRPC
-// server interceptors that coarsens the emulator's own answer into tablets: of
-// the emulator's samples it keeps those nearest to the cut points a
-// [Layout] asks for (even tablets, or tablets of given relative sizes),
-// each with its true byte offset. Every other call, and every row, is the
-// emulator's: the data path is the real server. Like Cloud Bigtable's, the
+// server interceptors that answer tablets instead: a boundary on the row
+// nearest each cut point a [Layout] asks for (even tablets, or tablets of
+// given relative sizes), each with its true byte offset, found by reading
+// the table at the server, so that the same rows always get the same map
+// (a test that logs its seed replays its tablets too). Every other call,
+// and every row, is the emulator's: the data path is the real server. Like Cloud Bigtable's, the
 // tablet map is server state, not drawn afresh per call: it is computed
 // once per table and kept until a call changes that table's data (a
 // write to one table leaves every other table's map as it was).
@@ -26,6 +27,7 @@ package cloudlike
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,9 +41,9 @@ import (
 // Layout says where the tablet boundaries fall. Tablets cut the table
 // into that many tablets of about equal bytes; Sizes, when set, gives the
 // tablets' relative sizes instead (for example 1, 1, 10, 1, 1: a tablet
-// ten times its neighbours). The emulator samples about one row in a
-// hundred, so a boundary lands on the sampled row nearest its cut point,
-// and a table of few rows gets fewer tablets than asked.
+// ten times its neighbours). A boundary lands on the row that starts
+// nearest its cut point, so a table of few rows gets fewer tablets than
+// asked.
 type Layout struct {
 	Tablets int
 	Sizes   []float64
@@ -73,10 +75,15 @@ func (l Layout) weights() []float64 {
 	return weights
 }
 
-// Counter counts what ReadRows calls sent, at the server.
+// Counter counts what ReadRows calls sent, at the server, and the tablet
+// maps computed.
 type Counter struct {
-	rows, calls atomic.Int64
+	rows, calls, maps atomic.Int64
 }
+
+// Maps returns how many tablet maps were computed so far: once per table,
+// and again after a call changed it.
+func (c *Counter) Maps() int64 { return c.maps.Load() }
 
 // Rows returns the rows sent so far.
 func (c *Counter) Rows() int64 { return c.rows.Load() }
@@ -84,7 +91,7 @@ func (c *Counter) Rows() int64 { return c.rows.Load() }
 // Calls returns the ReadRows calls answered so far.
 func (c *Counter) Calls() int64 { return c.calls.Load() }
 
-// Reset sets both counts to zero.
+// Reset sets the counts of rows and calls to zero.
 func (c *Counter) Reset() {
 	c.rows.Store(0)
 	c.calls.Store(0)
@@ -94,7 +101,7 @@ func (c *Counter) Reset() {
 // make the emulator answer SampleRowKeys with the layout's tablets and
 // count ReadRows rows in counter (which may be nil).
 func ServerOptions(layout Layout, counter *Counter) []grpc.ServerOption {
-	m := &maps{layout: layout, cached: map[string]tabletMap{}}
+	m := &maps{layout: layout, cached: map[string]tabletMap{}, counter: counter}
 	stream := grpc.ChainStreamInterceptor(func(srv any, stream grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 		switch {
 		case strings.HasSuffix(info.FullMethod, "/SampleRowKeys"):
@@ -208,6 +215,8 @@ type maps struct {
 	layout Layout
 	mu     sync.Mutex
 	cached map[string]tabletMap
+	// counter, when set, counts the maps computed (see [Counter.Maps]).
+	counter *Counter
 }
 
 // forget drops the map of the table named table ("" for every table).
@@ -221,8 +230,9 @@ func (m *maps) forget(table string) {
 	m.mu.Unlock()
 }
 
-// answer sends the table's tablet map, computing it from the emulator's
-// own answer the first time.
+// answer sends the table's tablet map, computing it the first time: the
+// emulator's own answer gives the table's bytes, and a read of every row
+// at the server puts each boundary on the row nearest its cut point.
 func (m *maps) answer(srv any, stream grpc.ServerStream, handler grpc.StreamHandler) error {
 	req := new(btpb.SampleRowKeysRequest)
 	if err := stream.RecvMsg(req); err != nil {
@@ -236,10 +246,16 @@ func (m *maps) answer(srv any, stream grpc.ServerStream, handler grpc.StreamHand
 		if err := handler(srv, capture); err != nil {
 			return err
 		}
-		tablets = coarsen(capture.samples, m.layout.weights())
+		var err error
+		if tablets, err = m.cut(srv, stream, req.TableName, capture.samples); err != nil {
+			return err
+		}
 		m.mu.Lock()
 		m.cached[req.TableName] = tablets
 		m.mu.Unlock()
+		if m.counter != nil {
+			m.counter.maps.Add(1)
+		}
 	}
 	for _, resp := range tablets {
 		if err := stream.SendMsg(resp); err != nil {
@@ -247,6 +263,95 @@ func (m *maps) answer(srv any, stream grpc.ServerStream, handler grpc.StreamHand
 		}
 	}
 	return nil
+}
+
+// cut returns the tablet map of a table whose emulator's answer is
+// samples: the table's end, with its bytes, and a boundary on the row
+// nearest each cut point the layout's weights put in those bytes, read
+// from the server's rows (srv, the emulator's Bigtable service) so that
+// the same rows always get the same map. A server that cannot be read
+// this way gets the emulator's samples nearest the cut points.
+func (m *maps) cut(srv any, stream grpc.ServerStream, table string, samples []*btpb.SampleRowKeysResponse) (tabletMap, error) {
+	bt, ok := srv.(btpb.BigtableServer)
+	if !ok || len(samples) == 0 {
+		return coarsen(samples, m.layout.weights()), nil
+	}
+	end := samples[len(samples)-1]
+	rows := &rowOffsets{ServerStream: stream, cuts: cutPoints(m.layout.weights(), end.OffsetBytes)}
+	if err := bt.ReadRows(&btpb.ReadRowsRequest{TableName: table}, rows); err != nil {
+		return nil, err
+	}
+	return coarsen(append(rows.rows(), end), m.layout.weights()), nil
+}
+
+// cutPoints returns the byte offsets where the weights cut total bytes.
+func cutPoints(weights []float64, total int64) []int64 {
+	var sum, acc float64
+	for _, w := range weights {
+		sum += w
+	}
+	var cuts []int64
+	for _, w := range weights[:len(weights)-1] {
+		acc += w
+		cuts = append(cuts, int64(acc/sum*float64(total)))
+	}
+	return cuts
+}
+
+// rowOffsets takes a ReadRows answer of every row and keeps, around
+// each cut point, the last row that starts at or before it and the first
+// that starts after it, each with the bytes before it (the sum of the
+// cells' values of the rows before, as the emulator counts a row's
+// size): of every row, these are all [coarsen] compares.
+type rowOffsets struct {
+	grpc.ServerStream
+	cuts    []int64
+	next    int // the first cut no row has started past
+	offset  int64
+	key     []byte
+	size    int64
+	prev    *btpb.SampleRowKeysResponse
+	nearest []*btpb.SampleRowKeysResponse
+}
+
+func (r *rowOffsets) Send(resp *btpb.ReadRowsResponse) error {
+	for _, chunk := range resp.Chunks {
+		if len(chunk.RowKey) > 0 {
+			r.key = chunk.RowKey
+		}
+		r.size += int64(len(chunk.Value))
+		if chunk.GetResetRow() {
+			r.size = 0
+		}
+		if !chunk.GetCommitRow() {
+			continue
+		}
+		row := &btpb.SampleRowKeysResponse{RowKey: slices.Clone(r.key), OffsetBytes: r.offset}
+		for ; r.next < len(r.cuts) && r.cuts[r.next] < row.OffsetBytes; r.next++ {
+			r.keep(r.prev)
+			r.keep(row)
+		}
+		r.prev = row
+		r.offset += r.size
+		r.size = 0
+	}
+	return nil
+}
+
+// keep adds row to the rows kept, once.
+func (r *rowOffsets) keep(row *btpb.SampleRowKeysResponse) {
+	if row != nil && (len(r.nearest) == 0 || r.nearest[len(r.nearest)-1] != row) {
+		r.nearest = append(r.nearest, row)
+	}
+}
+
+// rows returns the rows kept, with the last row read for the cuts no row
+// started past.
+func (r *rowOffsets) rows() []*btpb.SampleRowKeysResponse {
+	if r.next < len(r.cuts) {
+		r.keep(r.prev)
+	}
+	return r.nearest
 }
 
 // capturingStream hands the handler the request already read and keeps
@@ -272,25 +377,20 @@ func (s *capturingStream) SendMsg(m any) error {
 	return nil
 }
 
-// coarsen keeps, of the emulator's samples (in key order, the last one
-// the empty end-of-table key with the total), the one nearest each cut
-// point the weights put in the byte range, and the end of the table.
+// coarsen keeps, of samples (rows with the bytes before them, in key
+// order, the last one the empty end-of-table key with the total: the
+// rows around each cut point, or the emulator's own samples), the one
+// nearest each cut point the weights put in the byte range, and the end
+// of the table.
 func coarsen(samples []*btpb.SampleRowKeysResponse, weights []float64) tabletMap {
 	if len(samples) == 0 {
 		return nil
 	}
 	end := samples[len(samples)-1]
 	keys := samples[:len(samples)-1]
-	var sum float64
-	for _, w := range weights {
-		sum += w
-	}
 	var tablets tabletMap
 	next := 0 // the first sample not yet passed
-	var acc float64
-	for _, w := range weights[:len(weights)-1] {
-		acc += w
-		cut := int64(acc / sum * float64(end.OffsetBytes))
+	for _, cut := range cutPoints(weights, end.OffsetBytes) {
 		for next < len(keys)-1 && keys[next+1].OffsetBytes <= cut {
 			next++
 		}

@@ -85,8 +85,9 @@ func sample(t *testing.T, stub btpb.BigtableClient) []*btpb.SampleRowKeysRespons
 	}
 }
 
-// The emulator answers tablets of the sizes asked for, with true byte
-// offsets, the same until the table changes; ReadRows rows are counted.
+// The emulator answers tablets of the sizes asked for, each boundary on
+// the row nearest its cut point, with true byte offsets, the same until
+// the table changes; ReadRows rows are counted.
 func TestTabletsAndCounts(t *testing.T) {
 	client, stub, counter := serve(t, cloudlike.Layout{Sizes: []float64{1, 2, 1}})
 	got := sample(t, stub)
@@ -99,8 +100,8 @@ func TestTabletsAndCounts(t *testing.T) {
 		if got[i].OffsetBytes != int64(n*valueBytes) {
 			t.Errorf("boundary %q at offset %d, want its true %d", got[i].RowKey, got[i].OffsetBytes, n*valueBytes)
 		}
-		if share := float64(n) / rows; share < want-0.03 || share > want+0.03 {
-			t.Errorf("boundary %d at %.3f of the table, want about %.2f", i, share, want)
+		if share := float64(n) / rows; share != want {
+			t.Errorf("boundary %d at %.4f of the table, want the row at %.2f", i, share, want)
 		}
 	}
 	if again := sample(t, stub); string(again[0].RowKey) != string(got[0].RowKey) {
@@ -124,7 +125,7 @@ func TestTabletsAndCounts(t *testing.T) {
 // A write to one table leaves every other table's tablet map as it was:
 // only the table a call changed is mapped afresh.
 func TestAWriteForgetsOnlyItsTable(t *testing.T) {
-	client, stub, _ := serve(t, cloudlike.Layout{Tablets: 10})
+	client, stub, counter := serve(t, cloudlike.Layout{Tablets: 10})
 	ctx := context.Background()
 	admin, err := bigtable.NewAdminClient(ctx, project, instance)
 	if err != nil {
@@ -139,6 +140,7 @@ func TestAWriteForgetsOnlyItsTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := sample(t, stub)
+	computed := counter.Maps()
 	mut := bigtable.NewMutation()
 	mut.Set("f", "q", 0, make([]byte, 10))
 	if err := client.Open(other).Apply(ctx, "a", mut); err != nil {
@@ -147,9 +149,10 @@ func TestAWriteForgetsOnlyItsTable(t *testing.T) {
 	if err := admin.DropRowRange(ctx, other, "a"); err != nil {
 		t.Fatal(err)
 	}
-	// The emulator samples rows at random: a map drawn afresh would move
-	// some of the nine boundaries.
 	after := sample(t, stub)
+	if counter.Maps() != computed {
+		t.Fatalf("table t was mapped afresh after writes to table u: %d maps computed, then %d", computed, counter.Maps())
+	}
 	if len(after) != len(before) {
 		t.Fatalf("table t was mapped afresh after writes to table u: %d answers, then %d", len(before), len(after))
 	}
@@ -163,7 +166,7 @@ func TestAWriteForgetsOnlyItsTable(t *testing.T) {
 	if err := client.Open(table).Apply(ctx, "k000000", mut); err != nil {
 		t.Fatal(err)
 	}
-	if changed := sample(t, stub); changed[len(changed)-1].OffsetBytes != rows*valueBytes-valueBytes+10 {
-		t.Errorf("after a write to t it ends at %d bytes, want %d", changed[len(changed)-1].OffsetBytes, rows*valueBytes-valueBytes+10)
+	if changed := sample(t, stub); counter.Maps() != computed+1 || changed[len(changed)-1].OffsetBytes != rows*valueBytes-valueBytes+10 {
+		t.Errorf("after a write to t (%d maps computed, then %d) it ends at %d bytes, want %d", computed, counter.Maps(), changed[len(changed)-1].OffsetBytes, rows*valueBytes-valueBytes+10)
 	}
 }
