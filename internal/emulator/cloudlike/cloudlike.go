@@ -26,6 +26,7 @@
 package cloudlike
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -266,22 +267,50 @@ func (m *maps) answer(srv any, stream grpc.ServerStream, handler grpc.StreamHand
 }
 
 // cut returns the tablet map of a table whose emulator's answer is
-// samples: the table's end, with its bytes, and a boundary on the row
-// nearest each cut point the layout's weights put in those bytes, read
-// from the server's rows (srv, the emulator's Bigtable service) so that
-// the same rows always get the same map. A server that cannot be read
-// this way gets the emulator's samples nearest the cut points.
+// samples (rows with the bytes before each, in key order, then the
+// table's end with its bytes): a boundary on the row that starts nearest
+// each cut point the layout's weights put in those bytes, and the end.
+// The samples are random, the map is not: each cut point's rows are read
+// at the server (srv, the emulator's Bigtable service) between the
+// samples around it, about a hundred rows apart, so that the same rows
+// always get the same map. A server that cannot be read this way gets the
+// samples nearest the cut points.
 func (m *maps) cut(srv any, stream grpc.ServerStream, table string, samples []*btpb.SampleRowKeysResponse) (tabletMap, error) {
 	bt, ok := srv.(btpb.BigtableServer)
 	if !ok || len(samples) == 0 {
 		return coarsen(samples, m.layout.weights()), nil
 	}
 	end := samples[len(samples)-1]
-	rows := &rowOffsets{ServerStream: stream, cuts: cutPoints(m.layout.weights(), end.OffsetBytes)}
-	if err := bt.ReadRows(&btpb.ReadRowsRequest{TableName: table}, rows); err != nil {
-		return nil, err
+	keys := samples[:len(samples)-1]
+	var near []*btpb.SampleRowKeysResponse
+	for _, cut := range cutPoints(m.layout.weights(), end.OffsetBytes) {
+		// The samples around the cut: the last at or before it (the
+		// table's start if none), the first past it (the end if none).
+		next, _ := slices.BinarySearchFunc(keys, cut+1, func(s *btpb.SampleRowKeysResponse, off int64) int { return cmp.Compare(s.OffsetBytes, off) })
+		from := &btpb.SampleRowKeysResponse{}
+		if next > 0 {
+			from = keys[next-1]
+		}
+		to := end
+		if next < len(keys) {
+			to = keys[next]
+		}
+		rows := &rowOffsets{ServerStream: stream, cuts: []int64{cut}, offset: from.OffsetBytes}
+		req := &btpb.ReadRowsRequest{TableName: table, Rows: &btpb.RowSet{RowRanges: []*btpb.RowRange{{
+			StartKey: &btpb.RowRange_StartKeyClosed{StartKeyClosed: from.RowKey},
+			EndKey:   &btpb.RowRange_EndKeyOpen{EndKeyOpen: to.RowKey},
+		}}}}
+		if err := bt.ReadRows(req, rows); err != nil {
+			return nil, err
+		}
+		near = append(near, rows.rows()...)
+		if len(to.RowKey) > 0 && rows.next < len(rows.cuts) {
+			near = append(near, to) // no row of the range starts past the cut
+		}
 	}
-	return coarsen(append(rows.rows(), end), m.layout.weights()), nil
+	slices.SortFunc(near, func(a, b *btpb.SampleRowKeysResponse) int { return strings.Compare(string(a.RowKey), string(b.RowKey)) })
+	near = slices.CompactFunc(near, func(a, b *btpb.SampleRowKeysResponse) bool { return string(a.RowKey) == string(b.RowKey) })
+	return coarsen(append(near, end), m.layout.weights()), nil
 }
 
 // cutPoints returns the byte offsets where the weights cut total bytes.
@@ -298,11 +327,12 @@ func cutPoints(weights []float64, total int64) []int64 {
 	return cuts
 }
 
-// rowOffsets takes a ReadRows answer of every row and keeps, around
-// each cut point, the last row that starts at or before it and the first
-// that starts after it, each with the bytes before it (the sum of the
-// cells' values of the rows before, as the emulator counts a row's
-// size): of every row, these are all [coarsen] compares.
+// rowOffsets takes a ReadRows answer of consecutive rows, the first of
+// which starts at offset, and keeps, around each cut point, the last row
+// that starts at or before it and the first that starts after it, each
+// with the bytes before it (the sum of the cells' values of the rows
+// before, as the emulator counts a row's size): of every row, these are
+// all [coarsen] compares.
 type rowOffsets struct {
 	grpc.ServerStream
 	cuts    []int64

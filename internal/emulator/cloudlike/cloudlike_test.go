@@ -170,3 +170,59 @@ func TestAWriteForgetsOnlyItsTable(t *testing.T) {
 		t.Errorf("after a write to t (%d maps computed, then %d) it ends at %d bytes, want %d", computed, counter.Maps(), changed[len(changed)-1].OffsetBytes, rows*valueBytes-valueBytes+10)
 	}
 }
+
+// On rows of uneven sizes every boundary is the row that starts nearest
+// its cut point, however the emulator's own random samples fell: two
+// servers of the same rows answer the same map.
+func TestBoundariesAreTheRowsNearestTheCuts(t *testing.T) {
+	const tablets = 13
+	var maps [2][]*btpb.SampleRowKeysResponse
+	sizes := make([]int64, rows)
+	for i := range sizes {
+		sizes[i] = int64(1 + (i*7919)%997) // 1 to 997 bytes, spread
+	}
+	for k := range maps {
+		client, stub, _ := serve(t, cloudlike.Layout{Tablets: tablets})
+		keys := make([]string, rows)
+		muts := make([]*bigtable.Mutation, rows)
+		for i := range keys {
+			keys[i] = fmt.Sprintf("k%06d", i)
+			muts[i] = bigtable.NewMutation()
+			muts[i].Set("f", "q", 0, make([]byte, sizes[i]))
+		}
+		for i := 0; i < rows; i += 2000 { // under gRPC's 4 MB a message
+			if _, err := client.Open(table).ApplyBulk(context.Background(), keys[i:i+2000], muts[i:i+2000]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		maps[k] = sample(t, stub)
+	}
+	var total int64
+	starts := make([]int64, rows) // the bytes before each row
+	for i, size := range sizes {
+		starts[i] = total
+		total += size
+	}
+	got := maps[0]
+	if len(got) != tablets || got[len(got)-1].OffsetBytes != total {
+		t.Fatalf("%d answers ending at %d bytes, want %d ending at %d", len(got), got[len(got)-1].OffsetBytes, tablets, total)
+	}
+	for j, b := range got[:len(got)-1] {
+		cut := int64(float64(j+1) / tablets * float64(total))
+		var n int
+		fmt.Sscanf(string(b.RowKey), "k%06d", &n)
+		if b.OffsetBytes != starts[n] {
+			t.Errorf("boundary %q at offset %d, want its true %d", b.RowKey, b.OffsetBytes, starts[n])
+		}
+		for _, other := range []int{n - 1, n + 1} {
+			if other >= 0 && other < rows && abs(starts[other]-cut) < abs(starts[n]-cut) {
+				t.Errorf("boundary %d is row %d, %d bytes from its cut; row %d starts %d bytes from it", j, n, abs(starts[n]-cut), other, abs(starts[other]-cut))
+			}
+		}
+		if o := maps[1][j]; string(o.RowKey) != string(b.RowKey) || o.OffsetBytes != b.OffsetBytes {
+			t.Errorf("boundary %d is %q on one server and %q on another", j, b.RowKey, o.RowKey)
+		}
+	}
+}
+
+func abs(x int64) int64 { return max(x, -x) }
