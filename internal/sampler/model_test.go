@@ -4,23 +4,25 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/btviz/btviz/internal/keyspace"
 )
 
-// Spans spread one every n-th of a line from a random place cover every
-// point of it with the same chance, n·width, edges included: a point near
-// a stratum's edge is covered as often as one in its middle (spans drawn
-// at random within strata covered the edges less, so a cluster of keys
-// there was read less often than its weight said).
-func TestSystematicSpansCoverEveryPointAlike(t *testing.T) {
+// Spans one in every n-th of a line, each from a random place of its
+// n-th, cover every point of it with the same chance, n·width, edges
+// included: a span that runs past its n-th's end wraps to its start, so
+// a point near a stratum's edge is covered as often as one in its middle
+// (spans kept inside their strata covered the edges less, so a cluster of
+// keys there was read less often than its weight said).
+func TestStratifiedSpansCoverEveryPointAlike(t *testing.T) {
 	const n, width, draws = 7, 0.03, 20_000
 	rng := rand.New(rand.NewPCG(1, 2))
 	points := []float64{0, 0.001, 1.0 / n, 1.0/n - 0.001, 0.5, 0.999}
 	covered := make([]int, len(points))
 	for range draws {
-		parts := systematic(n, width, rng)
+		parts := stratified(n, width, rng)
 		units := map[int]bool{}
 		prev := -1.0
 		for _, pt := range parts {
@@ -48,6 +50,37 @@ func TestSystematicSpansCoverEveryPointAlike(t *testing.T) {
 		if got := float64(covered[k]) / draws; math.Abs(got-want) > 0.015 {
 			t.Errorf("point %.4f covered %.3f of the time, want %.3f", u, got, want)
 		}
+	}
+}
+
+// Spans over a line whose density cycles once every n-th of it (the
+// day-and-night cycle of epoch-millisecond keys under n spans a day)
+// read its mean density: each span's place is its own, so the spans
+// fall at every phase of the cycle. Spans one every n-th from one random
+// place fell at one phase, and their estimate of the line's rows was off
+// by up to 60%.
+func TestStratifiedSpansReadACycleAtEveryPhase(t *testing.T) {
+	const n, width, draws = 198, 0.105 / 198, 2_000
+	// rows returns the rows of [from, to) of a line of density
+	// 1 + 0.6·sin(2πnx), of which the line holds 1.
+	rows := func(from, to float64) float64 {
+		cycle := func(x float64) float64 { return x - 0.6*math.Cos(2*math.Pi*n*x)/(2*math.Pi*n) }
+		return cycle(to) - cycle(from)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var errs []float64
+	for range draws {
+		var read float64
+		for _, pt := range stratified(n, width, rng) {
+			read += rows(pt.from, pt.to)
+		}
+		errs = append(errs, math.Abs(read/(n*width)-1))
+	}
+	slices.Sort(errs)
+	// Independent places: the estimate's relative sd is about
+	// 0.6/√2/√198 = 0.030, and its 99th percentile of error 2.6 sd.
+	if p99 := errs[len(errs)*99/100]; p99 > 0.1 {
+		t.Errorf("99th percentile of the relative error of the rows read is %.3f, want under 0.1 (one phase for all spans gives up to 0.6)", p99)
 	}
 }
 

@@ -308,13 +308,13 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			b.fit()
 		}
 		width := b.coverage / float64(b.spans)
-		// The spans, one every n-th of the line from a random place:
-		// every point of the line falls in one with the same chance, the
-		// coverage.
+		// The spans, one in every n-th of the line from a random place of
+		// it (see [stratified]): every point of the line falls in one with
+		// the same chance, the coverage.
 		var spanReads []int
 		values := make([]float64, b.spans)
 		after := ""
-		for _, pt := range systematic(b.spans, width, rng) {
+		for _, pt := range stratified(b.spans, width, rng) {
 			start, end, empty := spanKeys(pc.line.at, pt.from, pt.to, pc.from, pc.to, after)
 			if empty {
 				continue

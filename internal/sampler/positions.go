@@ -32,8 +32,8 @@ import (
 //     whose map knows few keys takes the map of its kin, the keys after
 //     every prefix that holds the same names (see [keyMaps.judgeKin]).
 //   - Spans: the tablet's share of the rows to read is split into spans
-//     of equal width spread over its line one every n-th from a random
-//     place (see [systematic]), a piece's over its own line (at least
+//     of equal width, one in every n-th of its line from a random place
+//     of that n-th (see [stratified]), a piece's over its own line (at least
 //     minPieceSpans; a prefix inside the tablet is first tried whole).
 //     Every point of a line falls in a span with the same chance, its
 //     coverage, so every row does, whatever the line. A span is read with
@@ -161,27 +161,30 @@ type part struct {
 	unit     int
 }
 
-// systematic returns the parts of n spans of width (at most 1/n) spread
-// over the line [0, 1) one every 1/n from a random place in the first
-// n-th, in order; the last wraps around to the line's start when it runs
-// past its end. Every point of the line then lies in a span with the
-// same chance, n·width (spans drawn at random within strata cover the
-// strata's edges less often, which a key cluster there would feel).
-func systematic(n int, width float64, rng *rand.Rand) []part {
+// stratified returns the parts of n spans of width (at most 1/n), one in
+// each n-th of the line [0, 1), each from a random place of its own n-th,
+// in order; a span that runs past its n-th's end wraps around to its
+// start. Every point of the line then lies in a span with the same
+// chance, n·width, the strata's edges included, and the spans' places are
+// independent: spans one every n-th from one random place (a systematic
+// sample) all fall at the same phase of a line whose keys' density
+// cycles with a period near 1/n, as epoch-millisecond keys of a day-and-
+// night cycle do (198 spans over 200 days had read 6,351 rows where
+// their width held 4,050: a piece 56% over, the prefix 0.66 points off at
+// 10%).
+func stratified(n int, width float64, rng *rand.Rand) []part {
 	step := 1 / float64(n)
 	width = min(width, step)
-	offset := rng.Float64() * step
 	var parts []part
 	for j := range n {
-		from := offset + float64(j)*step
+		first := float64(j) * step
+		from := first + rng.Float64()*step
 		to := from + width
-		if to > 1 {
-			parts = append(parts, part{from: 0, to: to - 1, unit: j})
-			to = 1
+		if end := first + step; to > end {
+			parts = append(parts, part{from: first, to: first + (to - end), unit: j})
+			to = end
 		}
-		if from < 1 {
-			parts = append(parts, part{from: from, to: to, unit: j})
-		}
+		parts = append(parts, part{from: from, to: min(to, 1), unit: j})
 	}
 	slices.SortFunc(parts, func(a, b part) int { return cmp.Compare(a.from, b.from) })
 	return parts

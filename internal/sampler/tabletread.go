@@ -136,13 +136,13 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
 	r := w.tabletReader(i)
 	names := s.plan.namesPiece(pc)
-	// The spans are spread over the line one every n-th of it from a
-	// random place (see [systematic]), each as wide as its budget of the
-	// tablet's rows, the line being the keys' order as the key map knows
-	// it. Every point of the line falls in a span with the same chance,
-	// the coverage, so every row does: the tablet's rows are estimated from
-	// the spans' over the coverage, and its bytes share out what the
-	// spans saw (a ratio estimator).
+	// The spans are spread over the line one in every n-th of it, from a
+	// random place of that n-th (see [stratified]), each as wide as its
+	// budget of the tablet's rows, the line being the keys' order as the
+	// key map knows it. Every point of the line falls in a span with the
+	// same chance, the coverage, so every row does: the tablet's rows are
+	// estimated from the spans' over the coverage, and its bytes share
+	// out what the spans saw (a ratio estimator).
 	//
 	// A span that hit its row limit was read up to its last row only:
 	// its rows stand for the span's whole width, factor (at least 1)
@@ -156,7 +156,7 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 	var starts []string
 	var factors []float64
 	after := "" // where the last read ended
-	for _, pt := range systematic(plan.spans, width, rng) {
+	for _, pt := range stratified(plan.spans, width, rng) {
 		start, end, empty := spanKeys(line.at, pt.from, pt.to, pc.from, pc.to, after)
 		if empty {
 			continue // no key lies in it: no rows
