@@ -33,8 +33,9 @@ import (
 //     every prefix that holds the same names (see [keyMaps.judgeKin]).
 //   - Spans: the tablet's share of the rows to read is split into spans
 //     of equal width, one in every n-th of its line from a random place
-//     of that n-th (see [stratified]), a piece's over its own line (at least
-//     minPieceSpans; a prefix inside the tablet is first tried whole).
+//     of that n-th (see [stratified]), a piece's over its own line (at
+//     least minPieceSpans; a prefix inside the tablet is first tried
+//     whole).
 //     Every point of a line falls in a span with the same chance, its
 //     coverage, so every row does, whatever the line. A span is read with
 //     a row limit of spanLimitFactor times its budget; one cut short
