@@ -41,13 +41,6 @@ import (
 	"time"
 )
 
-// ScanWait is how long a test of the built btviz waits for a demo table's
-// scan to complete. A full scan of phone-device-day (20,000 rows) takes
-// 4 s on 2 idle cores and 9 s beside three busy loops; CI's slow tier,
-// where the tmux tests run beside the sampler's statistical tests, once
-// took over a minute (its first read at 257 rows/s), which failed a run.
-const ScanWait = 3 * time.Minute
-
 // Strings the TUI shows, for WaitFor.
 const (
 	// PickerShown is on the picker's second line from its first frame.
