@@ -42,7 +42,7 @@ func TestE2ETerminalKeyTimes(t *testing.T) {
 			term := tuitest.Start(t, tuitest.Options{Width: 200, Height: 60, Dir: t.TempDir(), Env: []string{
 				"BIGTABLE_EMULATOR_HOST=", "HOME=" + t.TempDir(),
 			}}, btviz, "--emulator", "--table", tt.table)
-			term.WaitFor(t, tuitest.ScanWait, tuitest.ScanComplete, tuitest.HeatmapTitle)
+			term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.HeatmapTitle)
 			if tt.drill != "" {
 				term.Send("/")
 				term.WaitFor(t, 30*time.Second, tuitest.SearchPrompt)

@@ -235,7 +235,7 @@ func TestE2ETerminalCPUView(t *testing.T) {
 	term := tuitest.Start(t, tuitest.Options{Width: 180, Height: 50, Dir: t.TempDir(), Env: []string{
 		connect.EmulatorHostEnv + "=" + admin.Addr, "HOME=" + t.TempDir(),
 	}}, btviz, "--table", celebrityTable, "--hot-tablets", "24h")
-	screen := term.WaitFor(t, tuitest.ScanWait, tuitest.ScanComplete, tuitest.HeatmapTitle)
+	screen := term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.HeatmapTitle)
 	cycleMetricTo(t, term, screen, tuitest.CPUHeatmap)
 	term.WaitFor(t, 30*time.Second, tuitest.CPUHeatmap+"c1)", tuitest.HotTabletsNote, tuitest.CelebrityBucket, tuitest.HotTabletFinding)
 	term.Send("q")

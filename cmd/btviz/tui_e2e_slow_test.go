@@ -44,7 +44,7 @@ func TestE2ETerminalCelebrityFlow(t *testing.T) {
 	term.WaitFor(t, 30*time.Second, fmt.Sprintf(`2 of %d tables hold "celebrity"`, tables), "social-celebrity-salted")
 	term.WaitUntil(t, 30*time.Second, "the other tables filtered out", func(s string) bool { return !strings.Contains(s, "users-reversed-ids") })
 	term.Send("Enter")
-	term.WaitFor(t, tuitest.ScanWait, tuitest.ScanComplete, tuitest.HeatmapTitle, tuitest.CelebrityBucket,
+	term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.HeatmapTitle, tuitest.CelebrityBucket,
 		tuitest.CelebrityFinding, tuitest.EmulatorNote, tuitest.GCNote)
 
 	// Its finding: details and advice, then a jump to the celebrity's bucket.

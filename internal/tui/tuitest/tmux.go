@@ -15,7 +15,7 @@
 //	term.Send("/")                                                 // filter the tables
 //	term.Type("celebrity")
 //	term.Send("Enter", "Enter")                                    // open social-celebrity
-//	term.WaitFor(t, tuitest.ScanWait, tuitest.ScanComplete, tuitest.CelebrityBucket, tuitest.CelebrityFinding)
+//	term.WaitFor(t, time.Minute, tuitest.ScanComplete, tuitest.CelebrityBucket, tuitest.CelebrityFinding)
 //	term.Send("f")                                                 // focus the findings
 //	term.WaitFor(t, 5*time.Second, tuitest.FindingDetails)
 //	term.Send("q")
@@ -251,7 +251,8 @@ func (term *Terminal) capture() string {
 }
 
 // WaitFor polls the screen until it contains every one of wants, and
-// returns it; it fails the test with the last screen after timeout.
+// returns it; it fails the test with the last screen after timeout
+// (times the slack: see [waitSlack]).
 func (term *Terminal) WaitFor(t testing.TB, timeout time.Duration, wants ...string) string {
 	t.Helper()
 	return term.WaitUntil(t, timeout, strings.Join(wants, " and "), func(screen string) bool {
@@ -264,9 +265,11 @@ func (term *Terminal) WaitFor(t testing.TB, timeout time.Duration, wants ...stri
 	})
 }
 
-// WaitUntil polls the screen until cond holds.
+// WaitUntil polls the screen until cond holds; it fails the test with
+// the last screen after timeout (times the slack: see [waitSlack]).
 func (term *Terminal) WaitUntil(t testing.TB, timeout time.Duration, what string, cond func(screen string) bool) string {
 	t.Helper()
+	timeout = slack(timeout)
 	deadline := time.Now().Add(timeout)
 	screen := ""
 	for {
