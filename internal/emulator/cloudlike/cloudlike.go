@@ -12,10 +12,11 @@
 // given relative sizes), each with its true byte offset, found by reading
 // the table at the server, so that the same rows always get the same map
 // (a test that logs its seed replays its tablets too). Every other call,
-// and every row, is the emulator's: the data path is the real server. Like Cloud Bigtable's, the
-// tablet map is server state, not drawn afresh per call: it is computed
-// once per table and kept until a call changes that table's data (a
-// write to one table leaves every other table's map as it was).
+// and every row, is the emulator's: the data path is the real server.
+// Like Cloud Bigtable's, the tablet map is server state, not drawn afresh
+// per call: it is computed once per table and kept until a call changes
+// that table's data (a write to one table leaves every other table's map
+// as it was).
 //
 // The interceptor also counts, at the server, the rows each ReadRows call
 // sent ([Counter]), so that a test can check what a scan cost the server.
@@ -231,9 +232,8 @@ func (m *maps) forget(table string) {
 	m.mu.Unlock()
 }
 
-// answer sends the table's tablet map, computing it the first time: the
-// emulator's own answer gives the table's bytes, and a read of every row
-// at the server puts each boundary on the row nearest its cut point.
+// answer sends the table's tablet map, computing it the first time (see
+// [maps.cut]).
 func (m *maps) answer(srv any, stream grpc.ServerStream, handler grpc.StreamHandler) error {
 	req := new(btpb.SampleRowKeysRequest)
 	if err := stream.RecvMsg(req); err != nil {
@@ -295,17 +295,21 @@ func (m *maps) cut(srv any, stream grpc.ServerStream, table string, samples []*b
 		if next < len(keys) {
 			to = keys[next]
 		}
-		rows := &rowOffsets{ServerStream: stream, cuts: []int64{cut}, offset: from.OffsetBytes}
+		around := &rowsAround{ServerStream: stream, cut: cut, offset: from.OffsetBytes}
 		req := &btpb.ReadRowsRequest{TableName: table, Rows: &btpb.RowSet{RowRanges: []*btpb.RowRange{{
 			StartKey: &btpb.RowRange_StartKeyClosed{StartKeyClosed: from.RowKey},
 			EndKey:   &btpb.RowRange_EndKeyOpen{EndKeyOpen: to.RowKey},
 		}}}}
-		if err := bt.ReadRows(req, rows); err != nil {
+		if err := bt.ReadRows(req, around); err != nil {
 			return nil, err
 		}
-		near = append(near, rows.rows()...)
-		if len(to.RowKey) > 0 && rows.next < len(rows.cuts) {
-			near = append(near, to) // no row of the range starts past the cut
+		if around.after == nil && len(to.RowKey) > 0 {
+			around.after = to // no row of the range starts past the cut
+		}
+		for _, row := range []*btpb.SampleRowKeysResponse{around.before, around.after} {
+			if row != nil {
+				near = append(near, row)
+			}
 		}
 	}
 	slices.SortFunc(near, func(a, b *btpb.SampleRowKeysResponse) int { return strings.Compare(string(a.RowKey), string(b.RowKey)) })
@@ -327,24 +331,22 @@ func cutPoints(weights []float64, total int64) []int64 {
 	return cuts
 }
 
-// rowOffsets takes a ReadRows answer of consecutive rows, the first of
-// which starts at offset, and keeps, around each cut point, the last row
-// that starts at or before it and the first that starts after it, each
-// with the bytes before it (the sum of the cells' values of the rows
-// before, as the emulator counts a row's size): of every row, these are
-// all [coarsen] compares.
-type rowOffsets struct {
+// rowsAround takes a ReadRows answer of consecutive rows, the first of
+// which starts at offset, and keeps the last row that starts at or before
+// cut and the first that starts after it, each with the bytes before it
+// (the sum of the cells' values of the rows before, as the emulator counts
+// a row's size): of the rows around a cut, these are all [coarsen]
+// compares.
+type rowsAround struct {
 	grpc.ServerStream
-	cuts    []int64
-	next    int // the first cut no row has started past
-	offset  int64
-	key     []byte
-	size    int64
-	prev    *btpb.SampleRowKeysResponse
-	nearest []*btpb.SampleRowKeysResponse
+	cut           int64
+	offset        int64
+	key           []byte
+	size          int64
+	before, after *btpb.SampleRowKeysResponse
 }
 
-func (r *rowOffsets) Send(resp *btpb.ReadRowsResponse) error {
+func (r *rowsAround) Send(resp *btpb.ReadRowsResponse) error {
 	for _, chunk := range resp.Chunks {
 		if len(chunk.RowKey) > 0 {
 			r.key = chunk.RowKey
@@ -356,32 +358,18 @@ func (r *rowOffsets) Send(resp *btpb.ReadRowsResponse) error {
 		if !chunk.GetCommitRow() {
 			continue
 		}
-		row := &btpb.SampleRowKeysResponse{RowKey: slices.Clone(r.key), OffsetBytes: r.offset}
-		for ; r.next < len(r.cuts) && r.cuts[r.next] < row.OffsetBytes; r.next++ {
-			r.keep(r.prev)
-			r.keep(row)
+		if r.after == nil {
+			row := &btpb.SampleRowKeysResponse{RowKey: slices.Clone(r.key), OffsetBytes: r.offset}
+			if row.OffsetBytes <= r.cut {
+				r.before = row
+			} else {
+				r.after = row
+			}
 		}
-		r.prev = row
 		r.offset += r.size
 		r.size = 0
 	}
 	return nil
-}
-
-// keep adds row to the rows kept, once.
-func (r *rowOffsets) keep(row *btpb.SampleRowKeysResponse) {
-	if row != nil && (len(r.nearest) == 0 || r.nearest[len(r.nearest)-1] != row) {
-		r.nearest = append(r.nearest, row)
-	}
-}
-
-// rows returns the rows kept, with the last row read for the cuts no row
-// started past.
-func (r *rowOffsets) rows() []*btpb.SampleRowKeysResponse {
-	if r.next < len(r.cuts) {
-		r.keep(r.prev)
-	}
-	return r.nearest
 }
 
 // capturingStream hands the handler the request already read and keeps
