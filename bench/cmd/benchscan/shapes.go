@@ -75,6 +75,7 @@ func shapes(args []string) error {
 	maxRows := flags.Int("max-rows", tableshape.MaxRows, "most rows a shape holds")
 	fractionList := flags.String("fractions", "0.001,0.01,0.1", "fractions to sample each shape at")
 	runsFile := flags.String("runs", "", "file to write each scan's figures to, one JSON object a line")
+	seedList := flags.String("seeds", "", "comma-separated seeds of the shapes to draw, in place of -seed and -count (to replay some shapes of a run)")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -89,7 +90,24 @@ func shapes(args []string) error {
 	if *first == 0 {
 		*first = uint64(time.Now().UnixNano()) >> 24
 	}
-	fmt.Fprintf(os.Stderr, "shapes: %d shapes from seed %d (replay: benchscan shapes -seed %d -count %d)\n", *count, *first, *first, *count)
+	var seeds []uint64
+	for i := range *count {
+		seeds = append(seeds, *first+uint64(i))
+	}
+	if *seedList != "" {
+		seeds = nil
+		for _, f := range strings.Split(*seedList, ",") {
+			v, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+			if err != nil {
+				return fmt.Errorf("-seeds %s: %q is not a seed; give whole numbers, such as 64110814,64110822", *seedList, f)
+			}
+			seeds = append(seeds, v)
+		}
+		*first, *count = seeds[0], len(seeds)
+		fmt.Fprintf(os.Stderr, "shapes: the %d shapes of seeds %s\n", *count, *seedList)
+	} else {
+		fmt.Fprintf(os.Stderr, "shapes: %d shapes from seed %d (replay: benchscan shapes -seed %d -count %d)\n", *count, *first, *first, *count)
+	}
 	var runs []shapeRun
 	var out *json.Encoder
 	if *runsFile != "" {
@@ -100,8 +118,8 @@ func shapes(args []string) error {
 		defer f.Close()
 		out = json.NewEncoder(f)
 	}
-	for i := range *count {
-		shape := tableshape.ForSeed(*first+uint64(i), *minRows, *maxRows)
+	for _, seed := range seeds {
+		shape := tableshape.ForSeed(seed, *minRows, *maxRows)
 		shapeRuns, err := sampleShape(shape, fractions)
 		if err != nil {
 			return fmt.Errorf("%s: %w", shape, err)
@@ -115,7 +133,7 @@ func shapes(args []string) error {
 			}
 		}
 	}
-	if broke := printShapes(runs, fractions, *first, *count); broke > 0 {
+	if broke := printShapes(runs, fractions, seeds); broke > 0 {
 		return fmt.Errorf("FAIL: %d bounds broken by shapes without names", broke)
 	}
 	fmt.Println("PASS: every shape without names within every bound")
@@ -206,10 +224,14 @@ func loadShape(ctx context.Context, conn *connect.Conn, shape tableshape.Shape) 
 // broke. Shapes with a prefix of names (tableshape.Shape.HasNames) are
 // measured and listed apart: the sampler does not meet the bounds on
 // them (see the README's accuracy section).
-func printShapes(runs []shapeRun, fractions []float64, first uint64, count int) int {
+func printShapes(runs []shapeRun, fractions []float64, seeds []uint64) int {
 	fmt.Printf("\n### Accuracy on generated shapes\n\n")
-	fmt.Printf("%d shapes (internal/tableshape, seeds %d–%d, 0.6–1M rows each), each behind an emulator answering SampleRowKeys with its tablets\n",
-		count, first, first+uint64(count)-1)
+	drawn := fmt.Sprintf("seeds %d–%d", seeds[0], seeds[len(seeds)-1])
+	if !slices.IsSorted(seeds) || int(seeds[len(seeds)-1]-seeds[0]) != len(seeds)-1 {
+		drawn = fmt.Sprintf("seeds %v", seeds)
+	}
+	fmt.Printf("%d shapes (internal/tableshape, %s, 0.6–1M rows each), each behind an emulator answering SampleRowKeys with its tablets\n",
+		len(seeds), drawn)
 	fmt.Printf("(internal/cloudlike), sampled at %v with the shape's seed. Worst error: the largest error of a top-level prefix's share of the\n", fractions)
 	fmt.Printf("rows, per shape; intervals: top-level prefixes whose 95%% interval held the true rows; read: rows read at the server.\n\n")
 	fmt.Printf("| shapes | fraction | worst error: median | worst error: 90th pct | worst error: max | bound | shapes within | intervals holding the truth | rows read: max |\n")
@@ -287,7 +309,11 @@ func printShapes(runs []shapeRun, fractions []float64, first uint64, count int) 
 		}
 	}
 	for i := 1; i < len(fractions); i++ {
-		lo, hi := mean[fractions[i-1]], mean[fractions[i]]
+		lo, okLo := mean[fractions[i-1]]
+		hi, okHi := mean[fractions[i]]
+		if !okLo || !okHi {
+			continue // no shape without names (a run of -seeds of names)
+		}
 		fmt.Printf("Mean worst error without names: %.3f pp at %s, %.3f pp at %s\n", lo, percent(fractions[i-1]), hi, percent(fractions[i]))
 		if fractions[i] > fractions[i-1] && hi >= lo {
 			broke = append(broke, fmt.Sprintf("- more rows, worse: mean worst error %.3f pp at %s, %.3f pp at %s", hi, percent(fractions[i]), lo, percent(fractions[i-1])))
