@@ -128,7 +128,8 @@ func loadShape(t *testing.T, shape tableshape.Shape) (addr string, counter *clou
 // Shapes with a prefix of names (tableshape.Shape.HasNames: the name
 // family, and mixed shapes drawing names) are skipped: the sampler breaks
 // every bound on them (the README gives the figures;
-// TestCloudLikeSampleOfNameKeys checks a table of names). BTVIZ_NAMES=1
+// TestCloudLikeSampleOfNameKeys checks a table of names,
+// TestNamesIntervalsOnGeneratedShapes their intervals). BTVIZ_NAMES=1
 // checks them too, to trace them: with BTVIZ_DEBUG=1 every tablet and
 // piece is logged beside its truth (see debugPieces). See
 // accuracyFractions for how the bounds were measured. A run takes about
@@ -222,6 +223,64 @@ func TestSampleAccuracyOnGeneratedShapes(t *testing.T) {
 	if !(median[0.1] < median[0.001] && mean[0.1] < mean[0.001]) {
 		t.Errorf("more rows, worse: worst error median %.3f pp and mean %.3f pp at 0.1%%, %.3f and %.3f at 10%% (replay: %s=%d)",
 			median[0.001], mean[0.001], median[0.1], mean[0.1], seeds.Env, first)
+	}
+}
+
+// namesShapes is how many shapes of names TestNamesIntervalsOnGeneratedShapes
+// draws, of namesMinRows to namesMaxRows rows, and namesCoverage the least
+// share of their top-level prefixes whose intervals must hold the truth.
+// Measured on 48 shapes (seeds 64112014 to 64112390, every eighth) at 1%:
+// the intervals held for 97.4% of the prefixes pooled (93.4% before a
+// piece of names counted namesSpread times its variance); 200,000 runs of
+// 8 shapes redrawn from them fall below 90% once in 11,000 (before: once
+// in 43). A run takes about 15 s.
+const (
+	namesShapes   = 8
+	namesMinRows  = 100_000
+	namesMaxRows  = 150_000
+	namesCoverage = 0.90
+)
+
+// Per-prefix intervals hold on tables of names (issue 26): each run draws
+// namesShapes fresh shapes of the name family (seeds from
+// internal/testkit/seeds, logged; BTVIZ_SEED replays) of 100,000 to
+// 150,000 rows, samples each at 1% behind Cloud-like tablets, and pools
+// its top-level prefixes: their 95% intervals must hold the true rows
+// for at least namesCoverage of them. The estimates are not judged here
+// (names break issue 26's bounds: see the README); an interval that says
+// what it does not know is.
+func TestNamesIntervalsOnGeneratedShapes(t *testing.T) {
+	first, err := seeds.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("seeds from %d (replay with %s=%d)", first, seeds.Env, first)
+	var nodes, covered int
+	for seed, checked := first, 0; checked < namesShapes; seed++ {
+		shape := tableshape.ForSeed(seed, namesMinRows, namesMaxRows)
+		if shape.Family != tableshape.Family(tableshape.Name) {
+			continue
+		}
+		checked++
+		addr, _ := loadShape(t, shape)
+		conn := emutest.Open(t, emutest.Target(addr))
+		snap, err := Scan(context.Background(), conn, "t", Options{Fraction: 0.01, Seed: seed})
+		if err != nil {
+			t.Fatalf("%s: %v", shape, err)
+		}
+		acc := tableshape.Judge(snap, shape.Truth())
+		t.Logf("shape %s (replay: %s=%d): %d/%d intervals hold the truth; worst %.3f pp at %s", shape, seeds.Env, seed, acc.Covered, acc.Nodes, acc.Worst, acc.WorstPrefix)
+		for _, miss := range acc.Misses[:min(len(acc.Misses), 3)] {
+			t.Logf("    missed %s", miss)
+		}
+		nodes += acc.Nodes
+		covered += acc.Covered
+	}
+	held := float64(covered) / float64(max(nodes, 1))
+	t.Logf("the 95%% intervals held the truth for %d of %d top-level prefixes (%.1f%%)", covered, nodes, 100*held)
+	if held < namesCoverage {
+		t.Errorf("the 95%% intervals held the truth for %.1f%% of the prefixes of %d shapes of names, want at least %.0f%% (replay: %s=%d)",
+			100*held, namesShapes, 100*namesCoverage, seeds.Env, first)
 	}
 }
 

@@ -95,7 +95,9 @@
 // budget (ratio estimators, tablets and ranges independent strata); see
 // [variance]. A position sample also sums each top-level prefix's own
 // variance over its tablets (keyspace.ScanInfo.PrefixVariances, see
-// [keyspace.Snapshot.NodeRowsInterval]); otherwise
+// [keyspace.Snapshot.NodeRowsInterval]; a piece of names counts
+// [namesSpread] times its split's variance, which its spans understate);
+// otherwise
 // [keyspace.ScanInfo.RowsInterval] shares the scan's out to a part of the
 // range, for a bucket or a prefix. A scan that stopped part-way
 // extrapolates its estimates by the share of the bytes it covered and

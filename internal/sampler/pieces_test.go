@@ -68,3 +68,27 @@ func TestBackWindowsEndAtThePiecesFirstRow(t *testing.T) {
 		}
 	}
 }
+
+// A piece of names holds at least its even share of its tablet's bytes
+// in rows of its own head's size: rows a twentieth the size of the
+// plan's are twenty times as many, and a head that read nothing leaves
+// the plan's even share.
+func TestEvenShareRowsAtTheHeadsRowSize(t *testing.T) {
+	plan := tabletPlan{rows: 6000, rowBytes: 400}
+	for _, c := range []struct {
+		name      string
+		pieces    int
+		headBytes float64
+		returned  int64
+		want      float64
+	}{
+		{"rows of the plan's size", 3, 32 * 400, 32, 2000},
+		{"rows a twentieth of it", 3, 32 * 20, 32, 40_000},
+		{"rows twice its size", 4, 16 * 800, 16, 750},
+		{"a head of no rows", 3, 0, 0, 2000},
+	} {
+		if got := evenShareRows(plan, c.pieces, c.headBytes, c.returned); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s: %g rows, want %g", c.name, got, c.want)
+		}
+	}
+}

@@ -190,6 +190,23 @@ func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 	return pieceEstimate{bytes: bytes, variance: max(own, clusters), spans: own}
 }
 
+// namesSpread is how many times its variance by the split a piece of
+// names adds to its prefix's variance (so its interval, not its
+// estimate). A line of names squeezes some stretches of names into
+// little width, so a span now and then reads ten times the rows its
+// neighbours do, and the spread between a piece's spans understates the
+// spread of its estimate when none of those fell in. Measured on the 641
+// pieces of names of six generated shapes (seeds 64110814, 822, 838,
+// 846, 831 and 839; 0.1%, 1% and 10%): the spans' estimate lay 4.3–5.2
+// of their own standard deviations from the truth at the 95th percentile
+// where 20 or more of a piece's spans found rows (1.96 if they held),
+// and the shapes' top-level intervals held the truth for 87.1%, 90.9%
+// and 90.6% of the prefixes. With the variance four times (the
+// deviation twice) they held for 93.7%, 94.8% and 96.9%, and on eight
+// fresh shapes of names (seeds 64110854 to 64110910, every eighth)
+// 83.2% → 89.7%, 78.7% → 94.2% and 85.8% → 96.1%.
+const namesSpread = 4
+
 // readTag says how the rows of one read of a tablet's pieces are
 // weighed: the piece they belong to, and their weight in the piece's
 // spans' estimate (their factor over the coverage); drop marks the rows
@@ -289,9 +306,12 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 					if s.plan.namesPiece(pc) {
 						// A line of names places a head's few rows too
 						// unevenly to say how many follow: the piece keeps
-						// at least its even share of the tablet, which it
-						// was planned at (see [budgetPieces]).
-						b.rows = max(b.rows, plan.rows/float64(len(pieces)))
+						// at least its even share of the tablet's bytes, in
+						// rows of its head's size (a prefix of rows a
+						// tenth the size of its neighbours' holds ten
+						// times the rows the tablet's plan gives it, and
+						// spans limited for the plan's would be cut short).
+						b.rows = max(b.rows, evenShareRows(plan, len(pieces), bytes, returned))
 					}
 				}
 				pc.from = last + "\x00"
@@ -452,7 +472,11 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		}
 		v := pr.units.variance(bytes[h])
 		rho, lambda := pr.units.r/pr.units.b, pr.units.l/pr.units.b
-		piece := variance{rows: v.rows + rho*rho*variances[h], bytes: v.bytes + lambda*lambda*variances[h]}
+		split := variances[h]
+		if pr.evenShare > 0 {
+			split *= namesSpread
+		}
+		piece := variance{rows: v.rows + rho*rho*split, bytes: v.bytes + lambda*lambda*split}
 		if pc.prefix != "" {
 			r.addPrefixVariance(pc.prefix, piece)
 		} else {
@@ -517,4 +541,16 @@ func (w *worker) readOrAbandon(r *rangeReader, read func() (int64, float64, stri
 		w.abandon(r)
 	}
 	return returned, bytes, last, err
+}
+
+// evenShareRows is the rows a piece of a tablet of n pieces holds if it
+// holds an even share of the tablet's bytes in rows of the size of its
+// head (returned rows of headBytes in offset units), the plan's size
+// when the head says nothing.
+func evenShareRows(plan tabletPlan, n int, headBytes float64, returned int64) float64 {
+	even := plan.rows / float64(max(n, 1))
+	if returned <= 0 || headBytes <= 0 || plan.rowBytes <= 0 {
+		return even
+	}
+	return even * plan.rowBytes / (headBytes / float64(returned))
 }
