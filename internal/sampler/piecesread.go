@@ -190,21 +190,24 @@ func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 	return pieceEstimate{bytes: bytes, variance: max(own, clusters), spans: own}
 }
 
-// namesSpread is how many times its variance by the split a piece of
-// names adds to its prefix's variance (so its interval, not its
-// estimate). A line of names squeezes some stretches of names into
-// little width, so a span now and then reads ten times the rows its
-// neighbours do, and the spread between a piece's spans understates the
-// spread of its estimate when none of those fell in. Measured on the 641
-// pieces of names of six generated shapes (seeds 64110814, 822, 838,
-// 846, 831 and 839; 0.1%, 1% and 10%): the spans' estimate lay 4.3–5.2
-// of their own standard deviations from the truth at the 95th percentile
-// where 20 or more of a piece's spans found rows (1.96 if they held),
-// and the shapes' top-level intervals held the truth for 87.1%, 90.9%
-// and 90.6% of the prefixes. With the variance four times (the
-// deviation twice) they held for 93.7%, 94.8% and 96.9%, and on eight
-// fresh shapes of names (seeds 64110854 to 64110910, every eighth)
-// 83.2% → 89.7%, 78.7% → 94.2% and 85.8% → 96.1%.
+// namesSpread is how many times its split's variance a piece of names
+// adds to its prefix's variance: its interval widens, its estimate stays.
+// A line of names squeezes some stretches of names into little width,
+// so now and then a span reads ten times the rows its neighbours read,
+// and the spread between a piece's spans understates the spread of its
+// estimate whenever no such span fell in it. Over the 641 pieces of names
+// of six generated shapes (seeds 64110814, 822, 831, 838, 839 and 846, at
+// 0.1%, 1% and 10%), the spans' estimate lay 4.3–5.2 of its own standard
+// deviations from the truth at the 95th percentile where 20 or more of a
+// piece's spans found rows, and 2.3 of the deviations it is given (with
+// the floor of a count of clusters, see [pieceRead.estimate]) over all of
+// them: four times the variance, twice the deviation, brings the latter
+// within 1.96. A swept piece counts it too: left out there, the
+// intervals held less often (89.2% of the prefixes at 0.1%, not 93.7%).
+// The top-level intervals of eight fresh shapes of names (seeds 64110854
+// to 64110910, every eighth) held the truth for 80.6%, 82.6% and 85.2%
+// of the prefixes at 0.1%, 1% and 10% before, and 92.3%, 94.8% and 98.7%
+// after (the README's "Accuracy on generated shapes").
 const namesSpread = 4
 
 // readTag says how the rows of one read of a tablet's pieces are
@@ -301,18 +304,30 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 					pr.exact, pr.exactBytes = true, pr.head
 					break
 				}
+				// The rows its head's size counts in the tablet's bytes (a
+				// head read without values says nothing of that size).
+				headBytes := bytes
+				if s.opts.StripValues {
+					headBytes = 0
+				}
+				names := s.plan.namesPiece(pc)
 				if u := pc.line.share(last); u > 0 && u < 1 && !(pc.model.relVar > 0 && pc.model.relVar <= confidentModel) {
-					b.rows = min(float64(returned)/u*(1-u), plan.rows)
-					if s.plan.namesPiece(pc) {
-						// A line of names places a head's few rows too
-						// unevenly to say how many follow: the piece keeps
-						// at least its even share of the tablet's bytes, in
-						// rows of its head's size (a prefix of rows a
-						// tenth the size of its neighbours' holds ten
-						// times the rows the tablet's plan gives it, and
-						// spans limited for the plan's would be cut short).
-						b.rows = max(b.rows, evenShareRows(plan, len(pieces), bytes, returned))
+					most := plan.rows
+					if names {
+						most = evenShareRows(plan, 1, headBytes, returned)
 					}
+					b.rows = min(float64(returned)/u*(1-u), most)
+				}
+				if names {
+					// A line of names places a head's few rows too
+					// unevenly to say how many follow: the piece keeps at
+					// least its even share of the tablet's bytes, in rows
+					// of its head's size (a prefix of rows a tenth the
+					// size of its neighbours' holds ten times as many rows
+					// in the same bytes as the tablet's plan counts, and
+					// spans limited for the plan's rows would be cut
+					// short).
+					b.rows = max(b.rows, evenShareRows(plan, len(pieces), headBytes, returned))
 				}
 				pc.from = last + "\x00"
 				pc.line = s.plan.lineOf(pc)
@@ -473,7 +488,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		v := pr.units.variance(bytes[h])
 		rho, lambda := pr.units.r/pr.units.b, pr.units.l/pr.units.b
 		split := variances[h]
-		if pr.evenShare > 0 {
+		if s.plan.namesPiece(pc) {
 			split *= namesSpread
 		}
 		piece := variance{rows: v.rows + rho*rho*split, bytes: v.bytes + lambda*lambda*split}
