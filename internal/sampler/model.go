@@ -17,7 +17,7 @@ import (
 // that cluster (names) spread unevenly, and the model says so: its
 // error is measured from how much the densities of the prefix's
 // neighbouring tablets differ, and a piece's estimate weighs model and
-// spans by their variances (see [splitTablet]).
+// spans by their variances (see [splitPieces]).
 //
 // pieceModel is what the model predicts of one piece: its bytes and
 // the relative variance of that prediction; no prediction when relVar

@@ -30,7 +30,7 @@ import (
 //     last piece to the tablet's end;
 //   - the tablet's bytes are split among its pieces by a model and by
 //     spans read in each piece, at least two a piece (see
-//     [splitTablet]).
+//     [splitPieces]).
 //
 // A prefix's rows are then counted where they are, and no span cut short
 // by its row limit stands for rows of the next prefix.

@@ -228,7 +228,7 @@ type readTag struct {
 // readPieces reads tablet i piece by piece (see [tabletPieces]): the
 // tiny pieces whole, the others in spans (at least minPieceSpans each)
 // on their own lines; then it splits the tablet's bytes among the pieces
-// by model and spans ([splitTablet]), and a piece whose spans read no row
+// by model and spans ([splitPieces]), and a piece whose spans read no row
 // though it holds bytes is read from its first row for rows to carry
 // them. Each row stands for its piece's bytes over the bytes its reads
 // returned; each piece's variance goes to its prefix.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -192,5 +193,65 @@ func TestRecordingThatStopsOnABugEndsTheLiveView(t *testing.T) {
 	var crash *bug.Error
 	if !errors.As(err, &crash) || crash.Site != "record.(*relay).pump:1" {
 		t.Fatalf("err = %v, want the recording's bug", err)
+	}
+}
+
+// firstWrite is an output that discards what is written to it and closes
+// started at the first write: the program is then running.
+type firstWrite struct {
+	once    sync.Once
+	started chan struct{}
+}
+
+func (w *firstWrite) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.started) })
+	return len(p), nil
+}
+
+// TestCancelledContextStopsTheViewCleanly: when the context ends (cmd/btviz
+// cancels it on SIGINT), the view on a terminal's input (a file, read
+// through an epoll reader) stops within a second with the context's error
+// and closes its input reader only once the goroutine reading it has
+// returned: Bubble Tea's kill closed it under that goroutine, a data race
+// the race detector reported in CI now and then. Run under -race (the fast
+// tier is), each of the rounds is a chance to see it.
+func TestCancelledContextStopsTheViewCleanly(t *testing.T) {
+	snap := scenarioSnapshot(t, "social-celebrity")
+	const rounds = 20
+	var slowest time.Duration
+	defer func() { t.Logf("the slowest of %d rounds stopped in %v", rounds, slowest.Round(time.Millisecond)) }()
+	for round := range rounds {
+		in, keys, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := &firstWrite{started: make(chan struct{})}
+		cfg := Config{Snapshot: snap, Profile: colorprofile.NoTTY, Environ: []string{"TERM=xterm-256color"}}
+		ctx, cancel := context.WithCancel(t.Context())
+		stopped := make(chan error, 1)
+		go func() { stopped <- Run(ctx, cfg, in, out) }()
+		select {
+		case <-out.started:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the view drew nothing in 10 s")
+		}
+		time.Sleep(time.Duration(round%5) * time.Millisecond) // the reader at different points
+		cancel()
+		sent := time.Now()
+		select {
+		case err := <-stopped:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("round %d: Run returned %v, want %v", round, err, context.Canceled)
+			}
+			took := time.Since(sent)
+			slowest = max(slowest, took)
+			if took > time.Second {
+				t.Errorf("round %d: Run took %v to stop, want under a second", round, took)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("round %d: Run did not stop in 10 s after its context ended", round)
+		}
+		keys.Close()
+		in.Close()
 	}
 }

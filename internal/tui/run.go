@@ -83,10 +83,19 @@ func Run(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 // runProgram runs model as the root of a program on in and out, guarded
 // ([guard]): a panic in it quits the program and comes back as a
 // [*bug.Error].
+//
+// When ctx ends, the program is asked to quit, as the quit key would, and
+// is killed only if it has not stopped [quitGrace] later. Killing is
+// Bubble Tea's answer to a cancelled context, and it closes the input
+// reader without waiting for the goroutine still reading it: a data race
+// that the race detector reported on SIGINT in CI. Quitting waits for that
+// goroutine first.
 func runProgram(ctx context.Context, model tea.Model, in io.Reader, out io.Writer, cfg Config) error {
 	g := &guard{model: model}
+	killCtx, kill := context.WithCancel(context.WithoutCancel(ctx))
+	defer kill()
 	program := tea.NewProgram(g,
-		tea.WithContext(ctx),
+		tea.WithContext(killCtx),
 		tea.WithInput(in),
 		tea.WithOutput(out),
 		tea.WithEnvironment(cfg.Environ),
@@ -95,14 +104,34 @@ func runProgram(ctx context.Context, model tea.Model, in io.Reader, out io.Write
 		tea.WithoutCatchPanics(),
 	)
 	g.quit = program.Quit
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+		}
+		go program.Quit() // blocks while an update runs; returns when Run does
+		select {
+		case <-done:
+		case <-time.After(quitGrace):
+			kill()
+		}
+	}()
 	_, err := program.Run()
 	switch {
 	case g.failed != nil:
 		return g.failed
+	case ctx.Err() != nil:
+		return ctx.Err()
 	case err == nil:
 		return nil
-	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
-		return ctx.Err()
 	}
 	return fmt.Errorf("running the terminal UI: %w", err)
 }
+
+// quitGrace is how long a program asked to quit because its context ended
+// has before it is killed: an update that never returns must not keep
+// btviz from stopping on SIGINT, which its tests hold to a second.
+const quitGrace = 500 * time.Millisecond
