@@ -85,11 +85,11 @@ func Run(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 // [*bug.Error].
 //
 // When ctx ends, the program is asked to quit, as the quit key would, and
-// is killed only if it has not stopped [quitGrace] later. Killing is
-// Bubble Tea's answer to a cancelled context, and it closes the input
-// reader without waiting for the goroutine still reading it: a data race
-// that the race detector reported on SIGINT in CI. Quitting waits for that
-// goroutine first.
+// is killed only if it has not stopped [quitGrace] later (an update that
+// runs that long). Killing is Bubble Tea's answer to a cancelled context,
+// and it closes the input reader without waiting for the goroutine still
+// reading it: a data race that the race detector reported on SIGINT in
+// CI. Quitting waits for that goroutine first.
 func runProgram(ctx context.Context, model tea.Model, in io.Reader, out io.Writer, cfg Config) error {
 	g := &guard{model: model}
 	killCtx, kill := context.WithCancel(context.WithoutCancel(ctx))
