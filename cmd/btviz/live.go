@@ -47,25 +47,33 @@ func (l *liveRecording) Status() source.RecordingStatus {
 // liveProxy is a recording proxy serving in the background.
 type liveProxy struct {
 	*liveRecording
-	served chan error
+	served  chan error // what Serve returned, once serve has started it
+	serving bool
 }
 
-// startLiveProxy starts a recording proxy on listen in front of upstream,
-// recording into sink; logf (when not nil) hears of the upstream going
-// down and up.
-func startLiveProxy(listen string, upstream *record.Upstream, sink *record.FileSink, opts record.RecorderOptions, logf func(string, ...any)) (*liveProxy, error) {
+// listenLiveProxy holds listen for a recording proxy in front of
+// upstream, recording into sink; logf (when not nil) hears of the
+// upstream going down and up. It takes no connection until [liveProxy.serve]:
+// clients that come sooner wait in the system's queue, and take none of
+// the descriptors that what comes before (the recording's first write)
+// needs.
+func listenLiveProxy(listen string, upstream *record.Upstream, sink *record.FileSink, opts record.RecorderOptions, logf func(string, ...any)) (*liveProxy, error) {
 	recorder := record.NewRecorder(sink, opts)
 	proxy, err := record.Listen(listen, upstream, record.Options{Recorder: recorder, Logf: logf})
 	if err != nil {
 		recorder.Close()
 		return nil, err
 	}
-	p := &liveProxy{
+	return &liveProxy{
 		liveRecording: &liveRecording{sink: sink, recorder: recorder, proxy: proxy, upstream: upstream.Where, started: time.Now()},
 		served:        make(chan error, 1),
-	}
-	go func() { p.served <- proxy.Serve() }()
-	return p, nil
+	}, nil
+}
+
+// serve starts taking connections, in the background.
+func (p *liveProxy) serve() {
+	p.serving = true
+	go func() { p.served <- p.proxy.Serve() }()
 }
 
 // stop stops the proxy, waiting up to [recordStopGrace] for calls in
@@ -77,7 +85,9 @@ func (p *liveProxy) stop() (serveErr, flushErr error) {
 	ctx, cancel := context.WithTimeout(context.Background(), recordStopGrace)
 	defer cancel()
 	p.proxy.Stop(ctx)
-	serveErr = <-p.served
+	if p.serving {
+		serveErr = <-p.served
+	}
 	if crash := p.proxy.Crash(); crash != nil && !errors.Is(serveErr, crash) {
 		serveErr = errors.Join(serveErr, crash)
 	}
@@ -118,10 +128,11 @@ func (a *app) trafficDemo(ctx context.Context, name string, cfg tui.Config, scan
 	}
 	defer upstream.Close()
 	meta := keyspace.RecordingMeta{Source: keyspace.SourceEmulator, Project: t.Project, Instance: t.Instance, Upstream: upstream.Where}
-	p, err := startLiveProxy("127.0.0.1:0", upstream, record.NewFileSink("", meta, nil), record.RecorderOptions{}, nil)
+	p, err := listenLiveProxy("127.0.0.1:0", upstream, record.NewFileSink("", meta, nil), record.RecorderOptions{}, nil)
 	if err != nil {
 		return err
 	}
+	p.serve()
 	p.workload = w.Name
 	defer p.stop() // nothing to write: the demo keeps its recording in memory
 

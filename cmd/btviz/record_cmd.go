@@ -132,7 +132,7 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 		// tear the screen.
 		opts.Flushed, logf = nil, nil
 	}
-	p, err := startLiveProxy(f.listen, session.upstream, sink, opts, logf)
+	p, err := listenLiveProxy(f.listen, session.upstream, sink, opts, logf)
 	if err != nil {
 		return usageError(err)
 	}
@@ -140,6 +140,9 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 		p.stop()
 		return usageErrorf("cannot write the recording to --out %s: %w; nothing was recorded: give --out a path in a directory you can write to", f.out, err)
 	}
+	// Only now, so that clients in a rush cannot take the descriptors
+	// the first write needs.
+	p.serve()
 	if f.tui {
 		err := a.recordLive(ctx, p, session, f, screenshots)
 		if errors.As(err, new(interrupted)) {

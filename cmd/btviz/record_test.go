@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"github.com/btviz/btviz/internal/connect"
 	"github.com/btviz/btviz/internal/emulator"
 	"github.com/btviz/btviz/internal/keyspace"
+	"github.com/btviz/btviz/internal/record"
 )
 
 // startRecording runs `btviz record` in-process until the returned stop
@@ -113,6 +115,46 @@ func TestRecordWritesWhatTheApplicationDid(t *testing.T) {
 	traffic := rec.Table("orders").Root.Traffic
 	if traffic.RowsWritten != 25 || traffic.RowsRead != 25 || traffic.Scans != 1 {
 		t.Errorf("orders traffic %+v; want 25 rows written, 1 scan of 25 rows", traffic.OpCounts)
+	}
+}
+
+// TestTheProxyTakesNoCallBeforeItServes: record holds its port before
+// the recording's first write and takes connections only after it. In
+// CI, forty clients that came at once took every descriptor while the
+// write was under way, and record exited saying nothing was recorded
+// (TestProbeOutOfDescriptorsTheProxyGoesOn).
+func TestTheProxyTakesNoCallBeforeItServes(t *testing.T) {
+	srv, err := emulator.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	upstream, err := record.DialEmulator(srv.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer upstream.Close()
+	p, err := listenLiveProxy("127.0.0.1:0", upstream, record.NewFileSink("", keyspace.RecordingMeta{Source: keyspace.SourceEmulator}, nil), record.RecorderOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.stop()
+	ctx := context.Background()
+	_, admin, err := emulator.Dial(ctx, p.proxy.Addr(), connect.EmulatorProject, connect.EmulatorInstance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	early, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if _, err := admin.Tables(early); !errors.Is(err, context.DeadlineExceeded) && status.Code(err) != codes.DeadlineExceeded {
+		t.Fatalf("a call before the proxy serves: %v; want it to wait (DeadlineExceeded)", err)
+	}
+	p.serve()
+	later, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if _, err := admin.Tables(later); err != nil {
+		t.Fatalf("a call once the proxy serves: %v", err)
 	}
 }
 
