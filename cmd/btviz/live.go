@@ -44,7 +44,8 @@ func (l *liveRecording) Status() source.RecordingStatus {
 	}
 }
 
-// liveProxy is a recording proxy serving in the background.
+// liveProxy is a recording proxy that holds its port, and serves in the
+// background once told to.
 type liveProxy struct {
 	*liveRecording
 	served  chan error // what Serve returned, once serve has started it
@@ -53,10 +54,10 @@ type liveProxy struct {
 
 // listenLiveProxy holds listen for a recording proxy in front of
 // upstream, recording into sink; logf (when not nil) hears of the
-// upstream going down and up. It takes no connection until [liveProxy.serve]:
-// clients that come sooner wait in the system's queue, and take none of
-// the descriptors that what comes before (the recording's first write)
-// needs.
+// upstream going down and up. The proxy takes no connection until
+// [liveProxy.serve]: clients that come sooner wait in the system's
+// queue, and take none of the descriptors that the recording's first
+// write needs.
 func listenLiveProxy(listen string, upstream *record.Upstream, sink *record.FileSink, opts record.RecorderOptions, logf func(string, ...any)) (*liveProxy, error) {
 	recorder := record.NewRecorder(sink, opts)
 	proxy, err := record.Listen(listen, upstream, record.Options{Recorder: recorder, Logf: logf})
