@@ -48,8 +48,7 @@ func (l *liveRecording) Status() source.RecordingStatus {
 // background once told to.
 type liveProxy struct {
 	*liveRecording
-	served  chan error // what Serve returned, once serve has started it
-	serving bool
+	served chan error // what Serve returned; nil until serve starts it
 }
 
 // listenLiveProxy holds listen for a recording proxy in front of
@@ -67,14 +66,14 @@ func listenLiveProxy(listen string, upstream *record.Upstream, sink *record.File
 	}
 	return &liveProxy{
 		liveRecording: &liveRecording{sink: sink, recorder: recorder, proxy: proxy, upstream: upstream.Where, started: time.Now()},
-		served:        make(chan error, 1),
 	}, nil
 }
 
 // serve starts taking connections, in the background.
 func (p *liveProxy) serve() {
-	p.serving = true
-	go func() { p.served <- p.proxy.Serve() }()
+	served := make(chan error, 1)
+	p.served = served
+	go func() { served <- p.proxy.Serve() }()
 }
 
 // stop stops the proxy, waiting up to [recordStopGrace] for calls in
@@ -86,7 +85,7 @@ func (p *liveProxy) stop() (serveErr, flushErr error) {
 	ctx, cancel := context.WithTimeout(context.Background(), recordStopGrace)
 	defer cancel()
 	p.proxy.Stop(ctx)
-	if p.serving {
+	if p.served != nil {
 		serveErr = <-p.served
 	}
 	if crash := p.proxy.Crash(); crash != nil && !errors.Is(serveErr, crash) {
