@@ -29,7 +29,7 @@ import (
 //     from the tablet's start (or its first row) to its last row, the
 //     last piece to the tablet's end;
 //   - the tablet's bytes are split among its pieces by a model and by
-//     spans read in each piece, at least two a piece (see
+//     spans read in each piece, at least minPieceSpans a piece (see
 //     [splitPieces]).
 //
 // A prefix's rows are then counted where they are, and no span cut short

@@ -35,9 +35,24 @@ const confidentModel = 0.04
 const pieceSpanRows = 16
 
 // minPieceSpans is the fewest spans a piece not read whole gets, so that
-// its estimate has a variance of its own; maxPieceSpans the most.
+// its estimate has a variance of its own; maxPieceSpans the most. Two
+// spans gave that variance one degree of freedom, and the tablet's split
+// (see [splitPieces]), which weighs the pieces by their variances, then
+// trusted the wrong piece now and then: in a tablet shared by two
+// prefixes of epoch-millisecond keys, both spans of one fell at the
+// trough of the day's cycle and read 44% of its bytes, with a standard
+// deviation of a quarter of that, and the neighbour took the difference
+// (2.63 pp at 0.1%, a generated shape of issue 26, seed 64110837; 1.26
+// with four). The spans cover the same share of the line whatever their
+// number, so four read about the rows two did. Over the 63 shapes
+// without names of two runs (benchscan shapes -count 40 -seed 64110811
+// and -seed 64110851, the README's "Accuracy on generated shapes"), the
+// largest worst errors went from 3.26, 1.21 and 0.32 pp to 1.52, 0.68
+// and 0.24 at 0.1%, 1% and 10%, the shapes within issue 26's bounds
+// from 59, 55 and 60 to 61, 57 and 61; eight spans gave 2.56, 1.26 and
+// 1.32 pp.
 const (
-	minPieceSpans = 2
+	minPieceSpans = 4
 	maxPieceSpans = 1024
 )
 
