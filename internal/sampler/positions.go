@@ -122,7 +122,9 @@ type tabletPlan struct {
 	// and the probes' rows, or the whole tablet; readBytes the same in
 	// offset units. Neither counts what the tablet's reads cannot know
 	// in advance: a sweep of a tablet whose spans find no rows (up to
-	// twice the spans' budgets) or a re-read in full (see [unexplained]).
+	// twice the spans' budgets), a swept piece's parts read on (up to
+	// readRows again, see [worker.finishSweep]) or a re-read in full (see
+	// [unexplained]).
 	readRows  float64
 	readBytes int64
 	// boosted is the share of the tablet's rows in pieces read at
