@@ -87,9 +87,10 @@ func TestStratifiedSpansReadACycleAtEveryPhase(t *testing.T) {
 // A piece's spans say how uncertain their estimate is. On a line whose
 // density cycles (epoch-millisecond keys: four times as many rows at the
 // day's peak as at its trough, 200 days), a piece of 9,000 rows read at
-// 0.36% of its line (a boundary tablet's boost at 0.1%: 32 rows, so
-// minPieceSpans spans) and at 1.2% (7 spans of 16 rows), its spans as
-// budgetPieces cuts them, each reading a Poisson count of its width's
+// 0.36% of its line (what a boundary tablet's piece of a generated shape
+// of timestamps read at 0.1%, seed 64110837: 32 rows, so minPieceSpans
+// spans) and at 1.2% (7 spans of about 16 rows), its spans as
+// pieceBudget.fit cuts them, each reading a Poisson count of its width's
 // rows: the estimate's 95% interval must hold the truth in at least 86%
 // of 4,000 draws (seeds fixed, so the rates are the same every run).
 // With two spans a piece, their spread has one degree of freedom, and

@@ -159,7 +159,7 @@ type pieceRead struct {
 // read's index among the tablet's reads, the part's place on the piece's
 // line and its end key, the last key read and the bytes read.
 type sweptCut struct {
-	read      int
+	readIndex int
 	from, to  float64
 	end, last string
 	bytes     float64
@@ -220,7 +220,9 @@ func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 
 // unreadBytes returns the bytes of a tablet of total bytes that its
 // pieces' reads did not return whole: past their heads, their exact
-// reads and their swept parts.
+// reads and their swept parts. Unlike the room [splitPieces] shares
+// out, it takes what the parts cut short returned as read, whatever the
+// line says of them.
 func unreadBytes(total float64, found []pieceRead) float64 {
 	for h := range found {
 		pr := &found[h]
@@ -440,7 +442,9 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	}
 
 	// A swept piece whose line carries its cut parts past every byte the
-	// tablet's reads did not hold has them read on.
+	// tablet's reads did not hold has them read on, each with up to the
+	// tablet's planned rows; the bytes not held are counted again for
+	// each piece, after the reads of the ones before it.
 	for h := range pieces {
 		if pr := &found[h]; pr.sweptOnLine() && pr.cutLine-pr.cutBytes > unreadBytes(float64(tablet.SampledBytes), found) {
 			if err := w.finishSweep(ctx, r, h, pieces[h], pr, int64(math.Ceil(plan.readRows)), &reads, read); err != nil {
@@ -592,7 +596,7 @@ func (w *worker) sweepPiece(ctx context.Context, r *rangeReader, h int, pc piece
 		if returned >= limit {
 			(*reads)[k].cut = true
 			pr.cutBytes += bytes
-			c := sweptCut{read: k, from: float64(j) / float64(parts), to: float64(j+1) / float64(parts), end: end, last: last, bytes: bytes}
+			c := sweptCut{readIndex: k, from: float64(j) / float64(parts), to: float64(j+1) / float64(parts), end: end, last: last, bytes: bytes}
 			if readTo := pc.line.share(last); readTo <= c.from {
 				pr.lineless = true
 			} else {
@@ -611,7 +615,7 @@ func (w *worker) sweepPiece(ctx context.Context, r *rangeReader, h int, pc piece
 // called when the line carried them past every byte its tablet's reads
 // did not hold: such a line says nothing of them, and its estimate, as
 // uncertain as it is large, would take all that the other pieces'
-// estimates leave in [splitPieces] (a tiny prefix of 250 rows, 9.7 kB,
+// estimates leave in [splitPieces] (a tiny prefix of 282 rows, 9.7 kB,
 // carried to 947 GB, took 156 kB of its tablet; taking the parts to
 // hold as much again as they read instead left a prefix of 6,983 rows
 // 98% short: see the README's "Accuracy on generated shapes"), so what
@@ -622,7 +626,7 @@ func (w *worker) finishSweep(ctx context.Context, r *rangeReader, h int, pc piec
 	read func(h int, start, end string, limit int64, tag readTag) (int64, float64, string, error)) error {
 	cuts := pr.cuts
 	limit := max(rows/int64(max(len(cuts), 1)), minSpanRows)
-	pr.cuts, pr.cutLine, pr.lineless = nil, 0, false
+	pr.cuts, pr.cutLine = nil, 0
 	for _, c := range cuts {
 		k := len(*reads)
 		returned, bytes, last, err := w.readOrAbandon(r, func() (int64, float64, string, error) {
@@ -632,20 +636,23 @@ func (w *worker) finishSweep(ctx context.Context, r *rangeReader, h int, pc piec
 			return err
 		}
 		if returned < limit {
-			(*reads)[c.read].cut = false
-			pr.cutBytes -= c.bytes
+			(*reads)[c.readIndex].cut = false
 			pr.complete += c.bytes + bytes
 			continue
 		}
 		(*reads)[k].cut = true
-		pr.cutBytes += bytes
-		c.read, c.last, c.bytes = k, last, c.bytes+bytes
-		if readTo := pc.line.share(last); readTo <= c.from {
-			pr.lineless = true
-		} else {
-			pr.cutLine += c.bytes * max(1, (c.to-c.from)/(readTo-c.from))
-		}
+		c.readIndex, c.last, c.bytes = k, last, c.bytes+bytes
+		// The line is monotone and the new last row lies past the old,
+		// which lay past the part's start (else the piece was lineless
+		// and not read on).
+		pr.cutLine += c.bytes * max(1, (c.to-c.from)/(pc.line.share(last)-c.from))
 		pr.cuts = append(pr.cuts, c)
+	}
+	// The parts still cut short hold what was read of them, summed
+	// afresh, so that a part read to its end leaves no remainder.
+	pr.cutBytes = 0
+	for _, c := range pr.cuts {
+		pr.cutBytes += c.bytes
 	}
 	return nil
 }

@@ -123,8 +123,8 @@ type tabletPlan struct {
 	// offset units. Neither counts what the tablet's reads cannot know
 	// in advance: a sweep of a tablet whose spans find no rows (up to
 	// twice the spans' budgets), a swept piece's parts read on (up to
-	// readRows again, see [worker.finishSweep]) or a re-read in full (see
-	// [unexplained]).
+	// readRows again for each such piece, at least minSpanRows a part,
+	// see [worker.finishSweep]) or a re-read in full (see [unexplained]).
 	readRows  float64
 	readBytes int64
 	// boosted is the share of the tablet's rows in pieces read at

@@ -4,6 +4,7 @@ package sampler
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/btviz/btviz/internal/tableshape"
@@ -15,50 +16,68 @@ import (
 // cut short past every byte its tablet's reads did not hold, they are
 // read on (see [worker.finishSweep]) rather than given what the tablet's
 // other pieces leave. The generated shape of issue 26 at seed 64110823
-// (mixed ids, 12 prefixes, 763,294 rows) holds such a prefix: 250 rows,
+// (mixed ids, 12 prefixes, 763,294 rows) holds such a prefix: 282 rows,
 // 9,700 bytes, in a tablet of 6.8 MB. At 1% its line carried the cut
 // parts to 947 GB, and the split gave the prefix 156 kB (16 times its
-// bytes, +3,800 rows). Of six scans at 1% (the shape's seed and seeds 1
-// to 5), those that sweep the prefix must give it between half and
-// twice its bytes (before: 16, 0.23 and 0.23 times; now exactly), and
-// every scan reads at most 1.5% of the table. A scan whose spans found
-// the prefix is logged, not judged: they gave it 2.1–17 times its bytes
-// (seeds 1, 2 and 4), which is open (the README's "Accuracy on
-// generated shapes").
+// bytes, about 4,000 rows too many). Of six scans at 1% (the shape's seed
+// and seeds 1 to 5), those that sweep the prefix, the shape's seed among
+// them, must have read its cut parts to their ends and give it between
+// half and twice its bytes in the split, and its node in the snapshot
+// between half and twice its rows (before: 16, 0.23 and 0.23 times its
+// bytes; now exactly); every scan reads at most 1.5% of the table. A scan
+// whose spans found the prefix is logged, not judged: they gave it 2.1–17
+// times its bytes (seeds 1, 2 and 4), which is open (the README's
+// "Accuracy on generated shapes").
 func TestSweptPieceIsReadOnWhereItsLineRunsPastItsTablet(t *testing.T) {
-	const seed, tiny = 64110823, "aahy3l6c5dpku4p3vu4sn3tw42yv#"
+	const seed, tiny, tinyRows = 64110823, "aahy3l6c5dpku4p3vu4sn3tw42yv#", 282
 	shape := tableshape.ForSeed(seed, tableshape.MinRows, tableshape.MaxRows)
 	addr, counter := loadShape(t, shape)
 	conn := emutest.Open(t, emutest.Target(addr))
 	var truth float64
 	for _, tr := range shape.Truth() {
-		if tr.Prefix == tiny {
+		if tr.Prefix == tiny && tr.Rows == tinyRows {
 			truth = float64(tr.ValueBytes)
 		}
 	}
 	if truth == 0 {
-		t.Fatalf("shape %s holds no prefix %q", shape, tiny)
+		t.Fatalf("shape %s holds no prefix %q of %d rows", shape, tiny, tinyRows)
 	}
 	for _, s := range []uint64{seed, 1, 2, 3, 4, 5} {
 		counter.Reset()
+		var mu sync.Mutex
 		var got float64
-		var swept bool
+		var swept, cut bool
 		opts := Options{Fraction: 0.01, Seed: s}
 		opts.debugPieces = func(_ int, pieces tabletPieces, _ []pieceBudget, found []pieceRead, _ []pieceEstimate, bytes []float64) {
+			mu.Lock()
+			defer mu.Unlock()
 			for h, pc := range pieces {
 				if pc.prefix == tiny {
 					got += bytes[h]
 					swept = swept || found[h].swept
+					cut = cut || len(found[h].cuts) > 0
 				}
 			}
 		}
-		if _, err := Scan(context.Background(), conn, "t", opts); err != nil {
+		snap, err := Scan(context.Background(), conn, "t", opts)
+		if err != nil {
 			t.Fatal(err)
 		}
+		rows := -1.0
+		for _, n := range snap.Root.Children {
+			if n.Contains(tiny) {
+				rows = n.Rows
+			}
+		}
 		read := float64(counter.Rows()) / float64(shape.TotalRows())
-		t.Logf("seed %d: %q came out at %.0f bytes of %.0f (swept %v); the server read %.3f%% of the rows", s, tiny, got, truth, swept, 100*read)
-		if swept && (got > 2*truth || got < truth/2) {
-			t.Errorf("seed %d: %q, swept, came out at %.0f bytes, %.2f times its %.0f", s, tiny, got, got/truth, truth)
+		t.Logf("seed %d: %q came out at %.0f bytes of %.0f, %.0f rows of %d (swept %v, parts left cut short %v); the server read %.3f%% of the rows",
+			s, tiny, got, truth, rows, tinyRows, swept, cut, 100*read)
+		if s == seed && !swept {
+			t.Errorf("seed %d: %q was not swept; the test no longer reaches what it checks", s, tiny)
+		}
+		if swept && (cut || got > 2*truth || got < truth/2 || rows > 2*tinyRows || rows < tinyRows/2) {
+			t.Errorf("seed %d: %q, swept, came out at %.0f bytes (%.2f times its %.0f) and %.0f rows of %d, with parts left cut short: %v",
+				s, tiny, got, got/truth, truth, rows, tinyRows, cut)
 		}
 		if read > 0.015 {
 			t.Errorf("seed %d: the server read %.3f%% of the rows, want at most 1.5%%", s, 100*read)
