@@ -165,6 +165,13 @@ type sweptCut struct {
 	bytes     float64
 }
 
+// onLine returns the part's bytes read carried to its end along the
+// piece's line, its last row read at readTo on it (past from), as a span
+// cut short by its limit is.
+func (c sweptCut) onLine(readTo float64) float64 {
+	return c.bytes * max(1, (c.to-c.from)/(readTo-c.from))
+}
+
 // sweptOnLine reports whether the piece was swept and its cut parts are
 // estimated along its line (see [pieceRead.cutLine]).
 func (pr *pieceRead) sweptOnLine() bool {
@@ -600,7 +607,7 @@ func (w *worker) sweepPiece(ctx context.Context, r *rangeReader, h int, pc piece
 			if readTo := pc.line.share(last); readTo <= c.from {
 				pr.lineless = true
 			} else {
-				pr.cutLine += bytes * max(1, (c.to-c.from)/(readTo-c.from))
+				pr.cutLine += c.onLine(readTo)
 			}
 			pr.cuts = append(pr.cuts, c)
 		} else {
@@ -645,7 +652,7 @@ func (w *worker) finishSweep(ctx context.Context, r *rangeReader, h int, pc piec
 		// The line is monotone and the new last row lies past the old,
 		// which lay past the part's start (else the piece was lineless
 		// and not read on).
-		pr.cutLine += c.bytes * max(1, (c.to-c.from)/(pc.line.share(last)-c.from))
+		pr.cutLine += c.onLine(pc.line.share(last))
 		pr.cuts = append(pr.cuts, c)
 	}
 	// The parts still cut short hold what was read of them, summed
