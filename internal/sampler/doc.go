@@ -111,7 +111,8 @@
 // leaves unread keeps its sample and is marked (Range.Unexplained; the
 // report's scan note names it). (A span sample reads such a span in full
 // from the start.) A tablet of a position sample whose spans found no
-// rows is swept, not re-read: see [worker.sweepTablet].
+// rows, or fewer than [fewSpanRows], is swept, not re-read: see
+// [worker.sweepTablet].
 //
 // # Delimiters
 //
