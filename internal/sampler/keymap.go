@@ -53,10 +53,14 @@ type keyMap struct {
 	witnesses map[string]bool
 	// suffixes are the known keys after the prefix, sorted (by judge).
 	suffixes []string
-	// runOf numbers the run each known key was learned in (see
-	// [keyMap.learnRun]); runStarts[j] counts the suffixes before j that
-	// begin a run in suffixes' order (built by judge), so that a node's
-	// keys count once per run that reaches it (see [branches]).
+	// runOf numbers the run each known key was first learned in (see
+	// [keyMap.learnRun]), runs counting the runs learned; runStarts[j]
+	// counts the suffixes before j that begin a run in suffixes' order
+	// (built by judge), so that in a map of names a run counts once at
+	// each next byte of a node it reaches (see [branches]). A run that
+	// meets keys learned before it, or that other runs' keys interleave,
+	// counts once for each stretch between them: more than once, never
+	// less.
 	runOf     map[string]int
 	runs      int
 	runStarts []int
@@ -76,7 +80,8 @@ type keyMap struct {
 	wordy bool
 	// segments[i] holds every known key's part after its i-th byte that
 	// is not a letter or digit, up to and with its next one, sorted (a
-	// list: repeats count); built by judge.
+	// list: repeats count), of one key of each run in a map of names;
+	// built by judge.
 	segments [][]string
 	// pooled[i][kind] says whether the nodes at depth i after a byte of
 	// kind are structured, judged together; built by judge.
@@ -126,7 +131,8 @@ func (m *keyMap) witness(key string) {
 }
 
 // learnRun adds known keys of the map's prefix that were read together
-// (consecutive rows of a probe or a span), as one run: their trie counts
+// (consecutive rows of a later round's probe of names, or of a span of
+// names: see [keyMaps.learnRun]), as one run: their trie counts
 // them, so that a line of names runs where they are, but they do not
 // witness how keys branch (consecutive keys share long beginnings, which
 // would make any key look like names, and a map judged names learns more
@@ -658,9 +664,9 @@ func (m *keyMap) nodeState(key string, at int) bool {
 // the next bytes they take, in order, with cum[j] the keys taking
 // bytes[:j], the keys equal to node (0 or 1 in a set; any count in a
 // list of segments), and how many go on. With runStarts (see
-// [keyMap.runStarts]), keys read together count once per run: the
-// consecutive rows of one read share their user, so sixteen of them say
-// no more of how a node branches than one.
+// [keyMap.runStarts]), keys read together count once per run at each
+// next byte they take: the consecutive rows of one read share their
+// user, so sixteen of them say no more of how a node branches than one.
 func branches(sorted []string, runStarts []int, node string) (bytes []byte, cum []float64, ends float64, n int) {
 	lo, _ := slices.BinarySearch(sorted, node)
 	hi := len(sorted)

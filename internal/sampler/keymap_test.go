@@ -239,3 +239,57 @@ func TestRunsOfNamesCountOnce(t *testing.T) {
 		}
 	}
 }
+
+// branches counts the keys of one run once at each next byte they take
+// (see [keyMap.runStarts]): a run that goes on past a node's end counts
+// again at the next, keys of a run that others' keys interleave count
+// once for each stretch, and without runs every key counts.
+func TestBranchesCountARunOnceAtEachNextByte(t *testing.T) {
+	sorted := []string{"a1", "a2", "a3", "b1", "b2", "c1"}
+	runOf := []int{1, 1, 2, 2, 3, 1} // a3 and b1 one run; a1, a2 and c1 another
+	runStarts := []int{0}
+	for j := range sorted {
+		start := 0
+		if j == 0 || runOf[j] != runOf[j-1] {
+			start = 1
+		}
+		runStarts = append(runStarts, runStarts[j]+start)
+	}
+	for _, c := range []struct {
+		node      string
+		runStarts []int
+		bytes     string
+		cum       []float64
+		n         int
+	}{
+		{"", runStarts, "abc", []float64{0, 2, 4, 5}, 5},
+		{"", nil, "abc", []float64{0, 3, 5, 6}, 6},
+		{"a", runStarts, "123", []float64{0, 1, 2, 3}, 3},
+		{"b", runStarts, "12", []float64{0, 1, 2}, 2},
+	} {
+		bytes, cum, _, n := branches(sorted, c.runStarts, c.node)
+		if string(bytes) != c.bytes || !slices.Equal(cum, c.cum) || n != c.n {
+			t.Errorf("node %q (runs %v): bytes %q, cum %v, n %d; want %q, %v, %d", c.node, c.runStarts != nil, bytes, cum, n, c.bytes, c.cum, c.n)
+		}
+	}
+}
+
+// keyMaps.learnRun takes a read's first key as a witness (none when it
+// is empty, a read whose first key was not kept), and gives each
+// prefix's map its part of the read as one run, the pooled map the
+// whole read.
+func TestKeyMapsLearnARunPerPrefix(t *testing.T) {
+	maps := newKeyMaps(topPrefixer("#"))
+	maps.learnRun("", "p#ann_1#0", "p#ann_1#1", "q#bob_2#0")
+	maps.learnRun("p#cid_3#0", "p#cid_3#1")
+	p, q := maps.maps["p#"], maps.maps["q#"]
+	if len(p.witnesses) != 1 || !p.witnesses["p#cid_3#0"] || len(q.witnesses) != 0 || !maps.pooled.witnesses["p#cid_3#0"] || len(maps.pooled.witnesses) != 1 {
+		t.Errorf("witnesses: p %v, q %v, pooled %v; want p#cid_3#0 in p's and the pooled map's alone", p.witnesses, q.witnesses, maps.pooled.witnesses)
+	}
+	if p.runOf["p#ann_1#0"] != p.runOf["p#ann_1#1"] || p.runOf["p#ann_1#0"] == p.runOf["p#cid_3#0"] || p.runOf["p#cid_3#0"] != p.runOf["p#cid_3#1"] {
+		t.Errorf("p's runs %v: want ann's two keys one run, cid's another", p.runOf)
+	}
+	if len(q.known) != 1 || maps.pooled.runOf["p#ann_1#0"] != maps.pooled.runOf["q#bob_2#0"] {
+		t.Errorf("q knows %v, the pooled map's runs %v: want q's one key, and the first read one run in the pooled map", q.known, maps.pooled.runOf)
+	}
+}

@@ -47,6 +47,10 @@ func (k *keyMaps) judgeKin() {
 			continue
 		}
 		kins = append(kins, m)
+		// Each key not a witness is a run of its own: the kin's line
+		// still counts the keys of its maps' runs one by one (they are
+		// learned in no fixed order, and maps of the same users share
+		// keys, so that runs grouped here would depend on the order).
 		for key := range m.known {
 			if m.witnesses[key] {
 				kin.learn(kinPrefix + key[len(prefix):])

@@ -104,6 +104,9 @@ type Options struct {
 	// debugPieces, for tests, is called with what the reads of a
 	// tablet's pieces found and how its bytes were split.
 	debugPieces func(tablet int, pieces tabletPieces, budgets []pieceBudget, found []pieceRead, est []pieceEstimate, bytes []float64)
+	// debugSweep, for tests, is called with the rows its spans read when
+	// a tablet read on its line is swept (see [worker.readLine]).
+	debugSweep func(tablet int, spanRows int64)
 	// readRow, for tests, is called with the key of every row a reader
 	// reads, on the reader's goroutine.
 	readRow func(key string)

@@ -127,7 +127,7 @@ func spanKeys(at func(float64) string, from, to float64, lineFrom, lineTo, after
 // readLine reads tablet i, a piece of one prefix (or a line on the
 // pooled map): spans on its line, then the weights; a tablet whose bytes
 // its spans cannot explain is read again in full, one whose spans found
-// no rows is swept.
+// no rows, or fewer than fewSpanRows and too few bytes, is swept.
 func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string) error {
 	s := w.s
 	plan := s.plan.tablets[i]
@@ -211,6 +211,9 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 	// swept, as one whose spans read none.
 	unexplainedBytes := !s.opts.StripValues && unexplained(tablet.SampledBytes, sums.b+keyspace.Z95*spanSpread(units), s.plan.rescanFloor)
 	if tablet.SampledBytes > 0 && (spanRows == 0 || unexplainedBytes && spanRows < fewSpanRows) {
+		if s.opts.debugSweep != nil {
+			s.opts.debugSweep(i, spanRows)
+		}
 		return w.sweepTablet(ctx, r, line, pc, plan, tablet.SampledBytes)
 	}
 	// sums.b is the tablet's bytes as its spans see them.
@@ -301,13 +304,14 @@ func (z rowSizes) countVariance(bytes float64) float64 {
 // a tablet of names of 33.6 MB whose spans read 4 rows at 0.1% was read
 // again in full, 12% of its table (issue 26's generated shape seed
 // 64110870; swept, the scan reads 0.25%). What a sweep gives up is the
-// re-read's word on an oversized row: it takes the offsets at theirs
-// (see there), and finds such a row only where its parts' limits reach
-// it.
+// re-read's word on an oversized row: a sweep takes the tablet's bytes
+// as its offsets give them, and finds such a row only where its parts'
+// limits reach it.
 const fewSpanRows = 8
 
-// sweepTablet reads a tablet whose spans found no rows, though it holds
-// bytes (it used to count as empty, or, above the re-read floor, be read
+// sweepTablet reads a tablet whose spans found no rows, or fewer than
+// [fewSpanRows] and too few bytes, though it holds bytes (it used to
+// count as empty, or, above the re-read floor, be read
 // again in full: a sixth of a names table for its one large tablet): its
 // keys lie where the key map puts next to none — names, which cluster at
 // points of the line, rather than numbers, which spread over it. The
