@@ -297,8 +297,8 @@ func (m *keyMap) judge() {
 	}
 	m.segments = m.segments[:0]
 	for j, key := range m.suffixes {
-		if runsCount && m.runStarts[j+1] == m.runStarts[j] {
-			continue // one key of each run: the others share its user
+		if m.runStarts[j+1] == m.runStarts[j] {
+			continue // one key of each run of names: the others share its user
 		}
 		index, from := 0, 0
 		for i := 0; i <= len(key); i++ {
@@ -677,8 +677,8 @@ func branches(sorted []string, runStarts []int, node string) (bytes []byte, cum 
 		if runStarts == nil || from >= to {
 			return to - from
 		}
-		// The runs beginning in [from, to), and the one under way at from.
-		return runStarts[to] - runStarts[from] + 1 - (runStarts[from+1] - runStarts[from])
+		// The run under way at from, and those beginning after it.
+		return 1 + runStarts[to] - runStarts[from+1]
 	}
 	at := lo
 	for at < hi && sorted[at] == node {

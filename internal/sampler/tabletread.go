@@ -311,8 +311,8 @@ const fewSpanRows = 8
 
 // sweepTablet reads a tablet whose spans found no rows, or fewer than
 // [fewSpanRows] and too few bytes, though it holds bytes (it used to
-// count as empty, or, above the re-read floor, be read
-// again in full: a sixth of a names table for its one large tablet): its
+// count as empty, or, above the re-read floor, be read again in full: a
+// sixth of a names table for its one large tablet): its
 // keys lie where the key map puts next to none — names, which cluster at
 // points of the line, rather than numbers, which spread over it. The
 // spans' rows are dropped (they were read all the same), and the line is
