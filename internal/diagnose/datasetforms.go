@@ -38,21 +38,21 @@ func (idx *datasetIndex) read(key string) keyForm {
 		// tag word that text keys, or many binary keys, start with
 		// ([datasetIndex.tagBinary]).
 		f := keyForm{form: "<binary>", width: len(key), class: classBinary}
-		if i := strings.IndexAny(key, idx.delimiters); i > 0 && !isBinary(key[:i+1]) {
+		if i := idx.firstFieldEnd(key); i > 0 && i < len(key) && !isBinary(key[:i+1]) {
 			f.word, f.delimiter = key[:i], key[i]
 		}
 		if idx.binaryTags[f.word] {
-			f.form = "tag:" + f.word
+			f.form = idx.join("tag:", f.word)
 		}
 		return f
 	}
-	end := len(key)
+	end := idx.firstFieldEnd(key)
 	var delimiter byte
-	if i := strings.IndexAny(key, idx.delimiters); i >= 0 {
-		end, delimiter = i, key[i]
+	if end < len(key) {
+		delimiter = key[end]
 	}
 	field := key[:end]
-	f := keyForm{delimiter: delimiter, rest: restShape(key[min(end+1, len(key)):], idx.delimiters), width: len(field)}
+	f := keyForm{delimiter: delimiter, rest: idx.restShape(key[min(end+1, len(key)):]), width: len(field)}
 	if keytime.Digits(field) {
 		// A number, a time, a date: their forms go by width
 		// ([datasetIndex.groupDigits]), whatever each value looks like.
@@ -65,7 +65,7 @@ func (idx *datasetIndex) read(key string) keyForm {
 	switch class := f.class; class {
 	case classText:
 		if word, ok := gluedWord(field); ok {
-			f.form, f.word = word+"<number>", word
+			f.form, f.word = idx.join(word, "<number>"), word
 			return f
 		}
 		if hostLike(field) {
@@ -119,12 +119,11 @@ func gluedWord(field string) (string, bool) {
 // letter), whichever end its top-level label is at: go.dev and
 // de.wikipedia.org are host names too.
 func hostLike(field string) bool {
-	labels := strings.Split(field, ".")
-	if len(labels) < 2 {
+	if strings.IndexByte(field, '.') < 0 {
 		return false
 	}
 	letter := false
-	for _, label := range labels {
+	for label := range strings.SplitSeq(field, ".") {
 		if !validLabel(label) {
 			return false
 		}
@@ -134,24 +133,63 @@ func hostLike(field string) bool {
 }
 
 // restShape writes the shape of the fields after a key's first: each
-// field's class, a glued word as word<n>, joined by "/".
-func restShape(rest, delimiters string) string {
+// field's class, a glued word as word<n>, joined by "/". Keys of a
+// dataset share a handful of shapes: each is kept once.
+func (idx *datasetIndex) restShape(rest string) string {
 	if rest == "" {
 		return ""
 	}
-	var b strings.Builder
-	for field := range strings.FieldsFuncSeq(rest, func(r rune) bool { return strings.ContainsRune(delimiters, r) }) {
-		if b.Len() > 0 {
-			b.WriteByte('/')
+	b := idx.scratch[:0]
+	for i := 0; i < len(rest); {
+		if idx.isDelimiter[rest[i]] {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(rest) && !idx.isDelimiter[rest[j]] {
+			j++
+		}
+		field := rest[i:j]
+		i = j
+		if len(b) > 0 {
+			b = append(b, '/')
 		}
 		class := classifySegment(field)
 		if word, ok := gluedWord(field); ok && class == classText {
-			b.WriteString(word + "<n>")
+			b = append(append(b, word...), "<n>"...)
 			continue
 		}
-		b.WriteString(class.String())
+		b = append(b, class.String()...)
 	}
-	return b.String()
+	idx.scratch = b
+	if shape, ok := idx.shapes[string(b)]; ok {
+		return shape
+	}
+	if idx.shapes == nil {
+		idx.shapes = map[string]string{}
+	}
+	shape := string(b)
+	idx.shapes[shape] = shape
+	return shape
+}
+
+// join returns a + b, the one copy of it the index keeps: dataset
+// detection names every sampled key's form, and tens of thousands of
+// keys share a few forms.
+func (idx *datasetIndex) join(a, b string) string {
+	if last := idx.lastJoin; last[0] == a && last[1] == b {
+		return last[2] // keys in order: the form of the key before
+	}
+	joined, ok := idx.names[[2]string{a, b}]
+	if !ok {
+		if idx.names == nil {
+			idx.names = map[[2]string]string{}
+		}
+		joined = a + b
+		idx.names[[2]string{a, b}] = joined
+	}
+	idx.lastJoin = [3]string{a, b, joined}
+	return joined
 }
 
 // minBinaryTagShare is the share of the binary keys a tag word before a
@@ -223,11 +261,11 @@ func (idx *datasetIndex) groupWords(forms []keyForm) {
 			continue
 		}
 		if shape := modal[f.word]; grouped[shape] {
-			f.form = "<word>#" + shape
+			f.form = idx.join("<word>#", shape)
 			f.word = ""
 			continue
 		}
-		f.form = "tag:" + f.word
+		f.form = idx.join("tag:", f.word)
 	}
 	for shape := range grouped {
 		idx.grouped[shape] = -1 // filled when the dataset is made

@@ -94,8 +94,11 @@ type datasetIndex struct {
 	// grouped maps the shape of a key after its first field to the
 	// dataset of tag words grouped as one (handles, tenants), for words
 	// the sample did not show.
-	grouped    map[string]int
-	delimiters string
+	grouped map[string]int
+	// delimiters end a key's first field and part the fields after it;
+	// isDelimiter holds them by byte.
+	delimiters  string
+	isDelimiter [256]bool
 	// digitForms and hexWidths give a leading number of a width its form
 	// ([datasetIndex.groupDigits]); merged maps value forms to the form
 	// they were merged into ([datasetIndex.mergeShapes]).
@@ -104,57 +107,56 @@ type datasetIndex struct {
 	merged     map[string]string
 	// binaryTags are the tag words binary keys may start with.
 	binaryTags map[string]bool
-	// sampled holds the dataset of every key datasets were found from.
+	// sampled holds the dataset of every key datasets were found from,
+	// made from keys and forms when [datasetIndex.of] is first asked
+	// (a table of one dataset without traffic never asks).
 	sampled map[string]int
+	keys    []keyspace.SampledRow
+	forms   []keyForm
+	// names and shapes keep one copy of each form and key shape
+	// ([datasetIndex.join], [datasetIndex.restShape]); lastJoin is the
+	// last form joined, and scratch where a shape is written.
+	names    map[[2]string]string
+	lastJoin [3]string
+	shapes   map[string]string
+	scratch  []byte
 }
 
-// datasetKey is one key dataset detection reads, with the rows, bytes
-// and writes it stands for.
-type datasetKey struct {
-	key                 string
-	rows, bytes, writes float64
-	sampled             bool
-}
-
-// datasetKeys returns the keys to find datasets from: the row sample, or,
-// for a recording alone, the first and last key each of the tree's leaves
-// touched.
-func datasetKeys(snap *keyspace.Snapshot) []datasetKey {
-	var keys []datasetKey
-	for _, row := range snap.Sample {
-		keys = append(keys, datasetKey{key: string(row.Key), rows: row.Weight, bytes: row.Weight * float64(row.Bytes),
-			writes: row.Weight * float64(row.Cells), sampled: true})
-	}
-	if len(keys) > 0 || snap.Root == nil {
-		return keys
+// datasetKeys returns the keys to find datasets from, as rows: the row
+// sample itself, or, for a recording alone, the first and last key each
+// of the tree's leaves touched, in key order, as rows of weight 0 (a
+// recording stores no rows: its keys stand for operations only,
+// [datasetIndex.opShares]). sampled says which.
+func datasetKeys(snap *keyspace.Snapshot) (keys []keyspace.SampledRow, sampled bool) {
+	if len(snap.Sample) > 0 || snap.Root == nil {
+		return snap.Sample, true
 	}
 	snap.Root.Walk(func(n *keyspace.Node) bool {
 		if !n.IsLeaf() || n.Traffic == nil {
 			return true
 		}
-		first, last, ok := n.KeyBounds()
-		if !ok {
-			return true
+		if first, last, ok := n.KeyBounds(); ok {
+			keys = append(keys, keyspace.SampledRow{Key: first}, keyspace.SampledRow{Key: last})
 		}
-		// A recording stores no rows: its keys stand for operations
-		// only ([datasetIndex.opShares]).
-		keys = append(keys, datasetKey{key: string(first)}, datasetKey{key: string(last)})
 		return true
 	})
-	slices.SortFunc(keys, func(a, b datasetKey) int { return strings.Compare(a.key, b.key) })
-	return keys
+	slices.SortFunc(keys, func(a, b keyspace.SampledRow) int { return strings.Compare(string(a.Key), string(b.Key)) })
+	return keys, false
 }
 
 // findDatasets finds snap's datasets.
 func findDatasets(snap *keyspace.Snapshot) *datasetIndex {
-	keys := datasetKeys(snap)
+	keys, sampled := datasetKeys(snap)
 	idx := &datasetIndex{byForm: map[string]int{}, grouped: map[string]int{}, delimiters: topDelimiters + snap.Delimiters}
+	for i := range len(idx.delimiters) {
+		idx.isDelimiter[idx.delimiters[i]] = true
+	}
 	if len(keys) == 0 {
 		return idx
 	}
 	forms := make([]keyForm, len(keys))
 	for i, k := range keys {
-		forms[i] = idx.read(k.key)
+		forms[i] = idx.read(string(k.Key))
 	}
 	idx.tagBinary(forms)
 	idx.groupWords(forms)
@@ -163,45 +165,52 @@ func findDatasets(snap *keyspace.Snapshot) *datasetIndex {
 	// Datasets by form, in the order of their first key.
 	var total, totalBytes, totalWrites float64
 	for i, k := range keys {
-		f := forms[i]
-		total += k.rows
-		totalBytes += k.bytes
-		totalWrites += k.writes
+		f, key := forms[i], string(k.Key)
+		rows, bytes, writes := k.Weight, k.Weight*float64(k.Bytes), k.Weight*float64(k.Cells)
+		total += rows
+		totalBytes += bytes
+		totalWrites += writes
 		at, ok := idx.byForm[f.form]
 		if !ok {
 			at = len(idx.list)
 			idx.byForm[f.form] = at
-			idx.list = append(idx.list, Dataset{form: f.form, Start: keyspace.Key(k.key)})
+			idx.list = append(idx.list, Dataset{form: f.form, Start: k.Key})
 		}
 		ds := &idx.list[at]
-		ds.Rows += k.rows
-		ds.Bytes += k.bytes
-		ds.writes += k.writes
+		ds.Rows += rows
+		ds.Bytes += bytes
+		ds.writes += writes
 		ds.keys++
 		if ds.delimiter == 0 {
 			ds.delimiter = f.delimiter
 		}
-		if k.sampled {
+		if sampled {
 			ds.SampledRows++
 		}
 		if f.class == classTimestamp || f.class == classReversedTimestamp {
 			ds.times++
 			if ds.example == "" {
-				ds.example = k.key[:f.width]
+				ds.example = key[:f.width]
 			}
 		}
-		ds.End = keyspace.Key(k.key) // the last key for now
+		ds.End = k.Key // the last key for now
 		if f.word != "" && !strings.HasPrefix(f.form, "<") {
-			ds.Prefix = keyspace.Key(f.word)
-			if f.delimiter != 0 {
-				ds.Prefix += keyspace.Key(f.delimiter)
+			// The prefix is the word and the delimiter right after it
+			// (user#), or the word alone when a number comes between
+			// (invoice in invoice123#line4) or the keys disagree on the
+			// delimiter.
+			prefix := f.word
+			if n := len(f.word); f.delimiter != 0 && n < len(key) && key[n] == f.delimiter {
+				prefix = key[:n+1]
+			}
+			if ds.Prefix == "" {
+				ds.Prefix = keyspace.Key(prefix)
+			} else if string(ds.Prefix) != prefix {
+				ds.Prefix = keyspace.Key(keyspace.CommonPrefix(string(ds.Prefix), prefix))
 			}
 		}
 	}
-	idx.sampled = make(map[string]int, len(keys))
-	for i, k := range keys {
-		idx.sampled[k.key] = idx.byForm[forms[i].form]
-	}
+	idx.keys, idx.forms = keys, forms
 	for i := range idx.list {
 		idx.bound(&idx.list[i])
 	}
@@ -281,8 +290,10 @@ func (idx *datasetIndex) bound(ds *Dataset) {
 
 // firstFieldEnd returns where key's first field ends.
 func (idx *datasetIndex) firstFieldEnd(key string) int {
-	if i := strings.IndexAny(key, idx.delimiters); i >= 0 {
-		return i
+	for i := range len(key) {
+		if idx.isDelimiter[key[i]] {
+			return i
+		}
 	}
 	return len(key)
 }
@@ -317,6 +328,12 @@ func (idx *datasetIndex) opShares(snap *keyspace.Snapshot) {
 // of returns the index of the dataset key belongs to, or -1 when its form
 // is none of theirs.
 func (idx *datasetIndex) of(key string) int {
+	if idx.sampled == nil {
+		idx.sampled = make(map[string]int, len(idx.keys))
+		for i, k := range idx.keys {
+			idx.sampled[string(k.Key)] = idx.byForm[idx.forms[i].form]
+		}
+	}
 	if at, ok := idx.sampled[key]; ok {
 		return at
 	}

@@ -12,10 +12,11 @@ import (
 // dataset, words glued to numbers, numbers by width, hex IDs that happen
 // to hold no letter kept with the hex, e-mail addresses and phone numbers
 // before the same shape of key one dataset, and binary keys one whatever
-// delimiter bytes they hold by chance.
+// delimiter bytes they hold by chance. Every key lies in the range of
+// the dataset it belongs to.
 func TestDatasetsByKeyForm(t *testing.T) {
 	var (
-		newcomer, tenants, fewTenants, handles, glued, hexes, salted, logins, binary, tagged, hosts []string
+		newcomer, tenants, fewTenants, handles, glued, gluedFields, twoDelimiters, hexes, salted, logins, binary, tagged, hosts []string
 	)
 	for u := range 200 {
 		for item := range 10 {
@@ -29,6 +30,8 @@ func TestDatasetsByKeyForm(t *testing.T) {
 		handles = append(handles, fmt.Sprintf("%s_%s#p%03d#%013d", []string{"alice", "bob", "carmen", "dmitri", "emma"}[i%5],
 			[]string{"smith", "fischer", "garcia", "ivanova", "mensah", "nguyen"}[i%6]+fmt.Sprint(i%17), i%9, 1_793_400_000_000+int64(i)))
 		glued = append(glued, fmt.Sprintf("invoice%d", i+1), fmt.Sprintf("ticket%d", i+1))
+		gluedFields = append(gluedFields, fmt.Sprintf("invoice%d#line%d", i+1, i%7), fmt.Sprintf("ticket%d#%04d", i+1, i))
+		twoDelimiters = append(twoDelimiters, fmt.Sprintf("user#u%03d", i), fmt.Sprintf("user:u%03d", i))
 		hex := fmt.Sprintf("%08x", uint32(i)*2654435761)
 		hexes = append(hexes, hex+"#9223370243364407807")
 		salted = append(salted, fmt.Sprintf("%d#user#u%03d#p%02d", i%8, i, i%5), hex+"#9223370243364407807")
@@ -52,6 +55,8 @@ func TestDatasetsByKeyForm(t *testing.T) {
 		{"few tenants", fewTenants, []string{"acme#", "globex#", "initech#"}},
 		{"handles and config", append(slices.Clone(handles), "config#global"), []string{"<word>#...", "config#"}},
 		{"glued words", glued, []string{"invoice", "ticket"}},
+		{"glued words before a delimiter", gluedFields, []string{"invoice", "ticket"}},
+		{"one tag, two delimiters", twoDelimiters, []string{"user"}},
 		{"hex with and without letters", hexes, []string{"<hex, short>#..."}},
 		{"salt and hex", salted, []string{"<1-digit number>#...", "<hex, short>#..."}},
 		{"e-mail or phone", logins, []string{"<email or phone>#..."}},
@@ -61,9 +66,20 @@ func TestDatasetsByKeyForm(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			slices.Sort(tc.keys)
+			idx := findDatasets(keysSnapshot(tc.keys, ""))
 			var got []string
-			for _, ds := range Datasets(keysSnapshot(tc.keys, "")) {
+			for _, ds := range idx.list {
 				got = append(got, ds.Name)
+			}
+			for _, key := range tc.keys {
+				at := idx.of(key)
+				if at < 0 {
+					t.Errorf("key %q belongs to no dataset", key)
+					continue
+				}
+				if ds := idx.list[at]; key < string(ds.Start) || (ds.End != "" && key >= string(ds.End)) {
+					t.Errorf("key %q lies outside its dataset %s, [%q, %q)", key, ds.Name, ds.Start, ds.End)
+				}
 			}
 			want := slices.Clone(tc.want)
 			slices.Sort(got)

@@ -69,15 +69,19 @@ func isTopLevel(label string) bool {
 // one end. A token with a top-level label at both ends (go.dev,
 // de.wikipedia.org) or at neither is not counted either way.
 func hostOrientation(token string) hostDirection {
-	labels := strings.Split(token, ".")
-	if len(labels) < 2 {
-		return hostNone
+	if strings.IndexByte(token, '.') < 0 {
+		return hostNone // most fields: no allocation, no labels
 	}
+	var first, last string
 	letters := false
-	for _, label := range labels {
+	for label := range strings.SplitSeq(token, ".") {
 		if !validLabel(label) {
 			return hostNone
 		}
+		if first == "" {
+			first = label
+		}
+		last = label
 		for i := 0; i < len(label) && !letters; i++ {
 			letters = label[i]|0x20 >= 'a' && label[i]|0x20 <= 'z'
 		}
@@ -85,8 +89,7 @@ func hostOrientation(token string) hostDirection {
 	if !letters {
 		return hostNone
 	}
-	first, last := isTopLevel(labels[0]), isTopLevel(labels[len(labels)-1])
-	switch {
+	switch first, last := isTopLevel(first), isTopLevel(last); {
 	case last && !first:
 		return hostForward
 	case first && !last:

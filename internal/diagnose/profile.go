@@ -24,7 +24,8 @@ const classMajority = 0.9
 // 123).
 type keyProfile struct {
 	splitter keyspace.Splitter
-	// rows is the sample in key order.
+	// rows is the sample in key order: read, never written (it may be
+	// the snapshot's own).
 	rows []keyspace.SampledRow
 	// starts[i][p] is the byte offset in rows[i]'s key where field p
 	// begins, for the fields the key has.
@@ -145,8 +146,15 @@ type segmentField struct {
 // newKeyProfile analyses the sample with the snapshot's delimiters,
 // cutting segments into parts where [splitParts] finds them consistent.
 func newKeyProfile(snap *keyspace.Snapshot) *keyProfile {
-	rows := slices.Clone(snap.Sample)
-	slices.SortFunc(rows, func(a, b keyspace.SampledRow) int { return strings.Compare(string(a.Key), string(b.Key)) })
+	byKey := func(a, b keyspace.SampledRow) int { return strings.Compare(string(a.Key), string(b.Key)) }
+	rows := snap.Sample
+	if !slices.IsSortedFunc(rows, byKey) {
+		// A snapshot's builder sorts its sample; one made otherwise is
+		// sorted in a copy, since a profile reads its rows and never
+		// writes them.
+		rows = slices.Clone(rows)
+		slices.SortFunc(rows, byKey)
+	}
 	return newKeyProfileOf(rows, snap.Delimiters)
 }
 

@@ -110,12 +110,14 @@ func classifyDigits(field string) segmentClass {
 // isBinary reports control bytes (including DEL) or bytes that do not
 // form UTF-8: data a terminal or log cannot show as text.
 func isBinary(s string) bool {
+	ascii := true
 	for i := 0; i < len(s); i++ {
 		if s[i] < 0x20 || s[i] == 0x7f {
 			return true
 		}
+		ascii = ascii && s[i] < utf8.RuneSelf
 	}
-	return !utf8.ValidString(s)
+	return !ascii && !utf8.ValidString(s)
 }
 
 // isHex matches hex digits of one case with at least one letter (all
