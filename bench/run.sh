@@ -35,7 +35,9 @@
 # key forms without delimiters; its source comes from git archive, with
 # this tree's benchmark file copied in) and runs the two in interleaved
 # rounds (bench/cmd/benchreport): the check is the median of the rounds'
-# paired time ratios.
+# paired time ratios; where valgrind is installed, the instructions a
+# report takes at both (callgrind) follow, a figure the machine's load
+# does not move.
 #
 #   bench/run.sh            # about 30 minutes on 2 cores, ~16 GB of RAM at peak
 #   bench/run.sh sampler    # one part: sampler (the emulator tables), cloud (the Cloud-like table), shapes, proxy or report
@@ -164,6 +166,36 @@ if [[ $parts == all || $parts == report ]]; then
 	(cd "$work/base" && go test -c -o "$work/report-base.test" ./report/)
 	"$work/benchreport" -new "$work/report-new.test" -base "$work/report-base.test" -base-name "$base" \
 		-rounds "${ROUNDS:-9}" || status=$?
+	# Instructions, which other work on the machine does not move: the
+	# greetings benchmarks under callgrind at 2 and 6 iterations, the
+	# difference a quarter of it per report (setup cancels out), about 3
+	# minutes. One thread, no asynchronous preemption (callgrind follows
+	# the process) and no garbage collection: collections start on
+	# timers that a 50-times slower run fires differently, and moved the
+	# count per report by up to half from one run to the next; without
+	# them it moves by under 0.1%. Printed, not checked: the requirement is on CPU time,
+	# the collector's too.
+	if command -v valgrind >/dev/null; then
+		echo
+		echo "BenchmarkReport_100k instructions per report, without garbage collection (callgrind, (6 iterations - 2) / 4)"
+		printf '%-22s %8s %8s %7s\n' "" new "$base" ratio
+		instructions() { # instructions TEST BENCH ITERATIONS
+			GOGC=off GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+				"$1" -test.run '^$' -test.bench "^BenchmarkReport_100k/$2\$" -test.benchtime "$3x" 2>&1 |
+				sed -n 's/.*I *refs: *//p' | tr -d ,
+		}
+		for bench in greetings/report greetings/diagnose; do
+			per=()
+			for which in new base; do
+				instructions "$work/report-$which.test" "$bench" 2 >"$work/low" &
+				instructions "$work/report-$which.test" "$bench" 6 >"$work/high"
+				wait $!
+				per+=($(($(cat "$work/high") - $(cat "$work/low"))))
+			done
+			per=($((per[0] / 4)) $((per[1] / 4)))
+			awk -v b="$bench" -v n="${per[0]}" -v o="${per[1]}" 'BEGIN { printf "%-22s %7.0fM %7.0fM %6.2f\n", b, n / 1e6, o / 1e6, n / o }'
+		done
+	fi
 	echo
 	echo "report: $(($(date +%s) - report_began))s"
 fi
