@@ -239,14 +239,11 @@ func (idx *datasetIndex) treeSizes(root *keyspace.Node) (rows, bytes, writes flo
 	fromTree := make([]bool, len(idx.list))
 	for i := range idx.list {
 		ds := &idx.list[i]
-		if ds.Prefix != "" {
-			if path := root.Lookup(string(ds.Prefix)); path != nil && path[len(path)-1].Rows > 0 {
-				n := path[len(path)-1]
-				ds.Rows, ds.Bytes, ds.writes = n.Rows, n.Bytes, n.Cells
-				restRows, restBytes, restWrites = restRows-n.Rows, restBytes-n.Bytes, restWrites-n.Cells
-				fromTree[i] = true
-				continue
-			}
+		if n := prefixNode(root, ds); n != nil {
+			ds.Rows, ds.Bytes, ds.writes = n.Rows, n.Bytes, n.Cells
+			restRows, restBytes, restWrites = restRows-n.Rows, restBytes-n.Bytes, restWrites-n.Cells
+			fromTree[i] = true
+			continue
 		}
 		shapeRows, shapeBytes, shapeWrites = shapeRows+ds.Rows, shapeBytes+ds.Bytes, shapeWrites+ds.writes
 	}
@@ -258,6 +255,26 @@ func (idx *datasetIndex) treeSizes(root *keyspace.Node) (rows, bytes, writes flo
 		}
 	}
 	return rows, bytes, writes
+}
+
+// prefixNode returns the tree node of a dataset's prefix, nil when it
+// has none: the node [keyspace.Node.Lookup] finds for the prefix, if it
+// holds rows and its range holds the dataset's. A prefix without a
+// delimiter (invoice, of invoice123#line4) may name a row instead, keyed
+// by the bare word, which holds none of the dataset's other keys.
+func prefixNode(root *keyspace.Node, ds *Dataset) *keyspace.Node {
+	if ds.Prefix == "" {
+		return nil
+	}
+	path := root.Lookup(string(ds.Prefix))
+	if path == nil {
+		return nil
+	}
+	n := path[len(path)-1]
+	if n.Rows <= 0 || n.Start > ds.Start || (n.End != "" && (ds.End == "" || n.End < ds.End)) {
+		return nil
+	}
+	return n
 }
 
 // bound sets a dataset's name and range: its prefix's range, or from the

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/btviz/btviz/internal/keyspace"
 )
 
 // TestDatasetsByKeyForm: the datasets found in tables of known forms, by
@@ -112,5 +114,40 @@ func TestDatasetSharesAddUp(t *testing.T) {
 		if sum < 0.999 || sum > 1.001 {
 			t.Errorf("the datasets' shares of %s add up to %v, want 1", name, sum)
 		}
+	}
+}
+
+// TestDatasetRowsNotFromABareWordsRow: a dataset whose prefix has no
+// delimiter (invoice, of invoice123#line4) takes its rows from the tree
+// only where the prefix's node holds its range; a row keyed by the bare
+// word is not that node. Full scans, so the rows are exact.
+func TestDatasetRowsNotFromABareWordsRow(t *testing.T) {
+	for _, tc := range []struct{ name, word, delimiters string }{
+		{"glued words before a delimiter", "invoice", "#"},
+		{"one tag, two delimiters", "user", "#:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			keys := []string{tc.word} // the bare word's own row
+			for i := range 200 {
+				if tc.word == "invoice" {
+					keys = append(keys, fmt.Sprintf("invoice%d#line%d", i+1, i%7))
+				} else {
+					keys = append(keys, fmt.Sprintf("user#u%03d", i), fmt.Sprintf("user:u%03d", i))
+				}
+				keys = append(keys, fmt.Sprintf("ticket%d#%04d", i+1, i))
+			}
+			slices.Sort(keys)
+			idx := findDatasets(keysSnapshot(keys, tc.delimiters))
+			for _, ds := range idx.list {
+				if ds.Prefix != keyspace.Key(tc.word) || ds.keys < 2 {
+					continue
+				}
+				if int(ds.Rows) != ds.keys {
+					t.Errorf("dataset %s [%q, %q) of %d keys has %v rows, want %d", ds.Name, ds.Start, ds.End, ds.keys, ds.Rows, ds.keys)
+				}
+				return
+			}
+			t.Fatalf("no dataset of %s's keys among %d", tc.word, len(idx.list))
+		})
 	}
 }

@@ -172,10 +172,8 @@ func (d *diagnosis) forDataset(i int) *diagnosis {
 // (gathered).
 func (d *diagnosis) datasetNode(i int) (n *keyspace.Node, gathered bool) {
 	ds := &d.datasets.list[i]
-	if ds.Prefix != "" {
-		if path := d.root.Lookup(string(ds.Prefix)); path != nil && path[len(path)-1].Rows > 0 {
-			return path[len(path)-1], false
-		}
+	if n := prefixNode(d.root, ds); n != nil {
+		return n, false
 	}
 	node := &keyspace.Node{Kind: keyspace.KindPrefix, Prefix: ds.Prefix, Start: ds.Start, End: ds.End}
 	// Descend through the chain of single prefixes every key shares.
