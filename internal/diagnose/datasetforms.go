@@ -140,17 +140,13 @@ func (idx *datasetIndex) restShape(rest string) string {
 		return ""
 	}
 	b := idx.scratch[:0]
-	for i := 0; i < len(rest); {
-		if idx.isDelimiter[rest[i]] {
-			i++
-			continue
+	for from := 0; from < len(rest); {
+		n := idx.splitter.Next(rest, from)
+		field, _ := idx.splitter.Field(rest[from:from+n], 0)
+		from += n
+		if field == "" {
+			continue // delimiters side by side part no field
 		}
-		j := i + 1
-		for j < len(rest) && !idx.isDelimiter[rest[j]] {
-			j++
-		}
-		field := rest[i:j]
-		i = j
 		if len(b) > 0 {
 			b = append(b, '/')
 		}

@@ -95,10 +95,9 @@ type datasetIndex struct {
 	// dataset of tag words grouped as one (handles, tenants), for words
 	// the sample did not show.
 	grouped map[string]int
-	// delimiters end a key's first field and part the fields after it;
-	// isDelimiter holds them by byte.
-	delimiters  string
-	isDelimiter [256]bool
+	// splitter cuts keys at the bytes that end a key's first field
+	// and part the fields after it.
+	splitter keyspace.Splitter
 	// digitForms and hexWidths give a leading number of a width its form
 	// ([datasetIndex.groupDigits]); merged maps value forms to the form
 	// they were merged into ([datasetIndex.mergeShapes]).
@@ -147,10 +146,7 @@ func datasetKeys(snap *keyspace.Snapshot) (keys []keyspace.SampledRow, sampled b
 // findDatasets finds snap's datasets.
 func findDatasets(snap *keyspace.Snapshot) *datasetIndex {
 	keys, sampled := datasetKeys(snap)
-	idx := &datasetIndex{byForm: map[string]int{}, grouped: map[string]int{}, delimiters: topDelimiters + snap.Delimiters}
-	for i := range len(idx.delimiters) {
-		idx.isDelimiter[idx.delimiters[i]] = true
-	}
+	idx := &datasetIndex{byForm: map[string]int{}, grouped: map[string]int{}, splitter: keyspace.NewSplitter(topDelimiters + snap.Delimiters)}
 	if len(keys) == 0 {
 		return idx
 	}
@@ -307,12 +303,8 @@ func (idx *datasetIndex) bound(ds *Dataset) {
 
 // firstFieldEnd returns where key's first field ends.
 func (idx *datasetIndex) firstFieldEnd(key string) int {
-	for i := range len(key) {
-		if idx.isDelimiter[key[i]] {
-			return i
-		}
-	}
-	return len(key)
+	field, _ := idx.splitter.Field(key, 0)
+	return len(field)
 }
 
 // opShares sets each dataset's share of the recorded operations, from the
