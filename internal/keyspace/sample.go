@@ -17,8 +17,10 @@ type sampler struct {
 	// totalWeight is the number of table rows the offered rows stand for.
 	totalWeight float64
 	// strata keep a reservoir per coarse key form beside kept, so that a
-	// small dataset is not left with a handful of rows (see [stratumOf]).
+	// small dataset is not left with a handful of rows (see [stratumOf]);
+	// memo is the stratum of the last row offered.
 	strata strata
+	memo   stratumMemo
 }
 
 func newSampler(size int, seed uint64) sampler {
@@ -31,7 +33,7 @@ func (s *sampler) offer(row SampledRow) {
 	key := math.Log(1-s.rng.Float64()) / row.Weight
 	w := weightedRow{key: key, row: row}
 	s.keep(w)
-	s.strata.offer(stratumOf(string(row.Key)), w)
+	s.strata.offer(s.memo.of(string(row.Key)), w)
 }
 
 // keep adds w to the sample if its key is among the largest.
@@ -77,10 +79,12 @@ func (s *sampler) absorb(other *sampler) {
 // stratum's rows, and the reservoir's other rows for an equal share of
 // the rest.
 func (s *sampler) rows() []SampledRow {
+	names := make([]string, len(s.kept))
 	inKept := map[string]int{}
-	for _, kept := range s.kept {
-		if st := s.strata.byName[stratumOf(string(kept.row.Key))]; st != nil {
-			inKept[stratumOf(string(kept.row.Key))]++
+	for i, kept := range s.kept {
+		names[i] = stratumOf(string(kept.row.Key))
+		if st := s.strata.byName[names[i]]; st != nil {
+			inKept[names[i]]++
 		}
 	}
 	replaced := map[string]*stratum{}
@@ -96,8 +100,8 @@ func (s *sampler) rows() []SampledRow {
 	rows := make([]SampledRow, 0, len(s.kept))
 	if rest := len(s.kept) - replacedKept; rest > 0 {
 		weight := max(s.totalWeight-replacedWeight, 0) / float64(rest)
-		for _, kept := range s.kept {
-			if replaced[stratumOf(string(kept.row.Key))] != nil {
+		for i, kept := range s.kept {
+			if replaced[names[i]] != nil {
 				continue
 			}
 			row := kept.row

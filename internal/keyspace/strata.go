@@ -53,11 +53,20 @@ const (
 // leading hex run of at least [minStratumHex] characters ("x8"), or the
 // first byte.
 func stratumOf(key string) string {
+	name, _ := stratumSpan(key)
+	return name
+}
+
+// stratumSpan returns [stratumOf] key and how many leading bytes decide
+// it: every key that starts with key[:span] is of the same stratum. span
+// is 0 when a run of the key's form goes on to its end, so that a longer
+// key could be of another.
+func stratumSpan(key string) (name string, span int) {
 	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
 	isLetter := func(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 	isHex := func(c byte) bool { return isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
 	if key == "" {
-		return ""
+		return "", 0
 	}
 	hex := 0
 	for hex < len(key) && isHex(key[hex]) {
@@ -67,22 +76,48 @@ func stratumOf(key string) string {
 	for digits < len(key) && isDigit(key[digits]) {
 		digits++
 	}
+	letters := 0
+	if isLetter(key[0]) {
+		for letters < len(key) && isLetter(key[letters]) {
+			letters++
+		}
+	}
+	// The bytes read: the runs, and the byte that ends the longer (the
+	// digits run is never longer than the hex run).
+	if read := max(hex, letters); read < len(key) {
+		span = read + 1
+	}
 	switch {
 	case hex >= minStratumHex && hex > digits && (hex == len(key) || !isLetter(key[hex])):
-		return "x" + strconv.Itoa(hex)
+		return "x" + strconv.Itoa(hex), span
 	case digits > 0:
-		return "d" + strconv.Itoa(min(digits, 20))
-	case isLetter(key[0]):
-		n := 1
-		for n < len(key) && isLetter(key[n]) {
-			n++
+		return "d" + strconv.Itoa(min(digits, 20)), span
+	case letters > 0:
+		if letters < len(key) && strings.IndexByte(".-_@", key[letters]) >= 0 {
+			return "w" + key[letters:letters+1], span
 		}
-		if n < len(key) && strings.IndexByte(".-_@", key[n]) >= 0 {
-			return "w" + key[n:n+1]
-		}
-		return key[:min(n, maxStratumWord)]
+		return key[:min(letters, maxStratumWord)], span
 	}
-	return key[:1]
+	return key[:1], span
+}
+
+// stratumMemo remembers the stratum of the last key asked: a scan offers
+// its rows in key order, and the rows of a stratum side by side.
+type stratumMemo struct {
+	key  string
+	span int
+	name string
+}
+
+// of returns [stratumOf] key, from the last key's when key starts with
+// the bytes that decided it.
+func (m *stratumMemo) of(key string) string {
+	if m.span > 0 && len(key) >= m.span && key[:m.span] == m.key[:m.span] {
+		return m.name
+	}
+	m.name, m.span = stratumSpan(key)
+	m.key = key
+	return m.name
 }
 
 // stratum is one stratum's reservoir and how many rows it was offered.
@@ -97,11 +132,20 @@ type stratum struct {
 type strata struct {
 	byName  map[string]*stratum
 	dropped map[string]bool
+	// lastName and last are the stratum offered the last row (in
+	// byName), nil when it kept none or has since been given up.
+	lastName string
+	last     *stratum
 }
 
 // offer adds a row to its stratum's reservoir, with the sampling key the
 // uniform reservoir gave it (so that a row both keep is the same draw).
 func (s *strata) offer(name string, w weightedRow) {
+	if s.last != nil && name == s.lastName {
+		s.last.add(w)
+		return
+	}
+	s.last = nil
 	if s.dropped[name] {
 		return
 	}
@@ -120,6 +164,13 @@ func (s *strata) offer(name string, w weightedRow) {
 		st = &stratum{}
 		s.byName[name] = st
 	}
+	s.lastName, s.last = name, st
+	st.add(w)
+}
+
+// add counts the row offered and keeps it if its key is among the
+// largest.
+func (st *stratum) add(w weightedRow) {
 	st.offers++
 	st.weight += w.row.Weight
 	st.keep(w)
@@ -152,6 +203,7 @@ func (s *strata) dropLargest() bool {
 	if s.byName[largest].offers < largeStratum {
 		return false
 	}
+	s.last = nil
 	delete(s.byName, largest)
 	s.dropped[largest] = true
 	return true
@@ -160,6 +212,7 @@ func (s *strata) dropLargest() bool {
 // absorb merges other's strata into s, as if s had been offered other's
 // rows too: a stratum either gave up is given up.
 func (s *strata) absorb(other *strata) {
+	s.last = nil
 	for name := range other.dropped {
 		if s.dropped == nil {
 			s.byName, s.dropped = map[string]*stratum{}, map[string]bool{}
