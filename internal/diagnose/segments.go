@@ -110,14 +110,15 @@ func classifyDigits(field string) segmentClass {
 // isBinary reports control bytes (including DEL) or bytes that do not
 // form UTF-8: data a terminal or log cannot show as text.
 func isBinary(s string) bool {
-	ascii := true
+	var high byte // the bytes' high bits: set where one is not ASCII
 	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] == 0x7f {
+		c := s[i]
+		if c < 0x20 || c == 0x7f {
 			return true
 		}
-		ascii = ascii && s[i] < utf8.RuneSelf
+		high |= c
 	}
-	return !ascii && !utf8.ValidString(s)
+	return high >= utf8.RuneSelf && !utf8.ValidString(s)
 }
 
 // isHex matches hex digits of one case with at least one letter (all
