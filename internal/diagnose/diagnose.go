@@ -44,8 +44,22 @@ type diagnosis struct {
 // their own and name its range (and [Finding.Dataset]); a table-wide
 // finding is made only when the table is one dataset.
 func Diagnose(snap *keyspace.Snapshot) []Finding {
+	return Run(snap).Findings
+}
+
+// Diagnosis is what [Run] finds in a snapshot: the findings [Diagnose]
+// returns, and the datasets [Datasets] returns, found once for both.
+type Diagnosis struct {
+	Findings []Finding
+	Datasets []Dataset
+}
+
+// Run diagnoses snap as [Diagnose] does, and returns the datasets it
+// judged too: a report that lists both finds the datasets once, which
+// costs about as much as the key-form checks themselves.
+func Run(snap *keyspace.Snapshot) Diagnosis {
 	if snap == nil {
-		return nil
+		return Diagnosis{}
 	}
 	d := &diagnosis{snap: snap, root: snap.Root, profile: newKeyProfile(snap), salts: &[]saltPlan{}}
 	if d.root == nil {
@@ -78,7 +92,7 @@ func Diagnose(snap *keyspace.Snapshot) []Finding {
 	}
 	d.adviseSalting(findings)
 	sortFindings(findings)
-	return findings
+	return Diagnosis{Findings: findings, Datasets: d.datasets.list}
 }
 
 // checks returns every check, each a function of the diagnosis that

@@ -27,10 +27,14 @@ type DatasetDoc struct {
 	OpShare float64 `json:"op_share,omitempty"`
 }
 
-// datasetDocs lists the datasets of snap.
-func datasetDocs(snap *keyspace.Snapshot) []DatasetDoc {
+// datasetDocs lists the datasets of snap: found, those Diagnose found
+// given, else found here.
+func datasetDocs(snap *keyspace.Snapshot, found []diagnose.Dataset) []DatasetDoc {
+	if found == nil {
+		found = diagnose.Datasets(snap)
+	}
 	docs := []DatasetDoc{}
-	for _, ds := range diagnose.Datasets(snap) {
+	for _, ds := range found {
 		docs = append(docs, DatasetDoc{
 			Name: escape.Text(ds.Name), Prefix: ds.Prefix, Start: ds.Start, End: ds.End,
 			Rows: units.Round(ds.Rows), RowShare: round4(ds.RowShare), Bytes: units.Round(ds.Bytes), ByteShare: round4(ds.ByteShare),

@@ -1,8 +1,13 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
+
+	"github.com/btviz/btviz/internal/diagnose"
+	"github.com/btviz/btviz/internal/escape"
 
 	"github.com/charmbracelet/x/exp/golden"
 )
@@ -61,5 +66,36 @@ func TestJSONListsTheDatasets(t *testing.T) {
 		if f.Severity == "warning" && f.Dataset != "<timestamp (epoch milliseconds)>#..." {
 			t.Errorf("%s names dataset %q, want the sensor readings'", f.Kind, f.Dataset)
 		}
+	}
+}
+
+// TestReportTakesTheDatasetsDiagnoseFound: the datasets [diagnose.Run]
+// finds beside the findings make the same report as those the report
+// finds itself (all three formats, the newcomer's three datasets), and
+// the report lists the datasets it is given, not others it found.
+func TestReportTakesTheDatasetsDiagnoseFound(t *testing.T) {
+	in := scenarioInput(t, "newcomer-app")
+	diagnosis := diagnose.Run(in.Snapshot)
+	if !reflect.DeepEqual(diagnosis.Findings, in.Findings) {
+		t.Fatal("diagnose.Run found other findings than diagnose.Diagnose")
+	}
+	given := in
+	given.Datasets = diagnosis.Datasets
+	for _, format := range []Format{FormatText, FormatMarkdown, FormatJSON} {
+		want, err := Render(format, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Render(format, given)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the report given the datasets differs from the one that found them", format)
+		}
+	}
+	given.Datasets = diagnosis.Datasets[:1]
+	if doc := Build(given); len(doc.Datasets) != 1 || doc.Datasets[0].Name != escape.Text(diagnosis.Datasets[0].Name) {
+		t.Errorf("given one dataset, the report lists %d", len(doc.Datasets))
 	}
 }

@@ -228,7 +228,7 @@ func Build(in Input) Document {
 		Scan:             scanDoc(snap.Scan, totals),
 		Tablets:          []TabletDoc{},
 		Prefixes:         topPrefixes(snap, in.AllTopPrefixes),
-		Datasets:         datasetDocs(snap),
+		Datasets:         datasetDocs(snap, in.Datasets),
 		LargestRows:      []RowDoc{},
 		Findings:         findingDocs(in.Findings),
 		Traffic:          trafficDoc(snap),

@@ -56,6 +56,9 @@ type Input struct {
 	Snapshot *keyspace.Snapshot
 	// Findings are [diagnose.Diagnose] of Snapshot.
 	Findings []diagnose.Finding
+	// Datasets are [diagnose.Datasets] of Snapshot, as [diagnose.Run]
+	// gives them beside Findings; nil has the report find them.
+	Datasets []diagnose.Dataset
 	// FromFile is true when the snapshot was read from a file rather than
 	// scanned now: the report's source is then "snapshot".
 	FromFile bool
