@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -131,8 +132,11 @@ func loadShape(t *testing.T, shape tableshape.Shape) (addr string, counter *clou
 // TestCloudLikeSampleOfNameKeys checks a table of names,
 // TestNamesIntervalsOnGeneratedShapes their intervals). BTVIZ_NAMES=1
 // checks them too, to trace them: with BTVIZ_DEBUG=1 every tablet and
-// piece is logged beside its truth (see debugPieces). See
-// accuracyFractions for how the bounds were measured. A run takes about
+// piece is logged beside its truth (see debugPieces). BTVIZ_ORACLE=s
+// has the key maps know a share s of the table's keys, drawn at random,
+// before the scan reads a row (1: every key, the true line), to measure
+// what the maps' line costs a shape. See accuracyFractions for how the
+// bounds were measured. A run takes about
 // 90 s on two cores without -race.
 func TestSampleAccuracyOnGeneratedShapes(t *testing.T) {
 	type totals struct{ nodes, covered int }
@@ -157,11 +161,24 @@ func TestSampleAccuracyOnGeneratedShapes(t *testing.T) {
 		addr, counter := loadShape(t, shape)
 		conn := emutest.Open(t, emutest.Target(addr))
 		truth := shape.Truth()
+		var known []string
+		if env := os.Getenv("BTVIZ_ORACLE"); env != "" {
+			share, err := strconv.ParseFloat(env, 64)
+			if err != nil || share <= 0 || share > 1 {
+				t.Fatalf("BTVIZ_ORACLE=%q: give the share of the table's keys the key maps know beforehand, such as 1 or 0.01", env)
+			}
+			rng := rand.New(rand.NewPCG(seed, 0x6f7261636c65))
+			for row := range shape.Rows() {
+				if rng.Float64() < share {
+					known = append(known, row.Key)
+				}
+			}
+		}
 		t.Logf("  loaded in %s", time.Since(began).Round(time.Millisecond))
 		for _, fc := range accuracyFractions {
 			counter.Reset()
 			began := time.Now()
-			opts := Options{Fraction: fc.fraction, Seed: seed}
+			opts := Options{Fraction: fc.fraction, Seed: seed, knownKeys: known}
 			if os.Getenv("BTVIZ_DEBUG") != "" {
 				opts.debugPieces = debugPieces(t, shape)
 			}

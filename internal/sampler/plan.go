@@ -89,7 +89,7 @@ func newPlan(spans []span, shape mapShape, opts Options) *plan {
 	if p.mode.IsSample() && p.maxRows == 0 {
 		p.method = keyspace.MethodRows
 		if shape.tablets {
-			p.planPositions(spans, opts.Seed)
+			p.planPositions(spans, opts.Seed, opts.knownKeys)
 			return p
 		}
 		var calls []spanRead
@@ -130,7 +130,7 @@ func newPlan(spans []span, shape mapShape, opts Options) *plan {
 // planPositions plans a position sample of the tablets (see
 // [planTablet]): one read task per tablet, the tablets the snapshot's
 // ranges.
-func (p *plan) planPositions(tablets []span, seed uint64) {
+func (p *plan) planPositions(tablets []span, seed uint64, known []string) {
 	p.method = keyspace.MethodPositions
 	p.setRanges(tablets)
 	p.wholeTablets = make([][2]string, len(tablets))
@@ -139,6 +139,7 @@ func (p *plan) planPositions(tablets []span, seed uint64) {
 	if len(p.shape.keys) > 0 {
 		p.maps.learn(p.shape.keys[0]) // where the table's keys begin
 	}
+	p.maps.learn(known...)
 	p.readBytes = 0
 	var spans, whole int
 	for i, t := range tablets {
