@@ -33,7 +33,9 @@
 # 100,000-row table's snapshot, Diagnose and text report) at this tree
 # and at REPORT_BASE (default 7ef64cf, the code before the diagnostics of
 # key forms without delimiters; its source comes from git archive, with
-# this tree's benchmark file copied in) and runs the two in interleaved
+# this tree's benchmark file copied in and a benchReport of its own,
+# written here for a base shaped like 7ef64cf: packages at the module
+# root, Diagnose alone) and runs the two in interleaved
 # rounds (bench/cmd/benchreport): the check is the median of the rounds'
 # paired time ratios; where valgrind is installed, the instructions a
 # report takes at both (callgrind) follow, a figure the machine's load

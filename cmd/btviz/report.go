@@ -60,8 +60,8 @@ func (a *app) reportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			diagnosis := diagnose.Run(got.snap)
-			in := report.Input{Snapshot: got.snap, Findings: diagnosis.Findings, Datasets: diagnosis.Datasets, FromFile: got.fromFile, AllTopPrefixes: allPrefixes}
+			found := diagnose.Run(got.snap)
+			in := report.Input{Snapshot: got.snap, Findings: found.Findings, Datasets: found.Datasets, FromFile: got.fromFile, AllTopPrefixes: allPrefixes}
 			if len(transforms) > 0 && got.snap.Totals().Rows == 0 {
 				return usageErrorf("--what-if: the scan of table %s found no rows, so there is nothing to transform; run the report without --what-if, or point it at a table or prefix that holds rows", escape.Quote(got.snap.Table))
 			}

@@ -47,9 +47,9 @@ func Diagnose(snap *keyspace.Snapshot) []Finding {
 	return Run(snap).Findings
 }
 
-// Diagnosis is what [Run] finds in a snapshot: the findings [Diagnose]
+// Result is what [Run] finds in a snapshot: the findings [Diagnose]
 // returns, and the datasets [Datasets] returns, found once for both.
-type Diagnosis struct {
+type Result struct {
 	Findings []Finding
 	Datasets []Dataset
 }
@@ -57,9 +57,9 @@ type Diagnosis struct {
 // Run diagnoses snap as [Diagnose] does, and returns the datasets it
 // judged too: a report that lists both finds the datasets once, which
 // costs about as much as the key-form checks themselves.
-func Run(snap *keyspace.Snapshot) Diagnosis {
+func Run(snap *keyspace.Snapshot) Result {
 	if snap == nil {
-		return Diagnosis{}
+		return Result{}
 	}
 	d := &diagnosis{snap: snap, root: snap.Root, profile: newKeyProfile(snap), salts: &[]saltPlan{}}
 	if d.root == nil {
@@ -92,7 +92,7 @@ func Run(snap *keyspace.Snapshot) Diagnosis {
 	}
 	d.adviseSalting(findings)
 	sortFindings(findings)
-	return Diagnosis{Findings: findings, Datasets: d.datasets.list}
+	return Result{Findings: findings, Datasets: d.datasets.list}
 }
 
 // checks returns every check, each a function of the diagnosis that

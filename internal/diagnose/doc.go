@@ -2,7 +2,8 @@
 // Bigtable schema-design guidance warns about, from a [keyspace.Snapshot]
 // alone: it is pure, prints nothing and does no I/O.
 //
-// [Diagnose] returns [Finding] values, one per problem, each with a
+// [Diagnose] (or [Run], which returns the [Datasets] too) returns
+// [Finding] values, one per problem, each with a
 // [Kind] (the stable names of the README's "Findings"), a [Severity], the key range it
 // points at, a one-line summary with the numbers, advice, and an
 // [Evidence] map of the numbers a reviewer can check. Severities follow

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -61,6 +62,63 @@ func TestStratumMemoAgrees(t *testing.T) {
 					t.Fatalf("seed %d, %s: memo gives %q the stratum %q, stratumOf %q", seed, order, key, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestStrataRememberOnlyAStratumTheyKeep: the stratum strata.offer
+// remembers from the row before gives the reservoirs and the strata given
+// up that looking every row up gives, through more strata than keep a
+// reservoir (dropLargest), more given up than are named
+// (maxDroppedStrata), and absorb, with rows offered after it. Keys are
+// runs of one to ten rows under random words, a third of them one large
+// stratum's, so that strata repeat, end and come back; seeds 0–5.
+func TestStrataRememberOnlyAStratumTheyKeep(t *testing.T) {
+	for seed := range uint64(6) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		var rows []weightedRow
+		for len(rows) < 60_000 {
+			word := make([]byte, 1+rng.IntN(4))
+			for i := range word {
+				word[i] = byte('g' + rng.IntN(20))
+			}
+			if rng.IntN(3) == 0 {
+				word = []byte("big") // a stratum large enough to be given up
+			}
+			for i := range 1 + rng.IntN(10) {
+				if seed%2 == 1 && rng.IntN(8) == 0 {
+					word = []byte{byte('g' + rng.IntN(20))} // a short stratum between
+				}
+				rows = append(rows, weightedRow{key: rng.Float64(), row: SampledRow{Key: Key(fmt.Sprintf("%s#%d", word, i)), Weight: 1 + float64(rng.IntN(3))}})
+			}
+		}
+		run := func(remember bool) strata {
+			chunks := make([]strata, 3)
+			for i, w := range rows {
+				c := &chunks[min(2, i*3/len(rows))]
+				if !remember {
+					c.last = nil
+				}
+				c.offer(stratumOf(string(w.row.Key)), w)
+			}
+			chunks[0].absorb(&chunks[1])
+			for _, w := range rows[:len(rows)/3] {
+				if !remember {
+					chunks[0].last = nil
+				}
+				chunks[0].offer(stratumOf(string(w.row.Key))+"+", w)
+			}
+			chunks[0].absorb(&chunks[2])
+			chunks[0].lastName, chunks[0].last = "", nil
+			return chunks[0]
+		}
+		remembered, looked := run(true), run(false)
+		if len(looked.dropped) < maxDroppedStrata || !looked.dropped["big"] {
+			t.Fatalf("seed %d: %d strata given up (the large one: %v), want at least %d and the large one", seed, len(looked.dropped), looked.dropped["big"], maxDroppedStrata)
+		}
+		if !reflect.DeepEqual(remembered, looked) {
+			t.Errorf("seed %d: remembering the last stratum kept %d reservoirs and gave up %d; looking every row up kept %d and gave up %d, or other rows",
+				seed, len(remembered.byName), len(remembered.dropped), len(looked.byName), len(looked.dropped))
 		}
 	}
 }

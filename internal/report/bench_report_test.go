@@ -12,6 +12,6 @@ import (
 // datasets. bench/run.sh writes the base revision's own benchReport,
 // which only has Diagnose (see BenchmarkReport_100k).
 func benchReport(snap *keyspace.Snapshot) int {
-	diagnosis := diagnose.Run(snap)
-	return len(Text(Input{Snapshot: snap, Findings: diagnosis.Findings, Datasets: diagnosis.Datasets}))
+	found := diagnose.Run(snap)
+	return len(Text(Input{Snapshot: snap, Findings: found.Findings, Datasets: found.Datasets}))
 }

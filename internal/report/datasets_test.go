@@ -75,12 +75,12 @@ func TestJSONListsTheDatasets(t *testing.T) {
 // the report lists the datasets it is given, not others it found.
 func TestReportTakesTheDatasetsDiagnoseFound(t *testing.T) {
 	in := scenarioInput(t, "newcomer-app")
-	diagnosis := diagnose.Run(in.Snapshot)
-	if !reflect.DeepEqual(diagnosis.Findings, in.Findings) {
+	found := diagnose.Run(in.Snapshot)
+	if !reflect.DeepEqual(found.Findings, in.Findings) {
 		t.Fatal("diagnose.Run found other findings than diagnose.Diagnose")
 	}
 	given := in
-	given.Datasets = diagnosis.Datasets
+	given.Datasets = found.Datasets
 	for _, format := range []Format{FormatText, FormatMarkdown, FormatJSON} {
 		want, err := Render(format, in)
 		if err != nil {
@@ -94,8 +94,8 @@ func TestReportTakesTheDatasetsDiagnoseFound(t *testing.T) {
 			t.Errorf("%s: the report given the datasets differs from the one that found them", format)
 		}
 	}
-	given.Datasets = diagnosis.Datasets[:1]
-	if doc := Build(given); len(doc.Datasets) != 1 || doc.Datasets[0].Name != escape.Text(diagnosis.Datasets[0].Name) {
+	given.Datasets = found.Datasets[:1]
+	if doc := Build(given); len(doc.Datasets) != 1 || doc.Datasets[0].Name != escape.Text(found.Datasets[0].Name) {
 		t.Errorf("given one dataset, the report lists %d", len(doc.Datasets))
 	}
 }

@@ -54,7 +54,7 @@ func Gate(findings []diagnose.Finding, failOn diagnose.Severity) bool {
 // Input is what a report shows.
 type Input struct {
 	Snapshot *keyspace.Snapshot
-	// Findings are [diagnose.Diagnose] of Snapshot.
+	// Findings are [diagnose.Diagnose] of Snapshot (or [diagnose.Run]'s).
 	Findings []diagnose.Finding
 	// Datasets are [diagnose.Datasets] of Snapshot, as [diagnose.Run]
 	// gives them beside Findings; nil has the report find them.

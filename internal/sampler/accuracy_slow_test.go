@@ -136,8 +136,8 @@ func loadShape(t *testing.T, shape tableshape.Shape) (addr string, counter *clou
 // has the key maps know a share s of the table's keys, drawn at random,
 // before the scan reads a row (1: every key, the true line), to measure
 // what the maps' line costs a shape. See accuracyFractions for how the
-// bounds were measured. A run takes about
-// 90 s on two cores without -race.
+// bounds were measured. A run takes about 90 s on two cores without
+// -race.
 func TestSampleAccuracyOnGeneratedShapes(t *testing.T) {
 	type totals struct{ nodes, covered int }
 	pooled := map[float64]*totals{}

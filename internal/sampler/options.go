@@ -104,9 +104,10 @@ type Options struct {
 	// debugPieces, for tests, is called with what the reads of a
 	// tablet's pieces found and how its bytes were split.
 	debugPieces func(tablet int, pieces tabletPieces, budgets []pieceBudget, found []pieceRead, est []pieceEstimate, bytes []float64)
-	// knownKeys, for tests, are keys the key maps learn before any read
-	// (every key of a table gives them its true line: see
-	// TestSampleAccuracyOnGeneratedShapes).
+	// knownKeys, for tests, are keys the key maps of a position sample
+	// (a table with a tablet map) learn when it is planned, before any
+	// read (every key of a table gives them its true line: see
+	// TestSampleAccuracyOnGeneratedShapes); other plans ignore them.
 	knownKeys []string
 	// debugSweep, for tests, is called with the rows its spans read when
 	// a tablet read on its line is swept (see [worker.readLine]).
