@@ -119,17 +119,8 @@ func gluedWord(field string) (string, bool) {
 // letter), whichever end its top-level label is at: go.dev and
 // de.wikipedia.org are host names too.
 func hostLike(field string) bool {
-	if strings.IndexByte(field, '.') < 0 {
-		return false
-	}
-	letter := false
-	for label := range strings.SplitSeq(field, ".") {
-		if !validLabel(label) {
-			return false
-		}
-		letter = letter || strings.IndexFunc(label, func(r rune) bool { return r|0x20 >= 'a' && r|0x20 <= 'z' }) >= 0
-	}
-	return letter
+	_, _, ok := hostLabels(field)
+	return ok
 }
 
 // restShape writes the shape of the fields after a key's first: each

@@ -69,24 +69,8 @@ func isTopLevel(label string) bool {
 // one end. A token with a top-level label at both ends (go.dev,
 // de.wikipedia.org) or at neither is not counted either way.
 func hostOrientation(token string) hostDirection {
-	if strings.IndexByte(token, '.') < 0 {
-		return hostNone // most fields: no allocation, no labels
-	}
-	var first, last string
-	letters := false
-	for label := range strings.SplitSeq(token, ".") {
-		if !validLabel(label) {
-			return hostNone
-		}
-		if first == "" {
-			first = label
-		}
-		last = label
-		for i := 0; i < len(label) && !letters; i++ {
-			letters = label[i]|0x20 >= 'a' && label[i]|0x20 <= 'z'
-		}
-	}
-	if !letters {
+	first, last, ok := hostLabels(token)
+	if !ok {
 		return hostNone
 	}
 	switch first, last := isTopLevel(first), isTopLevel(last); {
@@ -98,6 +82,31 @@ func hostOrientation(token string) hostDirection {
 	return hostNone
 }
 
+// hostLabels reports whether token is written like a host name (two or
+// more dot-separated labels of letters, digits and inner hyphens, at
+// least one with a letter), and gives its first and last labels.
+func hostLabels(token string) (first, last string, ok bool) {
+	if strings.IndexByte(token, '.') < 0 {
+		return "", "", false // most fields: no allocation, no labels
+	}
+	letters := false
+	for label := range strings.SplitSeq(token, ".") {
+		if !validLabel(label) {
+			return "", "", false
+		}
+		if first == "" {
+			first = label
+		}
+		last = label
+		for i := 0; i < len(label) && !letters; i++ {
+			letters = label[i]|0x20 >= 'a' && label[i]|0x20 <= 'z'
+		}
+	}
+	return first, last, letters
+}
+
+// validLabel reports whether label is a host name's label: 1 to 63
+// letters, digits and hyphens, not at either end.
 func validLabel(label string) bool {
 	if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
 		return false

@@ -27,8 +27,8 @@ type DatasetDoc struct {
 	OpShare float64 `json:"op_share,omitempty"`
 }
 
-// datasetDocs lists the datasets of snap: found, those Diagnose found
-// given, else found here.
+// datasetDocs lists the datasets of snap: found, the ones Diagnose found,
+// when given; else it finds them.
 func datasetDocs(snap *keyspace.Snapshot, found []diagnose.Dataset) []DatasetDoc {
 	if found == nil {
 		found = diagnose.Datasets(snap)
