@@ -281,6 +281,11 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 		}
 		left = 0
 	}
+	// A piece dropped to nothing past its head still holds what its own
+	// estimate allows (what it would keep by least squares, had none
+	// been dropped), and the pieces left take the error of that nothing
+	// in proportion to their shares.
+	var droppedVars float64
 	for left > 0 {
 		sum, vars = 0, 0
 		for h := range est {
@@ -300,6 +305,8 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 		for h := range est {
 			if free[h] && adjust[h]+diff*share(h) < 0 {
 				// It holds nothing past its head: the others take the rest.
+				variances[h] = max(est[h].variance, 0) * (1 - share(h))
+				droppedVars += variances[h]
 				adjust[h], free[h], dropped = 0, false, true
 				left--
 			}
@@ -311,8 +318,9 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 			if free[h] {
 				q := share(h)
 				adjust[h] += diff * q
+				variances[h] = q * q * droppedVars
 				if left > 1 {
-					variances[h] = max(est[h].variance, 0) * (1 - q)
+					variances[h] += max(est[h].variance, 0) * (1 - q)
 				}
 			}
 		}
