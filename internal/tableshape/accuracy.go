@@ -26,6 +26,9 @@ type Accuracy struct {
 	// Misses name the nodes whose interval missed, with the interval
 	// and the true count.
 	Misses []string
+	// Width is the median over the nodes of their interval's half-width
+	// over their true rows (at least one): how much an interval says.
+	Width float64
 }
 
 // Coverage returns the share of nodes whose interval held the truth.
@@ -46,6 +49,7 @@ func Judge(snap *keyspace.Snapshot, truth []Truth) Accuracy {
 		total += float64(t.Rows)
 	}
 	var a Accuracy
+	var widths []float64
 	if snap.Root == nil || snap.Root.Rows <= 0 || total <= 0 {
 		a.Worst, a.WorstPrefix = 100, "(no rows)"
 		return a
@@ -74,6 +78,7 @@ func Judge(snap *keyspace.Snapshot, truth []Truth) Accuracy {
 		note(name, n.Rows/estimated, held[i]/total)
 		low, high := snap.NodeRowsInterval(n)
 		a.Nodes++
+		widths = append(widths, (high-low)/2/max(held[i], 1))
 		if low-0.5 <= held[i] && held[i] <= high+0.5 {
 			a.Covered++
 		} else {
@@ -84,6 +89,10 @@ func Judge(snap *keyspace.Snapshot, truth []Truth) Accuracy {
 		note(strings.TrimSuffix(t.Prefix, "#")+"# (not in the snapshot)", 0, float64(t.Rows)/total)
 		a.Nodes++
 		a.Misses = append(a.Misses, fmt.Sprintf("%s: not in the snapshot, true %d", t.Prefix, t.Rows))
+	}
+	if len(widths) > 0 {
+		slices.Sort(widths)
+		a.Width = widths[len(widths)/2]
 	}
 	return a
 }

@@ -42,12 +42,13 @@ type runRecord struct {
 	Covered   int     `json:"covered"`
 	ReadShare float64 `json:"read_share"`
 	Seconds   float64 `json:"seconds"`
+	Width     float64 `json:"width"`
 }
 
 func (r shapeRun) record() runRecord {
 	return runRecord{Seed: r.shape.Seed, Family: string(r.shape.Family), Names: r.shape.HasNames(), Rows: r.shape.TotalRows(),
 		Prefixes: len(r.shape.Prefixes), Fraction: r.fraction, Worst: r.worst, WorstAt: r.worstAt, Nodes: r.nodes, Covered: r.covered,
-		ReadShare: r.readShare, Seconds: r.seconds}
+		ReadShare: r.readShare, Seconds: r.seconds, Width: r.width}
 }
 
 // shapeRun is one sampled scan of one shape.
@@ -59,6 +60,7 @@ type shapeRun struct {
 	nodes, covered int
 	readShare      float64
 	seconds        float64
+	width          float64
 }
 
 // shapes draws count table shapes of 0.6–1M rows (internal/tableshape,
@@ -179,7 +181,7 @@ func sampleShape(shape tableshape.Shape, fractions []float64) ([]shapeRun, error
 		}
 		acc := tableshape.Judge(snap, truth)
 		run := shapeRun{shape: shape, fraction: fraction, worst: acc.Worst, worstAt: acc.WorstPrefix, nodes: acc.Nodes, covered: acc.Covered,
-			readShare: float64(counter.Rows()) / float64(shape.TotalRows()), seconds: time.Since(began).Seconds()}
+			readShare: float64(counter.Rows()) / float64(shape.TotalRows()), seconds: time.Since(began).Seconds(), width: acc.Width}
 		fmt.Fprintf(os.Stderr, "  %g: worst %.3f pp at %s; %d/%d intervals hold the truth; the server read %.3f%% of the rows; %.2fs\n",
 			fraction, run.worst, run.worstAt, run.covered, run.nodes, 100*run.readShare, run.seconds)
 		runs = append(runs, run)
@@ -243,9 +245,10 @@ func printShapes(runs []shapeRun, fractions []float64, seeds []uint64) int {
 	fmt.Printf("%d shapes (internal/tableshape, %s, 0.6–1M rows each), each behind an emulator answering SampleRowKeys with its tablets\n",
 		len(seeds), drawn)
 	fmt.Printf("(internal/cloudlike), sampled at %v with the shape's seed. Worst error: the largest error of a top-level prefix's share of the\n", fractions)
-	fmt.Printf("rows, per shape; intervals: top-level prefixes whose 95%% interval held the true rows; read: rows read at the server.\n\n")
-	fmt.Printf("| shapes | fraction | worst error: median | worst error: 90th pct | worst error: max | bound | shapes within | intervals holding the truth | rows read: max |\n")
-	fmt.Printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Printf("rows, per shape; intervals: top-level prefixes whose 95%% interval held the true rows; half-width: a shape's median\n")
+	fmt.Printf("interval half-width over its prefixes' true rows, the median over shapes; read: rows read at the server.\n\n")
+	fmt.Printf("| shapes | fraction | worst error: median | worst error: 90th pct | worst error: max | bound | shapes within | intervals holding the truth | interval half-width | rows read: max |\n")
+	fmt.Printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	groups := []struct {
 		name string
 		in   func(shapeRun) bool
@@ -261,7 +264,7 @@ func printShapes(runs []shapeRun, fractions []float64, seeds []uint64) int {
 	}
 	for _, g := range groups {
 		for _, fraction := range fractions {
-			var worst []float64
+			var worst, widths []float64
 			var within, nodes, covered int
 			var read float64
 			for _, r := range runs {
@@ -269,6 +272,7 @@ func printShapes(runs []shapeRun, fractions []float64, seeds []uint64) int {
 					continue
 				}
 				worst = append(worst, r.worst)
+				widths = append(widths, r.width)
 				if r.worst <= shapeBounds[fraction] {
 					within++
 				}
@@ -280,9 +284,10 @@ func printShapes(runs []shapeRun, fractions []float64, seeds []uint64) int {
 				continue
 			}
 			slices.Sort(worst)
-			fmt.Printf("| %s (%d) | %s | %.3f pp | %.3f pp | %.3f pp | %.1f pp | %d/%d | %.1f%% (%d/%d) | %.3f%% |\n", g.name, len(worst), percent(fraction),
+			slices.Sort(widths)
+			fmt.Printf("| %s (%d) | %s | %.3f pp | %.3f pp | %.3f pp | %.1f pp | %d/%d | %.1f%% (%d/%d) | ±%.1f%% | %.3f%% |\n", g.name, len(worst), percent(fraction),
 				worst[len(worst)/2], worst[(len(worst)*9)/10], worst[len(worst)-1], shapeBounds[fraction], within, len(worst),
-				100*float64(covered)/float64(max(nodes, 1)), covered, nodes, 100*read)
+				100*float64(covered)/float64(max(nodes, 1)), covered, nodes, 100*widths[len(widths)/2], 100*read)
 		}
 	}
 	fmt.Println()
