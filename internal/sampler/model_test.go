@@ -200,7 +200,7 @@ func TestSplitPieces(t *testing.T) {
 	// names, seed 64110814, at 1%): the small ones drop to nothing past
 	// their heads, and the large one takes the tablet. Neither is sure:
 	// a dropped piece keeps the variance least squares would have left
-	// it, and the piece left takes the sum of theirs (it holds what they
+	// it, and the piece left takes that of their sum (it holds what they
 	// do not). Dropped with no variance, a prefix of 7,538 rows came out
 	// at 16 [13, 19].
 	est = []pieceEstimate{{bytes: 7342, variance: 766_732 * 766_732}, {bytes: 171_171, variance: 766_732 * 766_732},
@@ -209,17 +209,32 @@ func TestSplitPieces(t *testing.T) {
 	if bytes[0] != 0 || bytes[1] != 0 || bytes[2] != 0 || math.Abs(bytes[3]-3_067_435) > 1e-6 {
 		t.Errorf("split %v, want the tablet's bytes all in the last piece", bytes)
 	}
-	var dropped float64
+	all := 3*est[0].variance + est[3].variance
 	for h := range 3 {
-		// Their shares of the four pieces' variance, a twentieth each.
-		q := est[h].variance / (3*est[0].variance + est[3].variance)
+		// Their shares of the four pieces' variance, a seventeenth each.
+		q := est[h].variance / all
 		if want := est[h].variance * (1 - q); math.Abs(variances[h]-want) > 1e-6*want {
 			t.Errorf("piece %d dropped with variance %v, want %v", h, variances[h], want)
 		}
-		dropped += variances[h]
 	}
-	if math.Abs(variances[3]-dropped) > 1e-6*dropped {
-		t.Errorf("the piece left has variance %v, want the dropped pieces' %v", variances[3], dropped)
+	// Least squares' variance of the three's sum: their variance less
+	// what the total fixes.
+	sum := 3 * est[0].variance
+	if want := sum * (1 - sum/all); math.Abs(variances[3]-want) > 1e-6*want {
+		t.Errorf("the piece left has variance %v, want that of the dropped pieces' sum, %v", variances[3], want)
+	}
+	// Two pieces left: each its own variance less what the total fixes,
+	// and the dropped piece's by the square of its share.
+	est = []pieceEstimate{{bytes: 1000, variance: 4e10}, {bytes: 500_000, variance: 1e10}, {bytes: 310_000, variance: 3e10}}
+	bytes, variances, _ = splitPieces(400_000, est, []pieceRead{spans, spans, spans})
+	if bytes[0] != 0 || math.Abs(bytes[1]+bytes[2]-400_000) > 1e-6 {
+		t.Errorf("split %v, want the first dropped and the others holding the tablet", bytes)
+	}
+	dropped := 4e10 * (1 - 4e10/8e10)
+	for h, q := range map[int]float64{1: 0.25, 2: 0.75} {
+		if want := est[h].variance*(1-q) + q*q*dropped; math.Abs(variances[h]-want) > 1e-6*want {
+			t.Errorf("piece %d left with variance %v, want %v", h, variances[h], want)
+		}
 	}
 
 	// Estimates that exceed the tablet shrink to it; a swept piece keeps

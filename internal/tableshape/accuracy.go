@@ -26,8 +26,10 @@ type Accuracy struct {
 	// Misses name the nodes whose interval missed, with the interval
 	// and the true count.
 	Misses []string
-	// Width is the median over the nodes of their interval's half-width
-	// over their true rows (at least one): how much an interval says.
+	// Width is the median over the nodes that hold rows of their
+	// interval's half-width over their true rows: how much an interval
+	// says. Prefixes the snapshot lacks have no interval and are left
+	// out; it is 0 when no node holds rows or the snapshot none.
 	Width float64
 }
 
@@ -78,7 +80,9 @@ func Judge(snap *keyspace.Snapshot, truth []Truth) Accuracy {
 		note(name, n.Rows/estimated, held[i]/total)
 		low, high := snap.NodeRowsInterval(n)
 		a.Nodes++
-		widths = append(widths, (high-low)/2/max(held[i], 1))
+		if held[i] > 0 {
+			widths = append(widths, (high-low)/2/held[i])
+		}
 		if low-0.5 <= held[i] && held[i] <= high+0.5 {
 			a.Covered++
 		} else {
