@@ -26,8 +26,9 @@
 # answers SampleRowKeys with the shape's tablets, samples each at 0.1%, 1%
 # and 10% and prints a table of shapes × fractions against the shapes'
 # exact counts (bench/cmd/benchscan shapes): worst top-level share error,
-# how often the per-prefix 95% intervals held the truth, rows read at the
-# server; and every shape that broke a bound. SHAPE_SEED replays a run.
+# how often the per-prefix 95% intervals held the truth and how wide they
+# were, rows read at the server; and every shape that broke a bound.
+# SHAPE_SEED replays a run.
 #
 # The report's part builds the report package's BenchmarkReport_100k (a
 # 100,000-row table's snapshot, Diagnose and text report) at this tree
