@@ -92,3 +92,25 @@ func TestEvenShareRowsAtTheHeadsRowSize(t *testing.T) {
 		}
 	}
 }
+
+// How many pieces a tablet is cut into: one for every pieceRows rows its
+// plan reads or every pieceTabletRows rows it holds, minPieces to
+// maxPieces.
+func TestPiecesOf(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		plan tabletPlan
+		want int
+	}{
+		{"a small tablet at a small sample", tabletPlan{rows: 3_600, spans: 4, budget: 15}, minPieces},
+		{"a plan that reads 600 rows", tabletPlan{rows: 40_000, spans: 20, budget: 30}, 50},
+		{"a tablet of 100,000 rows", tabletPlan{rows: 100_000, spans: 4, budget: 50}, 50},
+		{"a tablet of 213,378 rows at 0.1%", tabletPlan{rows: 213_378, spans: 8, budget: 27}, maxPieces},
+		{"a plan that reads 6,000 rows", tabletPlan{rows: 60_000, spans: 200, budget: 30}, maxPieces},
+	} {
+		p := &plan{tablets: []tabletPlan{c.plan}}
+		if got := p.piecesOf(0); got != c.want {
+			t.Errorf("%s: %d pieces, want %d", c.name, got, c.want)
+		}
+	}
+}
