@@ -26,10 +26,10 @@ import (
 // restPieces). Over
 // five seeds the last tablet's pieces end in one of "zz#", after a rest
 // on the pooled map that ends where "zz#" starts; the last prefix is in
-// every snapshot, its share within 3 points (0.00–1.47 measured in 100
-// scans, ten runs of ten seeds), and no scan reads more than 1,500 rows
-// (967 at most). How often its 95% interval held the truth is logged
-// (100 of 100 measured; the generated shapes' tests hold the intervals).
+// every snapshot, its share within 3 points (0.06–1.88 over seeds 1–100,
+// median 0.83), and no scan reads more than 1,500 rows (946 at most). How often
+// its 95% interval held the truth is logged (100 of 100 measured; the
+// generated shapes' tests hold the intervals).
 func TestLastTabletOfManyPrefixesKeepsItsLastPrefix(t *testing.T) {
 	const ids, small, smallRows, lastRows = 8_000, 80, 15, 2_400
 	var rows []testRow
@@ -111,11 +111,12 @@ func TestLastTabletOfManyPrefixesKeepsItsLastPrefix(t *testing.T) {
 // sequential ids count from 1,000,000; two tablets hold the next 8,000,
 // and the last its last 4,000 and "zzzz#". The piece of "zz#" after the
 // rest of that tablet was a line from "zz#" itself, its rows in the last
-// 0.04%, and the tablets inside "zz#" gave it a model (their density
+// 0.26%, and the tablets inside "zz#" gave it a model (their density
 // times that line) that the scan trusted: 155 MB for a piece of 400 kB,
 // so no head read moved the line's start and no span landed among its
-// rows; "zz#" came out 2.5–3.3 points off in five scans (a generated
-// shape of issue 26 lost 3.35 points so; see restPieces). Over five
+// rows; "zz#" came out 2.5–3.3 points over in five scans (a generated
+// shape of issue 26 came out 3.35 points short from such a line; see
+// restPieces). Over five
 // seeds the piece's first row is the prefix's, and "zz#"'s share is
 // within a point (0.09 points off at the median of 100 seeds, 0.31 at
 // most).

@@ -56,19 +56,19 @@ import (
 // they were (a median of 0.33%, at most 0.77%).
 //
 // A large tablet also gets a piece for every pieceTabletRows of its
-// rows: what a prefix left to the rest loses is counted in the tablet's
-// rows, what a piece costs in the plan's. A tablet of 213,378 rows and 43
-// prefixes left 13 to its rest at 0.1%, whose spans read nothing and
-// whose sweep found few: 9 of the shape's 123 intervals missed, five
-// prefixes not in the snapshot (sequential ids, 123 prefixes, seed
-// 107052415572; 0.95 pp). Cut into 64, every interval holds, 0.42 pp
-// off, with 0.410% of the rows read for 0.422%; over 192 generated
-// shapes one other scan moved (timestamps of 122 prefixes at 0.1%, seed
-// 107051708229: 112 to 119 of 122 intervals holding, 1.34 to 1.45 pp,
-// 141 rows more read). Every tablet cut into 64 read 1,164–1,211 rows of
-// a table of 11,600 where 32 pieces read 764–789 (see
-// TestLastTabletOfManyPrefixesKeepsItsLastPrefix), and put its large
-// prefix 1.6–3.0 points off where it was 0.2–1.7.
+// rows: a prefix left to the rest can lose rows in proportion to the
+// tablet's rows, while a piece costs reads in proportion to the plan's.
+// A tablet of 213,378 rows and 45 prefixes left 13 to its rest at 0.1%;
+// the rest's spans read nothing and its sweep found few of them, so 9 of
+// the shape's 123 intervals missed, at least five prefixes not in the
+// snapshot (sequential ids, 123 prefixes, seed 107052415572; 0.95 pp).
+// Cut into 64, every interval holds, 0.42 pp off, with 0.410% of the
+// rows read for 0.422%; over 192 generated shapes one other scan moved
+// (timestamps of 122 prefixes at 0.1%, seed 107051708229: 112 to 119 of
+// 122 intervals holding, 1.34 to 1.45 pp, 141 rows more read). Cutting
+// every tablet into 64 read 1,165–1,211 rows of a table of 11,600 where
+// 32 pieces read 767–791 (TestLastTabletOfManyPrefixesKeepsItsLastPrefix),
+// and put its large prefix 0.8–2.6 points off where it was 0.55–1.15.
 const (
 	maxPieces       = 64
 	minPieces       = 32
@@ -90,12 +90,14 @@ type piece struct {
 	// from and to bound its line [from, to): the tablet's start or its
 	// first row, and the tablet's end or just past its last row; the
 	// rest of a tablet past its most pieces ends at the tablet's last
-	// prefix (see [restPieces]).
+	// prefix, where the piece of that prefix in the table's last tablet
+	// starts (see [restPieces]).
 	from, to string
 	// first and last are its first and last rows, where read ("" when
 	// not: the first piece starts at the tablet's start, the last piece
-	// of a tablet that is not the last runs to the tablet's end, and the
-	// rest of a tablet ends where its last prefix starts).
+	// of a tablet that is not the last runs to the tablet's end, the rest
+	// of a tablet ends where its last prefix starts, and the piece of
+	// that prefix in the table's last tablet starts at the prefix).
 	first, last string
 	// stop is where its rows end at the latest: the end of its prefix,
 	// or of the tablet.
@@ -521,9 +523,12 @@ func (w *worker) findPieces(ctx context.Context, i int) (tabletPieces, error) {
 		if cur.stop == end && end != "" {
 			cur.to = end // the last piece runs to the tablet's end
 			if last := s.top(end); cur.prefix != "" && last != cur.prefix && end != keyspace.PrefixEnd(cur.prefix) {
-				first, err := w.firstRowOf(ctx, last, end)
-				if err != nil {
-					return nil, err
+				first := ""
+				if last != "" {
+					var err error
+					if first, err = w.firstRowOf(ctx, last, end); err != nil {
+						return nil, err
+					}
 				}
 				pieces = append(pieces, restPieces(cur, last, first, "")...)
 				break
@@ -539,11 +544,7 @@ func (w *worker) findPieces(ctx context.Context, i int) (tabletPieces, error) {
 			cur.last, cur.to = last, last+"\x00"
 			if cur.stop == end && s.top(last) != cur.prefix {
 				// The rest of the table, past the tablet's most pieces.
-				first, err := w.firstRowOf(ctx, s.top(last), cur.to)
-				if err != nil {
-					return nil, err
-				}
-				pieces = append(pieces, restPieces(cur, s.top(last), first, last)...)
+				pieces = append(pieces, restPieces(cur, s.top(last), "", last)...)
 				break
 			}
 			pieces = append(pieces, cur)
@@ -580,32 +581,44 @@ func (w *worker) findPieces(ctx context.Context, i int) (tabletPieces, error) {
 
 // restPieces returns the rest of a tablet past its most pieces, from
 // piece cur's first key to its end, which lies in another top-level
-// prefix, last, whose first row in the tablet is first: the tablet's last
-// prefix as a piece of its own, from first on its own line (and, as a
-// tablet's last piece, with a model from the next tablet), and the
-// prefixes before it as one piece on the pooled map.
+// prefix, last: the tablet's last prefix as a piece of its own, on its
+// own line (and, as a tablet's last piece, with a model from the next
+// tablet), and the prefixes before it as one piece on the pooled map.
 // On the line of cur's prefix, which ends where that prefix does, no
 // span would ever land past it: a generated table (issue 26; hex ids,
 // 105 prefixes, seed 64110832) whose last tablet held 20 prefixes lost
 // its last but two, 7.5% of its rows, at 0.1%; and on the pooled map,
 // where a prefix's keys fill a sliver, the spans missed it as often.
-// The last prefix's line starts at its first row, not at the prefix: a
-// tablet that ended 32,354 rows into a prefix of sequential ids counted
-// from 1,309,449 had them in the last 2% of a line from the prefix, where
-// none of twelve spans landed, and the model that line gave put 242 MB
-// in a tablet of 36 MB; the prefix came out 3.35 points short at 0.1%
-// (sequential ids, 123 prefixes, seed 107052415572).
-// lastRow is the tablet's last row when it was read (the table's last
-// tablet), else "". Without a delimited last prefix, or a row of it,
-// the rest is one pooled piece.
+//
+// In a tablet that is not the table's last, the last prefix's piece
+// starts at its first row, first, not at the prefix: a tablet that ended
+// 32,354 rows into a prefix of sequential ids counted from 1,309,449 had
+// them in the last 2% of a line from the prefix, and the model (the
+// density of the tablets inside the prefix times that line) put 242 MB
+// in that piece of 4 MB, so surely that no head read moved the line's
+// start; none of its twelve spans landed among its rows, and the split
+// left the prefix 5 kB of the tablet, 3.35 points short at 0.1%
+// (sequential ids, 123 prefixes, seed 107052415572). The table's last
+// tablet has lastRow, its last row; its last piece gets no model, and
+// there it still starts at the prefix: started at its first row, the
+// large last prefix of TestLastTabletOfManyPrefixesKeepsItsLastPrefix
+// came out 0.58 points off at the median of 100 seeds where it is
+// 0.83, but 3.21 at most where it is 1.88.
+//
+// Without a delimited last prefix, or in a tablet that is not the
+// table's last, without a row of it (first and lastRow ""), the rest is
+// one pooled piece.
 func restPieces(cur piece, last, first, lastRow string) tabletPieces {
 	rest := cur
 	rest.prefix = ""
-	if last == "" || first == "" {
+	if last == "" || first == "" && lastRow == "" {
 		return tabletPieces{rest}
 	}
 	rest.to, rest.stop, rest.last = last, last, ""
-	tail := piece{prefix: last, from: first, first: first, to: cur.to, stop: cur.stop, last: lastRow}
+	tail := piece{prefix: last, from: last, to: cur.to, stop: cur.stop, last: lastRow}
+	if first != "" {
+		tail.from, tail.first = first, first
+	}
 	return tabletPieces{rest, tail}
 }
 
@@ -680,10 +693,11 @@ func (w *worker) nextFirstRow(ctx context.Context, stop, end string) (string, er
 	return w.firstRowOf(ctx, last, end)
 }
 
-// firstRowOf returns the first row of top-level prefix prefix before end,
-// a key of that prefix, or "": at or after the least key shaped like end
-// (fixed-width ids start at "…#0000000") in windows of the line from
-// there, and before it when the guess is wrong.
+// firstRowOf returns the first row of a top-level prefix (not "") in a
+// tablet ending at end, a key that starts with the prefix, or "" when the
+// tablet holds none of its rows: fixed-width ids start at "…#0000000", so
+// it reads [prefix, least) for one key first, least the least key shaped
+// like end, then windows of the line from least to end.
 func (w *worker) firstRowOf(ctx context.Context, prefix, end string) (string, error) {
 	from := prefix
 	if least := leastLike(end, len(prefix)); least > from && least < end {
