@@ -23,13 +23,13 @@ import (
 // the tablet's bytes, which its spans could not explain, were read
 // again in full (3,732–3,760 rows a scan); a generated table whose rest
 // piece did seem to explain them lost a prefix of 7.5% (see
-// restPieces). Over
-// five seeds the last tablet's pieces end in one of "zz#", after a rest
-// on the pooled map that ends where "zz#" starts; the last prefix is in
-// every snapshot, its share within 3 points (0.06–1.88 over seeds 1–100,
-// median 0.83), and no scan reads more than 1,500 rows (946 at most). How often
-// its 95% interval held the truth is logged (100 of 100 measured; the
-// generated shapes' tests hold the intervals).
+// restPieces). Over five seeds the last tablet's pieces end in one of
+// "zz#", after a rest on the pooled map that ends where "zz#" starts;
+// the last prefix is in every snapshot, its share within 3 points
+// (0.06–1.88 over seeds 1–100, median 0.83), and no scan reads more than
+// 1,500 rows (946 at most). How often its 95% interval held the truth is
+// logged (100 of 100 measured; the generated shapes' tests hold the
+// intervals).
 func TestLastTabletOfManyPrefixesKeepsItsLastPrefix(t *testing.T) {
 	const ids, small, smallRows, lastRows = 8_000, 80, 15, 2_400
 	var rows []testRow
@@ -116,10 +116,9 @@ func TestLastTabletOfManyPrefixesKeepsItsLastPrefix(t *testing.T) {
 // so no head read moved the line's start and no span landed among its
 // rows; "zz#" came out 2.5–3.3 points over in five scans (a generated
 // shape of issue 26 came out 3.35 points short from such a line; see
-// restPieces). Over five
-// seeds the piece's first row is the prefix's, and "zz#"'s share is
-// within a point (0.09 points off at the median of 100 seeds, 0.31 at
-// most).
+// restPieces). Over five seeds the piece's first row is the prefix's,
+// and "zz#"'s share is within a point (0.09 points off at the median of
+// 100 seeds, 0.31 at most).
 func TestTabletOfManyPrefixesStartsItsLastPrefixAtItsFirstRow(t *testing.T) {
 	const ids, small, smallRows, zzRows, zzTablets, lastRows = 8_000, 80, 15, 16_000, 4, 1_000
 	var rows []testRow

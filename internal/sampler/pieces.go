@@ -62,13 +62,15 @@ import (
 // the rest's spans read nothing and its sweep found few of them, so 9 of
 // the shape's 123 intervals missed, at least five prefixes not in the
 // snapshot (sequential ids, 123 prefixes, seed 107052415572; 0.95 pp).
-// Cut into 64, every interval holds, 0.42 pp off, with 0.410% of the
-// rows read for 0.422%; over 192 generated shapes one other scan moved
-// (timestamps of 122 prefixes at 0.1%, seed 107051708229: 112 to 119 of
-// 122 intervals holding, 1.34 to 1.45 pp, 141 rows more read). Cutting
-// every tablet into 64 read 1,165–1,211 rows of a table of 11,600 where
-// 32 pieces read 767–791 (TestLastTabletOfManyPrefixesKeepsItsLastPrefix),
-// and put its large prefix 0.8–2.6 points off where it was 0.55–1.15.
+// Cut into 64, every interval holds, 0.42 pp off, with 3,839 rows read
+// for 3,948; over 192 generated shapes one other scan moved (timestamps
+// of 122 prefixes at 0.1%, seed 107051708229: 112 to 119 of 122
+// intervals holding, 1.34 to 1.45 pp, 4,915 rows read for 4,774).
+// Cutting every tablet into 64 read 1,165–1,211 rows of a table of
+// 11,600 over the five seeds of
+// TestLastTabletOfManyPrefixesKeepsItsLastPrefix, where 32 pieces read
+// 767–791, and put its large prefix 0.8–2.6 points off where it was
+// 0.55–1.15.
 const (
 	maxPieces       = 64
 	minPieces       = 32
@@ -582,8 +584,9 @@ func (w *worker) findPieces(ctx context.Context, i int) (tabletPieces, error) {
 // restPieces returns the rest of a tablet past its most pieces, from
 // piece cur's first key to its end, which lies in another top-level
 // prefix, last: the tablet's last prefix as a piece of its own, on its
-// own line (and, as a tablet's last piece, with a model from the next
-// tablet), and the prefixes before it as one piece on the pooled map.
+// own line (and, in a tablet that is not the table's last, with a model
+// from the next tablet), and the prefixes before it as one piece on the
+// pooled map.
 // On the line of cur's prefix, which ends where that prefix does, no
 // span would ever land past it: a generated table (issue 26; hex ids,
 // 105 prefixes, seed 64110832) whose last tablet held 20 prefixes lost
@@ -695,9 +698,11 @@ func (w *worker) nextFirstRow(ctx context.Context, stop, end string) (string, er
 
 // firstRowOf returns the first row of a top-level prefix (not "") in a
 // tablet ending at end, a key that starts with the prefix, or "" when the
-// tablet holds none of its rows: fixed-width ids start at "…#0000000", so
-// it reads [prefix, least) for one key first, least the least key shaped
-// like end, then windows of the line from least to end.
+// tablet holds none of its rows. When least, the least key shaped like
+// end, lies inside (prefix, end), it reads [prefix, least) for one key
+// (fixed-width ids, which start at "…#0000000", leave it empty), then
+// windows of the line from least (else from prefix) to end, then the
+// rest of the range.
 func (w *worker) firstRowOf(ctx context.Context, prefix, end string) (string, error) {
 	from := prefix
 	if least := leastLike(end, len(prefix)); least > from && least < end {
