@@ -32,19 +32,9 @@ import (
 // intervals).
 func TestLastTabletOfManyPrefixesKeepsItsLastPrefix(t *testing.T) {
 	const ids, small, smallRows, lastRows = 8_000, 80, 15, 2_400
-	var rows []testRow
-	var truth []tableshape.Truth
-	add := func(prefix string, n int, id func(int) string) {
-		for k := range n {
-			rows = append(rows, testRow{key: prefix + id(k), cells: []testCell{{"m", "v", fixtureBase, 100}}})
-		}
-		truth = append(truth, tableshape.Truth{Prefix: prefix, Rows: n, ValueBytes: int64(100 * n)})
-	}
-	add("a#", ids, func(k int) string { return fmt.Sprintf("%08x", uint32(k)*2654435761) })
-	for p := range small {
-		add(fmt.Sprintf("p%02d#", p), smallRows, func(k int) string { return fmt.Sprintf("%04d", k) })
-	}
-	add("zz#", lastRows, func(k int) string { return fmt.Sprintf("%06d", k) })
+	table := manySmallPrefixes(ids, small, smallRows)
+	table.add("zz#", lastRows, func(k int) string { return fmt.Sprintf("%06d", k) })
+	rows, truth := table.rows, table.truth
 	// Ten tablets of "a#" (the ids are spread by a multiplicative hash,
 	// so the loaded order is not the key order: the layout weighs bytes
 	// in key order), and a last of the small prefixes and "zz#".
@@ -121,20 +111,10 @@ func TestLastTabletOfManyPrefixesKeepsItsLastPrefix(t *testing.T) {
 // 100 seeds, 0.31 at most).
 func TestTabletOfManyPrefixesStartsItsLastPrefixAtItsFirstRow(t *testing.T) {
 	const ids, small, smallRows, zzRows, zzTablets, lastRows = 8_000, 80, 15, 16_000, 4, 1_000
-	var rows []testRow
-	var truth []tableshape.Truth
-	add := func(prefix string, n int, id func(int) string) {
-		for k := range n {
-			rows = append(rows, testRow{key: prefix + id(k), cells: []testCell{{"m", "v", fixtureBase, 100}}})
-		}
-		truth = append(truth, tableshape.Truth{Prefix: prefix, Rows: n, ValueBytes: int64(100 * n)})
-	}
-	add("a#", ids, func(k int) string { return fmt.Sprintf("%08x", uint32(k)*2654435761) })
-	for p := range small {
-		add(fmt.Sprintf("p%02d#", p), smallRows, func(k int) string { return fmt.Sprintf("%04d", k) })
-	}
-	add("zz#", zzRows, func(k int) string { return fmt.Sprintf("%010d", 1_000_000+k) })
-	add("zzzz#", lastRows, func(k int) string { return fmt.Sprintf("%06d", k) })
+	table := manySmallPrefixes(ids, small, smallRows)
+	table.add("zz#", zzRows, func(k int) string { return fmt.Sprintf("%010d", 1_000_000+k) })
+	table.add("zzzz#", lastRows, func(k int) string { return fmt.Sprintf("%06d", k) })
+	rows, truth := table.rows, table.truth
 	// Ten tablets of "a#", one of the small prefixes and the first
 	// quarter of "zz#", two of its middle, one of its last quarter and
 	// "zzzz#".
@@ -179,4 +159,31 @@ func TestTabletOfManyPrefixesStartsItsLastPrefixAtItsFirstRow(t *testing.T) {
 			t.Errorf("seed %d: zz# holds %.1f%% of the rows by the sample, truly %.1f%%", seed+1, 100*share, 100*zzRows/total)
 		}
 	}
+}
+
+// prefixTable is a table of top-level prefixes whose rows each hold one
+// value of 100 bytes, and its exact counts.
+type prefixTable struct {
+	rows  []testRow
+	truth []tableshape.Truth
+}
+
+// add appends n rows of prefix, its ids id(0) to id(n-1) in key order.
+func (pt *prefixTable) add(prefix string, n int, id func(int) string) {
+	for k := range n {
+		pt.rows = append(pt.rows, testRow{key: prefix + id(k), cells: []testCell{{"m", "v", fixtureBase, 100}}})
+	}
+	pt.truth = append(pt.truth, tableshape.Truth{Prefix: prefix, Rows: n, ValueBytes: int64(100 * n)})
+}
+
+// manySmallPrefixes returns a table of "a#" with ids rows (ids spread by
+// a multiplicative hash, so the loaded order is not the key order), then
+// small prefixes "p00#", "p01#" … of smallRows rows each.
+func manySmallPrefixes(ids, small, smallRows int) *prefixTable {
+	pt := &prefixTable{}
+	pt.add("a#", ids, func(k int) string { return fmt.Sprintf("%08x", uint32(k)*2654435761) })
+	for p := range small {
+		pt.add(fmt.Sprintf("p%02d#", p), smallRows, func(k int) string { return fmt.Sprintf("%04d", k) })
+	}
+	return pt
 }

@@ -525,12 +525,9 @@ func (w *worker) findPieces(ctx context.Context, i int) (tabletPieces, error) {
 		if cur.stop == end && end != "" {
 			cur.to = end // the last piece runs to the tablet's end
 			if last := s.top(end); cur.prefix != "" && last != cur.prefix && end != keyspace.PrefixEnd(cur.prefix) {
-				first := ""
-				if last != "" {
-					var err error
-					if first, err = w.firstRowOf(ctx, last, end); err != nil {
-						return nil, err
-					}
+				first, err := w.firstRowOf(ctx, last, end)
+				if err != nil {
+					return nil, err
 				}
 				pieces = append(pieces, restPieces(cur, last, first, "")...)
 				break
@@ -696,14 +693,18 @@ func (w *worker) nextFirstRow(ctx context.Context, stop, end string) (string, er
 	return w.firstRowOf(ctx, last, end)
 }
 
-// firstRowOf returns the first row of a top-level prefix (not "") in a
-// tablet ending at end, a key that starts with the prefix, or "" when the
-// tablet holds none of its rows. When least, the least key shaped like
+// firstRowOf returns the first row of a top-level prefix in a tablet
+// ending at end, a key that starts with the prefix, or "" when the tablet
+// holds none of its rows or there is no prefix ("": keys without
+// delimiters), which it does not read for. When least, the least key shaped like
 // end, lies inside (prefix, end), it reads [prefix, least) for one key
 // (fixed-width ids, which start at "…#0000000", leave it empty), then
 // windows of the line from least (else from prefix) to end, then the
 // rest of the range.
 func (w *worker) firstRowOf(ctx context.Context, prefix, end string) (string, error) {
+	if prefix == "" {
+		return "", nil
+	}
 	from := prefix
 	if least := leastLike(end, len(prefix)); least > from && least < end {
 		keys, err := w.peek(ctx, from, least, false, 1)
