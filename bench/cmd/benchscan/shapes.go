@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -31,6 +32,7 @@ const maxShareReadAtOnePercent = 0.015
 // runRecord is one scan's figures as -runs writes them.
 type runRecord struct {
 	Seed      uint64  `json:"seed"`
+	Draw      int     `json:"draw"`
 	Family    string  `json:"family"`
 	Names     bool    `json:"names"`
 	Rows      int     `json:"rows"`
@@ -46,14 +48,17 @@ type runRecord struct {
 }
 
 func (r shapeRun) record() runRecord {
-	return runRecord{Seed: r.shape.Seed, Family: string(r.shape.Family), Names: r.shape.HasNames(), Rows: r.shape.TotalRows(),
+	return runRecord{Seed: r.shape.Seed, Draw: r.draw, Family: string(r.shape.Family), Names: r.shape.HasNames(), Rows: r.shape.TotalRows(),
 		Prefixes: len(r.shape.Prefixes), Fraction: r.fraction, Worst: r.worst, WorstAt: r.worstAt, Nodes: r.nodes, Covered: r.covered,
 		ReadShare: r.readShare, Seconds: r.seconds, Width: r.width}
 }
 
 // shapeRun is one sampled scan of one shape.
 type shapeRun struct {
-	shape          tableshape.Shape
+	shape tableshape.Shape
+	// draw numbers the scan's sample among the shape's (-draws): its
+	// sample seed is the shape's seed plus draw.
+	draw           int
 	fraction       float64
 	worst          float64
 	worstAt        string
@@ -78,6 +83,7 @@ func shapes(args []string) error {
 	fractionList := flags.String("fractions", "0.001,0.01,0.1", "fractions to sample each shape at")
 	runsFile := flags.String("runs", "", "file to write each scan's figures to, one JSON object a line")
 	seedList := flags.String("seeds", "", "comma-separated seeds of the shapes to draw, in place of -seed and -count (to replay some shapes of a run)")
+	draws := flags.Int("draws", 1, "samples of each shape at each fraction, with sample seeds the shape's seed, +1, +2, …: more than 1 measures how often a shape's draws meet the bounds (a miss of a draw against one of noise)")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -112,6 +118,9 @@ func shapes(args []string) error {
 	if len(seeds) == 0 {
 		return fmt.Errorf("-count %d draws no shape: give at least 1, or -seeds", *count)
 	}
+	if *draws < 1 {
+		return fmt.Errorf("-draws %d: give at least 1 sample of each shape", *draws)
+	}
 	var runs []shapeRun
 	var out *json.Encoder
 	if *runsFile != "" {
@@ -124,7 +133,7 @@ func shapes(args []string) error {
 	}
 	for _, seed := range seeds {
 		shape := tableshape.ForSeed(seed, *minRows, *maxRows)
-		shapeRuns, err := sampleShape(shape, fractions)
+		shapeRuns, err := sampleShape(shape, fractions, *draws)
 		if err != nil {
 			return fmt.Errorf("%s: %w", shape, err)
 		}
@@ -137,7 +146,11 @@ func shapes(args []string) error {
 			}
 		}
 	}
-	if broke := printShapes(runs, fractions, seeds); broke > 0 {
+	broke := printShapes(runs, fractions, seeds, *draws)
+	if *draws > 1 {
+		printDraws(runs, fractions, *draws)
+	}
+	if broke > 0 {
 		return fmt.Errorf("FAIL: %d bounds broken by shapes without names", broke)
 	}
 	if !slices.ContainsFunc(runs, func(r shapeRun) bool { return !r.shape.HasNames() }) {
@@ -149,8 +162,8 @@ func shapes(args []string) error {
 }
 
 // sampleShape loads shape behind a Cloud-like emulator and samples it at
-// each fraction.
-func sampleShape(shape tableshape.Shape, fractions []float64) ([]shapeRun, error) {
+// each fraction draws times, with sample seeds from the shape's.
+func sampleShape(shape tableshape.Shape, fractions []float64, draws int) ([]shapeRun, error) {
 	ctx := context.Background()
 	counter := &cloudlike.Counter{}
 	options := append([]grpc.ServerOption{grpc.MaxRecvMsgSize(256 << 20), grpc.MaxSendMsgSize(256 << 20)},
@@ -173,18 +186,24 @@ func sampleShape(shape tableshape.Shape, fractions []float64) ([]shapeRun, error
 	truth := shape.Truth()
 	var runs []shapeRun
 	for _, fraction := range fractions {
-		counter.Reset()
-		began := time.Now()
-		snap, err := sampler.Scan(ctx, conn, "t", sampler.Options{Fraction: fraction, Seed: shape.Seed})
-		if err != nil {
-			return nil, err
+		for draw := range draws {
+			counter.Reset()
+			began := time.Now()
+			snap, err := sampler.Scan(ctx, conn, "t", sampler.Options{Fraction: fraction, Seed: shape.Seed + uint64(draw)})
+			if err != nil {
+				return nil, err
+			}
+			acc := tableshape.Judge(snap, truth)
+			run := shapeRun{shape: shape, draw: draw, fraction: fraction, worst: acc.Worst, worstAt: acc.WorstPrefix, nodes: acc.Nodes, covered: acc.Covered,
+				readShare: float64(counter.Rows()) / float64(shape.TotalRows()), seconds: time.Since(began).Seconds(), width: acc.Width}
+			drawn := ""
+			if draws > 1 {
+				drawn = fmt.Sprintf(" (draw %d)", draw)
+			}
+			fmt.Fprintf(os.Stderr, "  %g%s: worst %.3f pp at %s; %d/%d intervals hold the truth; the server read %.3f%% of the rows; %.2fs\n",
+				fraction, drawn, run.worst, run.worstAt, run.covered, run.nodes, 100*run.readShare, run.seconds)
+			runs = append(runs, run)
 		}
-		acc := tableshape.Judge(snap, truth)
-		run := shapeRun{shape: shape, fraction: fraction, worst: acc.Worst, worstAt: acc.WorstPrefix, nodes: acc.Nodes, covered: acc.Covered,
-			readShare: float64(counter.Rows()) / float64(shape.TotalRows()), seconds: time.Since(began).Seconds(), width: acc.Width}
-		fmt.Fprintf(os.Stderr, "  %g: worst %.3f pp at %s; %d/%d intervals hold the truth; the server read %.3f%% of the rows; %.2fs\n",
-			fraction, run.worst, run.worstAt, run.covered, run.nodes, 100*run.readShare, run.seconds)
-		runs = append(runs, run)
 	}
 	return runs, nil
 }
@@ -231,8 +250,9 @@ func loadShape(ctx context.Context, conn *connect.Conn, shape tableshape.Shape) 
 // broke a bound, and returns how many bounds the shapes without names
 // broke. Shapes with a prefix of names (tableshape.Shape.HasNames) are
 // measured and listed apart: the sampler does not meet the bounds on
-// them (see the README's accuracy section).
-func printShapes(runs []shapeRun, fractions []float64, seeds []uint64) int {
+// them (see the README's accuracy section). With draws > 1 every draw is
+// a scan of the table, and its rows count scans, not shapes.
+func printShapes(runs []shapeRun, fractions []float64, seeds []uint64, draws int) int {
 	fmt.Printf("\n### Accuracy on generated shapes\n\n")
 	drawn := fmt.Sprintf("seeds %d–%d", seeds[0], seeds[len(seeds)-1])
 	if !slices.IsSorted(seeds) || int(seeds[len(seeds)-1]-seeds[0]) != len(seeds)-1 {
@@ -244,10 +264,14 @@ func printShapes(runs []shapeRun, fractions []float64, seeds []uint64) int {
 	}
 	fmt.Printf("%d shapes (internal/tableshape, %s, 0.6–1M rows each), each behind an emulator answering SampleRowKeys with its tablets\n",
 		len(seeds), drawn)
-	fmt.Printf("(internal/cloudlike), sampled at %v with the shape's seed. Worst error: the largest error of a top-level prefix's share of the\n", fractions)
+	sampled, within := "with the shape's seed", "shapes within"
+	if draws > 1 {
+		sampled, within = fmt.Sprintf("%d times each, with sample seeds the shape's seed to seed+%d", draws, draws-1), "scans within"
+	}
+	fmt.Printf("(internal/cloudlike), sampled at %v %s. Worst error: the largest error of a top-level prefix's share of the\n", fractions, sampled)
 	fmt.Printf("rows, per shape; intervals: top-level prefixes whose 95%% interval held the true rows; half-width: a shape's median\n")
 	fmt.Printf("interval half-width over its prefixes' true rows, the median over shapes; read: rows read at the server.\n\n")
-	fmt.Printf("| shapes | fraction | worst error: median | worst error: 90th pct | worst error: max | bound | shapes within | intervals holding the truth | interval half-width | rows read: max |\n")
+	fmt.Printf("| shapes | fraction | worst error: median | worst error: 90th pct | worst error: max | bound | %s | intervals holding the truth | interval half-width | rows read: max |\n", within)
 	fmt.Printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	groups := []struct {
 		name string
@@ -300,11 +324,15 @@ func printShapes(runs []shapeRun, fractions []float64, seeds []uint64) int {
 		}
 	}
 	for _, r := range runs {
+		drawn := ""
+		if r.draw > 0 {
+			drawn = fmt.Sprintf(", sample seed %d", r.shape.Seed+uint64(r.draw))
+		}
 		if r.worst > shapeBounds[r.fraction] {
-			note(r, fmt.Sprintf("- %s at %s: %.3f pp at %s (bound %.1f pp)", r.shape, percent(r.fraction), r.worst, r.worstAt, shapeBounds[r.fraction]))
+			note(r, fmt.Sprintf("- %s at %s%s: %.3f pp at %s (bound %.1f pp)", r.shape, percent(r.fraction), drawn, r.worst, r.worstAt, shapeBounds[r.fraction]))
 		}
 		if r.fraction == 0.01 && r.readShare > maxShareReadAtOnePercent {
-			note(r, fmt.Sprintf("- %s at 1%%: the server read %.3f%% of the rows (bound %.1f%%)", r.shape, 100*r.readShare, 100*maxShareReadAtOnePercent))
+			note(r, fmt.Sprintf("- %s at 1%%%s: the server read %.3f%% of the rows (bound %.1f%%)", r.shape, drawn, 100*r.readShare, 100*maxShareReadAtOnePercent))
 		}
 	}
 	// More rows never worse: over the shapes without names, the mean
@@ -342,6 +370,49 @@ func printShapes(runs []shapeRun, fractions []float64, seeds []uint64) int {
 	}
 	fmt.Println()
 	return len(broke)
+}
+
+// printDraws prints, for each shape and fraction, how many of its draws
+// met the bound and the spread of their worst errors: a shape whose
+// draws mostly meet it, and whose shape seed's draw lies in the tail of
+// the others, missed by the draw, not by a defect that every draw
+// repeats.
+func printDraws(runs []shapeRun, fractions []float64, draws int) {
+	fmt.Printf("Draws: each shape sampled %d times at each fraction (sample seeds the shape's seed to seed+%d).\n\n", draws, draws-1)
+	fmt.Printf("| shape | fraction | draws within | worst error: median | worst error: max | draw 0 (the shape's seed) | its rank |\n")
+	fmt.Printf("|---|---:|---:|---:|---:|---:|---:|\n")
+	type key struct {
+		seed     uint64
+		fraction float64
+	}
+	byShape := map[key][]shapeRun{}
+	var order []key
+	for _, r := range runs {
+		k := key{r.shape.Seed, r.fraction}
+		if _, ok := byShape[k]; !ok {
+			order = append(order, k)
+		}
+		byShape[k] = append(byShape[k], r)
+	}
+	slices.SortStableFunc(order, func(a, b key) int { return cmp.Compare(a.fraction, b.fraction) })
+	for _, k := range order {
+		rs := byShape[k]
+		var worst []float64
+		within := 0
+		for _, r := range rs {
+			worst = append(worst, r.worst)
+			if r.worst <= shapeBounds[k.fraction] {
+				within++
+			}
+		}
+		own := rs[0].worst // draw 0: the shape's seed
+		slices.Sort(worst)
+		rank := slices.Index(worst, own) + 1
+		shape := rs[0].shape
+		fmt.Printf("| %s, seed %d, %d prefixes | %s | %d/%d | %.3f pp | %.3f pp | %.3f pp | %d of %d |\n", shape.Family, shape.Seed, len(shape.Prefixes), percent(k.fraction), within, len(rs),
+			worst[len(worst)/2], worst[len(worst)-1], own, rank, len(rs))
+	}
+	fmt.Println()
 }
 
 // familyNames returns the shape families' names.
