@@ -374,7 +374,11 @@ func debugPieces(t *testing.T, shape tableshape.Shape) func(int, tabletPieces, [
 					quantiles = append(quantiles, fmt.Sprintf("%.2f→%.4f", q, pc.line.share(keys[lo+int(q*float64(n))])))
 				}
 				if m := pc.line.m; m != nil {
-					t.Logf("    T%d.%d: map %q knows %d keys, %d witnesses, names %v", tablet, h, m.prefix, len(m.known), len(m.witnesses), m.namesLike())
+					kin := ""
+					if m.kin != nil {
+						kin = fmt.Sprintf(" (the line of its kin, %q)", m.kin.prefix)
+					}
+					t.Logf("    T%d.%d: map %q knows %d keys, %d witnesses, names %v%s", tablet, h, m.prefix, len(m.known), len(m.witnesses), m.namesLike(), kin)
 				}
 				t.Logf("    T%d.%d: %d of %d spans read a row; true quantiles on the line %v", tablet, h, hits, len(pr.values), quantiles)
 			}

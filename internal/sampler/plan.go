@@ -148,6 +148,7 @@ func (p *plan) planPositions(tablets []span, seed uint64, known []string) {
 			p.wholeTablets[i] = [2]string{t.wholeStart, t.wholeEnd}
 		}
 		p.maps.learn(p.wholeTablets[i][0], p.wholeTablets[i][1])
+		p.maps.bound(p.wholeTablets[i][0], p.wholeTablets[i][1])
 		plan := planTablet(t.bytes, p.shape.rowBytes, p.fraction)
 		p.tablets = append(p.tablets, plan)
 		p.units = append(p.units, unit{i, i + 1})
