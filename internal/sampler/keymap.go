@@ -92,10 +92,12 @@ type keyMap struct {
 	pooled []map[int]bool
 	byKind map[int]bool
 	// namesBy is byKind judged over the sides of the nodes that tablet
-	// boundaries cut (see [keyMap.sides]), which alone decides whether
-	// the keys are names; the lines of names keep pooled and byKind,
-	// judged over whole nodes: judged by sides too, their places moved,
-	// and shapes of names with them, by several points either way.
+	// boundaries cut (see [keyMap.sides]); it alone decides whether the
+	// keys are names. The lines of names keep pooled and byKind, judged
+	// over whole nodes: a variant that judged them by sides too placed
+	// the names differently, and moved shapes of names by several points
+	// either way. The kin map (see [keyMaps.judgeKin]) knows no
+	// boundaries: its keys are the names after many prefixes.
 	namesBy map[int]bool
 	dirty   bool
 	// kin, when set, is the kin map (see [keyMaps.judgeKin]), whose line
@@ -167,16 +169,19 @@ type nodeSide struct{ n, distinct, kinds float64 }
 // side's bytes only: a tablet holding the last 0.4% of a prefix of random
 // hex ids, read in full at 10%, gave 35 of its 60 witnesses, all after
 // "fed0", and judged over the whole class, the bytes after "f" and "fe"
-// looked as few as names' (issue 26's generated shape seed 64110815,
+// looked as few as names' (the generated shape seed 64110815 of the
+// README's "A tablet boundary no longer makes ids look like names",
 // mixed: the prefix judged names, and its piece of the tablet before came
 // out 18% under). A side keeps the byte its boundary takes next, which
 // keys on both sides may take. A boundary, a witness too (the maps learn
-// it), counts on the side below it: it is where the tablets were split,
-// drawn by neither tablet's reads, and counted above it, it took from the
-// keys before it the pairs of witnesses that tell names (with the lines
-// of names judged by sides too, a shape of names at 1%, seed 64110822,
-// went from 1.72 pp to 11.06 with it counted above, to 2.06 below).
-// The sides are appended to buf.
+// it), is the first key of the tablet above it, but where the tablets
+// were split, not one of that tablet's reads: it counts on the side
+// below it, with the keys before it, with which it makes the pairs of
+// witnesses that tell names (in a variant left out, which judged the
+// lines of names by sides too, a shape of names at 1%, seed 64110822,
+// came out 11.06 pp off with the boundary counted above, 2.06 below, and
+// 1.72 before the change). The sides are returned in buf's storage,
+// overwriting it.
 func (m *keyMap) sides(buf []nodeSide, keys []string, d int, class []byte) []nodeSide {
 	node := keys[0][:d]
 	j, _ := slices.BinarySearch(m.bounds, node)

@@ -83,7 +83,7 @@ func shapes(args []string) error {
 	fractionList := flags.String("fractions", "0.001,0.01,0.1", "fractions to sample each shape at")
 	runsFile := flags.String("runs", "", "file to write each scan's figures to, one JSON object a line")
 	seedList := flags.String("seeds", "", "comma-separated seeds of the shapes to draw, in place of -seed and -count (to replay some shapes of a run)")
-	draws := flags.Int("draws", 1, "samples of each shape at each fraction, with sample seeds the shape's seed, +1, +2, …: more than 1 measures how often a shape's draws meet the bounds (a miss of a draw against one of noise)")
+	draws := flags.Int("draws", 1, "samples of each shape at each fraction, with sample seeds the shape's seed, +1, +2, …: more than 1 measures how often a shape's draws meet the bounds (a miss of the draw against one of the code)")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -149,6 +149,9 @@ func shapes(args []string) error {
 	broke := printShapes(runs, fractions, seeds, *draws)
 	if *draws > 1 {
 		printDraws(runs, fractions, *draws)
+	}
+	if broke > 0 && *draws > 1 {
+		return fmt.Errorf("FAIL: %d bounds broken in the %d draws of each shape without names", broke, *draws)
 	}
 	if broke > 0 {
 		return fmt.Errorf("FAIL: %d bounds broken by shapes without names", broke)
@@ -264,14 +267,14 @@ func printShapes(runs []shapeRun, fractions []float64, seeds []uint64, draws int
 	}
 	fmt.Printf("%d shapes (internal/tableshape, %s, 0.6–1M rows each), each behind an emulator answering SampleRowKeys with its tablets\n",
 		len(seeds), drawn)
-	sampled, within := "with the shape's seed", "shapes within"
+	sampled, counted, within := "with the shape's seed", "shapes", "shapes within"
 	if draws > 1 {
-		sampled, within = fmt.Sprintf("%d times each, with sample seeds the shape's seed to seed+%d", draws, draws-1), "scans within"
+		sampled, counted, within = fmt.Sprintf("%d times each, with sample seeds the shape's seed to seed+%d (every row counts scans: a shape's draws each)", draws, draws-1), "scans", "scans within"
 	}
 	fmt.Printf("(internal/cloudlike), sampled at %v %s. Worst error: the largest error of a top-level prefix's share of the\n", fractions, sampled)
 	fmt.Printf("rows, per shape; intervals: top-level prefixes whose 95%% interval held the true rows; half-width: a shape's median\n")
 	fmt.Printf("interval half-width over its prefixes' true rows, the median over shapes; read: rows read at the server.\n\n")
-	fmt.Printf("| shapes | fraction | worst error: median | worst error: 90th pct | worst error: max | bound | %s | intervals holding the truth | interval half-width | rows read: max |\n", within)
+	fmt.Printf("| %s | fraction | worst error: median | worst error: 90th pct | worst error: max | bound | %s | intervals holding the truth | interval half-width | rows read: max |\n", counted, within)
 	fmt.Printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	groups := []struct {
 		name string
@@ -379,7 +382,7 @@ func printShapes(runs []shapeRun, fractions []float64, seeds []uint64, draws int
 // repeats.
 func printDraws(runs []shapeRun, fractions []float64, draws int) {
 	fmt.Printf("Draws: each shape sampled %d times at each fraction (sample seeds the shape's seed to seed+%d).\n\n", draws, draws-1)
-	fmt.Printf("| shape | fraction | draws within | worst error: median | worst error: max | draw 0 (the shape's seed) | its rank |\n")
+	fmt.Printf("| shape | fraction | draws within | worst error: median | worst error: max | draw 0 (the shape's seed) | its rank (1: the least error) |\n")
 	fmt.Printf("|---|---:|---:|---:|---:|---:|---:|\n")
 	type key struct {
 		seed     uint64
