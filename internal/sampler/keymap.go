@@ -281,18 +281,14 @@ func (m *keyMap) learnBytes(keys ...string) {
 	}
 }
 
-// distinctNext counts the distinct bytes the sorted keys take at d
-// (those that go on past it).
-func distinctNext(keys []string, d int) float64 {
-	var k float64
-	prev := -1
-	for _, key := range keys {
-		if len(key) > d && int(key[d]) != prev {
-			k++
-			prev = int(key[d])
-		}
+// nodeNext returns the distinct bytes the keys of a node of two keys or
+// more (sorted, sharing their first d bytes) take next (see
+// [childBytes]), or nil for a node of fewer, which judges nothing.
+func nodeNext(keys []string, d int) []byte {
+	if len(keys) < 2 || len(keys[0]) < d {
+		return nil
 	}
-	return k
+	return childBytes(keys, d)
 }
 
 func insertByte(set []byte, c byte) []byte {
@@ -358,23 +354,19 @@ func (m *keyMap) judge() {
 			for hi < len(witnesses) && len(witnesses[lo]) >= d && len(witnesses[hi]) >= d && witnesses[hi][:d] == witnesses[lo][:d] {
 				hi++
 			}
-			if hi-lo >= 2 && len(witnesses[lo]) >= d && !allDigits(childBytes(witnesses[lo:hi], d)) {
+			if next := nodeNext(witnesses[lo:hi], d); next != nil && !allDigits(next) {
 				kind := kindBefore(witnesses[lo][:d])
 				class := m.heavy[d][kind]
 				sides = m.sides(sides, witnesses[lo:hi], d, class)
-				var n, k float64
+				var n float64
 				for _, side := range sides {
 					n += side.n
-					k += side.distinct
 					if side.n >= 2 {
 						add(bySides, kind, side.distinct, side.kinds, side.n)
 					}
 				}
-				if len(sides) > 1 {
-					k = distinctNext(witnesses[lo:hi], d) // a byte on both sides counts once
-				}
 				if n >= 2 {
-					add(pooled[d], kind, k, float64(max(len(class), 1)), n)
+					add(pooled[d], kind, float64(len(next)), float64(max(len(class), 1)), n)
 				}
 			}
 			lo = hi
