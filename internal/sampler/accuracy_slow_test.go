@@ -138,7 +138,8 @@ func loadShape(t *testing.T, shape tableshape.Shape) (addr string, counter *clou
 // TestCloudLikeSampleOfNameKeys checks a table of names,
 // TestNamesIntervalsOnGeneratedShapes their intervals). BTVIZ_NAMES=1
 // checks them too, to trace them: with BTVIZ_DEBUG=1 every tablet and
-// piece is logged beside its truth (see debugPieces). BTVIZ_ORACLE=s
+// piece is logged beside its truth (see debugPieces), with BTVIZ_DEBUG=2
+// each piece's spans' bytes and budget as well. BTVIZ_ORACLE=s
 // has the key maps know a share s of the table's keys, drawn at random,
 // before the scan reads a row (1: every key, the true line), to measure
 // what the maps' line costs a shape. See accuracyFractions for how the
@@ -381,6 +382,9 @@ func debugPieces(t *testing.T, shape tableshape.Shape) func(int, tabletPieces, [
 					t.Logf("    T%d.%d: map %q knows %d keys, %d witnesses, names %v%s", tablet, h, m.prefix, len(m.known), len(m.witnesses), m.namesLike(), kin)
 				}
 				t.Logf("    T%d.%d: %d of %d spans read a row; true quantiles on the line %v", tablet, h, hits, len(pr.values), quantiles)
+				if os.Getenv("BTVIZ_DEBUG") == "2" {
+					t.Logf("    T%d.%d: values %.0f budget %+v", tablet, h, pr.values, budgets[h])
+				}
 			}
 			t.Logf("    T%d.%d %q: true %d rows %d B; model %.0f (rel sd %.3f); spans %d cov %.4f read %d rows, HT %.0f B (sd %.0f) exact %v swept %v; combined %.0f, split %.0f (%+.1f%%)",
 				tablet, h, pc.prefix, hi-lo, v, pc.model.bytes, math.Sqrt(pc.model.relVar), len(pr.values), pr.coverage, int(pr.units.r),
