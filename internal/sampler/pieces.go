@@ -426,6 +426,21 @@ func (p *plan) namesPiece(pc piece) bool {
 	return pc.prefix != "" && m != nil && m.namesLike()
 }
 
+// pieceSpanRows returns the rows the spans of piece pc aim to read (see
+// [spanRowsByPrefix]); pieceSpanRows for a piece of names.
+func (p *plan) pieceSpanRows(pc piece) float64 {
+	if p.namesPiece(pc) {
+		return pieceSpanRows
+	}
+	if rows, ok := p.spanRows[pc.prefix]; ok && pc.prefix != "" {
+		return rows
+	}
+	if p.spanRowsElse > 0 {
+		return p.spanRowsElse
+	}
+	return pieceSpanRows
+}
+
 // eachTablet runs fn on the tablets todo, several at once (the scan's
 // reads in flight), each under the watchdog; it returns the first error.
 func (s *scanner) eachTablet(ctx context.Context, todo []int, fn func(w *worker, i int) error) error {

@@ -20,6 +20,7 @@ type pieceBudget struct {
 	headLimit int64
 	spans     int
 	limit     int64
+	spanRows  float64 // the rows a span aims to read; pieceSpanRows when 0
 }
 
 // confidentModel is the largest relative variance of a model's
@@ -31,7 +32,8 @@ const confidentModel = 0.04
 // than a tablet's (spanRows), for more spans in a piece, whose line (the
 // end of a prefix, or a small one) its key map knows less well than a
 // tablet's inside a prefix, and whose estimate has no tablet's bytes to
-// lean on.
+// lean on. A prefix whose tablets' spans found its keys lying unevenly
+// along its line reads its pieces in shorter spans (see [dispersion]).
 const pieceSpanRows = 16
 
 // minPieceSpans is the fewest spans a piece not read whole gets, so that
@@ -80,7 +82,7 @@ const wholeRestFactor = 2
 // the rows the piece is expected to hold, by the model where it predicts
 // them surely (see [densityModel]), else by its head read. A piece
 // without a sure model gets a head read.
-func budgetPieces(plan tabletPlan, pieces tabletPieces, rowBytes, fraction float64) []pieceBudget {
+func budgetPieces(plan tabletPlan, pieces tabletPieces, rowBytes, fraction float64, spanRows func(piece) float64) []pieceBudget {
 	budgets := make([]pieceBudget, len(pieces))
 	coverage := min(1, float64(int64(plan.spans)*plan.budget)/max(plan.rows, 1))
 	most := int64(headRows)
@@ -89,6 +91,9 @@ func budgetPieces(plan tabletPlan, pieces tabletPieces, rowBytes, fraction float
 	}
 	for h, pc := range pieces {
 		b := &budgets[h]
+		if spanRows != nil {
+			b.spanRows = spanRows(pc)
+		}
 		sure := pc.model.relVar > 0 && pc.model.relVar <= confidentModel
 		b.coverage = coverage
 		if !sure {
@@ -112,7 +117,11 @@ func budgetPieces(plan tabletPlan, pieces tabletPieces, rowBytes, fraction float
 // fit sets the spans and their row limit for the piece's expected rows.
 func (b *pieceBudget) fit() {
 	expected := b.coverage * max(b.rows, 1)
-	b.spans = min(maxPieceSpans, max(minPieceSpans, int(math.Round(expected/pieceSpanRows))))
+	per := b.spanRows
+	if per <= 0 {
+		per = pieceSpanRows
+	}
+	b.spans = min(maxPieceSpans, max(minPieceSpans, int(math.Round(expected/per))))
 	b.limit = spanLimitFactor * max(minSpanRows, int64(math.Ceil(expected/float64(b.spans))))
 }
 
@@ -292,7 +301,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	plan := s.plan.tablets[i]
 	tablet := s.plan.ranges[i]
 	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
-	budgets := budgetPieces(plan, pieces, plan.rowBytes, s.plan.fraction)
+	budgets := budgetPieces(plan, pieces, plan.rowBytes, s.plan.fraction, s.plan.pieceSpanRows)
 	r := w.tabletReader(i)
 	r.tagging = true
 	reads := make([]readTag, 0, 4*len(pieces))
@@ -419,9 +428,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			}
 			factor := 1.0
 			if cut {
-				if readTo := pc.line.share(last); readTo > pt.from {
-					factor = min(maxTruncationFactor, max(1, (pt.to-pt.from)/(readTo-pt.from)))
-				}
+				factor = cutFactor(pt.from, pt.to, pc.line.share(last), returned)
 			}
 			reads[k].weight = factor
 			spanReads = append(spanReads, k)

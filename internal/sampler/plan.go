@@ -52,6 +52,11 @@ type plan struct {
 	// readRows is the rows a position sample expects to read, its
 	// tablets' readRows (see [tabletPlan]).
 	readRows float64
+	// spanRows is, per prefix, the rows its pieces' spans aim to read,
+	// and spanRowsElse that of a prefix not in it, once the tablets inside
+	// prefixes are read (see [spanRowsByPrefix]); pieceSpanRows before.
+	spanRows     map[string]float64
+	spanRowsElse float64
 	// estimatedRows is the rows the map holds by [mapShape.estimatedRows]
 	// (-1 when unknown).
 	estimatedRows int64

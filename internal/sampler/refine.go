@@ -14,12 +14,16 @@ import (
 // order, which changes no total), and the first boundary tablet to be
 // read waits for the others to finish and refines the maps and the model
 // once for all.
+// The spans of those tablets also measure how unevenly each prefix's
+// keys lie along its line (see [dispersion]), which sets how many rows
+// the spans of its pieces read.
 type refinement struct {
-	mu      sync.Mutex
-	runs    [][]string    // keys its spans read together, first keys first
-	pending int           // tablets of one prefix not yet read
-	done    chan struct{} // closed once none are left
-	once    sync.Once
+	mu       sync.Mutex
+	runs     [][]string            // keys its spans read together, first keys first
+	measured map[string]dispersion // per prefix, what its tablets' spans say of c²
+	pending  int                   // tablets of one prefix not yet read
+	done     chan struct{}         // closed once none are left
+	once     sync.Once
 }
 
 // orderUnits returns the plan's read units, for a position sample the
@@ -58,6 +62,20 @@ func (s *scanner) learned(runs [][]string) {
 	}
 }
 
+// measuredSpans records the row counts of the spans of a tablet inside
+// prefix (all of one width, none cut short by its limit).
+func (s *scanner) measuredSpans(prefix string, counts []float64) {
+	r := &s.refine
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.measured == nil {
+		r.measured = map[string]dispersion{}
+	}
+	d := r.measured[prefix]
+	d.add(counts)
+	r.measured[prefix] = d
+}
+
 // refined waits until the tablets of one prefix are read and the maps
 // have learned their keys; the first caller refines them.
 func (s *scanner) refined(ctx context.Context) error {
@@ -73,6 +91,10 @@ func (s *scanner) refined(ctx context.Context) error {
 		}
 		p.maps.judge()
 		p.fitModel()
+		p.spanRows, p.spanRowsElse = spanRowsByPrefix(s.refine.measured, func(prefix string) bool {
+			m := p.maps.maps[prefix]
+			return m != nil && m.namesLike()
+		})
 	})
 	return nil
 }

@@ -15,6 +15,24 @@ import (
 // short by its row limits stands for.
 const maxTruncationFactor = 4
 
+// cutFactor returns how many times its own rows a span [from, to) of a
+// line stands for when its row limit cut it short after returned rows,
+// the last at readTo: (returned−1)/returned times the span's width over
+// the width read, at least 1 and at most maxTruncationFactor. The rows'
+// places along the line are taken to fall at random (a Poisson process);
+// the width holding a given number of rows then runs short of its mean
+// as often as long, and the width over it comes out too large on
+// average, by returned/(returned−1): a span of 16 rows cut short read
+// 6.7% more rows than it held. Counting one row less makes the span's
+// estimate unbiased, whether it was cut or not.
+func cutFactor(from, to, readTo float64, returned int64) float64 {
+	if readTo <= from || returned < 1 {
+		return 1
+	}
+	f := (to - from) / (readTo - from) * float64(returned-1) / float64(returned)
+	return min(maxTruncationFactor, max(1, f))
+}
+
 // spanContinuations is how many more reads a span whose row limit cut it
 // short gets, each of spanContinuationFactor times its limit, before the
 // rest of it is taken to be like what it read: a span that fell on a
@@ -152,6 +170,8 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 	width := min(float64(plan.budget)/max(plan.rows, 1), 1/float64(plan.spans))
 	coverage := float64(plan.spans) * width
 	units := make([][3]float64, plan.spans) // each span's rows, logical and offset bytes, scaled
+	counts := make([]float64, plan.spans)   // each span's rows as read, for [dispersion]
+	cutShort := make([]bool, plan.spans)
 	var spanRows int64
 	var starts []string
 	var factors []float64
@@ -188,10 +208,10 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 		}
 		factor := 1.0
 		if cut {
-			if readTo := line.share(last); readTo > pt.from {
-				factor = min(maxTruncationFactor, max(1, (pt.to-pt.from)/(readTo-pt.from)))
-			}
+			factor = cutFactor(pt.from, pt.to, line.share(last), returned)
 		}
+		counts[pt.unit] += float64(returned)
+		cutShort[pt.unit] = cutShort[pt.unit] || cut
 		starts, factors = append(starts, start), append(factors, factor)
 		scale := factor / coverage
 		u := &units[pt.unit]
@@ -239,6 +259,15 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 		r.variance = sums.variance(float64(tablet.SampledBytes))
 	}
 	r.addPrefixVariance(pc.prefix, r.variance)
+	if pc.prefix != "" {
+		var whole []float64
+		for j, c := range counts {
+			if !cutShort[j] {
+				whole = append(whole, c)
+			}
+		}
+		s.measuredSpans(pc.prefix, whole)
+	}
 	w.release(r)
 	w.done(r, false)
 	return nil

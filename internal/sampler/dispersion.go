@@ -1,0 +1,113 @@
+package sampler
+
+import "math"
+
+// A piece's spans (see [worker.readPieces]) estimate its rows from the
+// rows they count where they fall, and the spread of those counts is the
+// estimate's error. Where keys fall at random along their line (random
+// ids, counters), a span's count varies as a Poisson count does, and
+// the spans' length does not matter: they cover the same share of the
+// line however many they are. Where the density of keys itself varies
+// along the line at a scale finer than the spans' strata, each span's
+// count varies more, by the density where it fell: epoch-millisecond
+// keys follow the day's cycle, four times as dense at its peak as at its
+// trough. Then the estimate's relative variance is (1 + c²·r)/R for R
+// rows read in spans of r rows each, c² the extra relative variance of
+// the density a span meets: shorter spans sample more places of the
+// cycle for the same rows read.
+//
+// The tablets inside one prefix are read before the pieces (see
+// [refinement]), and their spans measure c² for the prefix: for
+// generated timestamps it is about 0.18, so spans of 16 rows have 3.9
+// times a Poisson count's variance and spans of 6 rows 2.1 times.
+
+// minPieceSpanRows is the fewest rows a span of a piece aims to read,
+// however uneven its prefix's density: a shorter one's limit (see
+// [pieceBudget.fit]) cuts it more often, and a call reads little.
+const minPieceSpanRows = 4
+
+// minDispersionDF is the fewest degrees of freedom (spans less one, over
+// the tablets that measured it) a measure of c² needs to be used.
+const minDispersionDF = 8
+
+// dispersion sums what the spans of the tablets inside one prefix say
+// of c²: each tablet's estimate, (s² − m)/m² for spans of mean count m
+// and variance s² (the Poisson part taken out), weighed by its degrees of
+// freedom.
+type dispersion struct {
+	extra, df float64
+}
+
+// add records the row counts of one tablet's spans, all of one width;
+// spans cut short by their limit are left out by the caller.
+func (d *dispersion) add(counts []float64) {
+	n := float64(len(counts))
+	if n < 2 {
+		return
+	}
+	var sum float64
+	for _, c := range counts {
+		sum += c
+	}
+	mean := sum / n
+	if mean <= 0 {
+		return
+	}
+	var squares float64
+	for _, c := range counts {
+		squares += (c - mean) * (c - mean)
+	}
+	s2 := squares / (n - 1)
+	d.extra += (n - 1) * (s2 - mean) / (mean * mean)
+	d.df += n - 1
+}
+
+// merge adds o's measures to d's.
+func (d *dispersion) merge(o dispersion) { d.extra, d.df = d.extra+o.extra, d.df+o.df }
+
+// c2 returns the extra relative variance measured, and whether there are
+// degrees of freedom enough to use it.
+func (d dispersion) c2() (float64, bool) {
+	if d.df < minDispersionDF {
+		return 0, false
+	}
+	return max(0, d.extra/d.df), true
+}
+
+// spanRowsFor returns the rows a span of a piece aims to read for an
+// extra relative variance c2: pieceSpanRows while the density's part of
+// a span's variance is no more than the Poisson count's at that length,
+// else 1/c2 rows (where the two parts are equal, the most rows a span can
+// read before the density's part takes over), at least minPieceSpanRows.
+func spanRowsFor(c2 float64) float64 {
+	if c2*pieceSpanRows <= 1 {
+		return pieceSpanRows
+	}
+	return max(minPieceSpanRows, math.Round(1/c2))
+}
+
+// spanRowsByPrefix returns, for each prefix whose tablets measured c²
+// well enough, the rows its pieces' spans aim to read, and the rows of a
+// prefix that has no measure of its own: that of the table's other
+// prefixes pooled (a table's prefixes are most often keyed alike), or
+// pieceSpanRows. names says which prefixes are names, whose pieces keep
+// pieceSpanRows and whose measures (their rows cluster by user) are left
+// out of the pool.
+func spanRowsByPrefix(measured map[string]dispersion, names func(string) bool) (map[string]float64, float64) {
+	rows := map[string]float64{}
+	var pooled dispersion
+	for prefix, d := range measured {
+		if names(prefix) {
+			continue
+		}
+		pooled.merge(d)
+		if c2, ok := d.c2(); ok {
+			rows[prefix] = spanRowsFor(c2)
+		}
+	}
+	fallback := float64(pieceSpanRows)
+	if c2, ok := pooled.c2(); ok {
+		fallback = spanRowsFor(c2)
+	}
+	return rows, fallback
+}
