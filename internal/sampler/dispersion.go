@@ -1,6 +1,10 @@
 package sampler
 
-import "math"
+import (
+	"maps"
+	"math"
+	"slices"
+)
 
 // A piece's spans (see [worker.readPieces]) estimate its rows from the
 // rows they count where they fall, and the spread of those counts is the
@@ -8,10 +12,12 @@ import "math"
 // ids, counters), a span's count varies as a Poisson count does, and
 // the spans' length does not matter: they cover the same share of the
 // line however many they are. Where the density of keys itself varies
-// along the line at a scale finer than the spans' strata, each span's
-// count varies more, by the density where it fell: epoch-millisecond
-// keys follow the day's cycle, four times as dense at its peak as at its
-// trough. Then the estimate's relative variance is (1 + c²·r)/R for R
+// along the line, each span's count varies more, by the density where it
+// fell: epoch-millisecond keys follow the day's cycle, four times as
+// dense at its peak as at its trough. (The spread measured between a
+// tablet's spans also holds what varies over stretches wider than the
+// spans' strata, which stratifying takes out of the estimate: such keys
+// get shorter spans than they need, which costs reads, not accuracy.) Then the estimate's relative variance is (1 + c²·r)/R for R
 // rows read in spans of r rows each, c² the extra relative variance of
 // the density a span meets: shorter spans sample more places of the
 // cycle for the same rows read.
@@ -33,9 +39,10 @@ const minDispersionDF = 8
 // dispersion sums what the spans of the tablets inside one prefix say
 // of c²: each tablet's estimate, (s² − m)/m² for spans of mean count m
 // and variance s² (the Poisson part taken out), weighed by its degrees of
-// freedom.
+// freedom; and noise, the variance of that sum were the counts Poisson's
+// (2/((n−1)·m²) for each tablet's, times (n−1)²).
 type dispersion struct {
-	extra, df float64
+	extra, df, noise float64
 }
 
 // add records the row counts of one tablet's spans, all of one width;
@@ -60,18 +67,30 @@ func (d *dispersion) add(counts []float64) {
 	s2 := squares / (n - 1)
 	d.extra += (n - 1) * (s2 - mean) / (mean * mean)
 	d.df += n - 1
+	d.noise += 2 * (n - 1) / (mean * mean)
 }
 
 // merge adds o's measures to d's.
-func (d *dispersion) merge(o dispersion) { d.extra, d.df = d.extra+o.extra, d.df+o.df }
+func (d *dispersion) merge(o dispersion) {
+	d.extra, d.df, d.noise = d.extra+o.extra, d.df+o.df, d.noise+o.noise
+}
 
 // c2 returns the extra relative variance measured, and whether there are
-// degrees of freedom enough to use it.
+// degrees of freedom enough to use it: 0 unless it is more than twice
+// what Poisson counts would give by chance, so that a prefix of random
+// ids, whose measure is 0 give or take that, keeps its spans (at 0.1% a
+// tablet has four spans of about eight rows, and the measure of three
+// such tablets is 0 give or take 0.06, about the 1/16 at which spans
+// would get shorter).
 func (d dispersion) c2() (float64, bool) {
 	if d.df < minDispersionDF {
 		return 0, false
 	}
-	return max(0, d.extra/d.df), true
+	c2 := d.extra / d.df
+	if c2 <= 2*math.Sqrt(d.noise)/d.df {
+		return 0, true
+	}
+	return c2, true
 }
 
 // spanRowsFor returns the rows a span of a piece aims to read for an
@@ -96,7 +115,8 @@ func spanRowsFor(c2 float64) float64 {
 func spanRowsByPrefix(measured map[string]dispersion, names func(string) bool) (map[string]float64, float64) {
 	rows := map[string]float64{}
 	var pooled dispersion
-	for prefix, d := range measured {
+	for _, prefix := range slices.Sorted(maps.Keys(measured)) {
+		d := measured[prefix]
 		if names(prefix) {
 			continue
 		}

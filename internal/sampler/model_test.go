@@ -476,10 +476,11 @@ func TestBoostPiecesStaysUnderTheReadCeiling(t *testing.T) {
 // TestModelRelVarsTakeTheTablesComparisons checks the prior of a prefix
 // with no neighbouring tablets to compare: what the table's other
 // prefixes' comparisons say, not densityPrior; densityPrior where no
-// prefix has any; names' comparisons left out of it.
+// prefix has any; names' comparisons left out of it. The values are
+// worked by hand: densityPrior² is 0.0225, nine comparisons 2% apart sum
+// to 0.0036, so the table's prior is (0.1·0.0225 + 0.0036)/9.1.
 func TestModelRelVarsTakeTheTablesComparisons(t *testing.T) {
 	const agree = 0.02 * 0.02 // neighbours 2% apart
-	flat := densityPrior * densityPrior
 	for _, tc := range []struct {
 		name string
 		own  map[string]comparisons
@@ -488,33 +489,26 @@ func TestModelRelVarsTakeTheTablesComparisons(t *testing.T) {
 		{
 			name: "no comparisons anywhere",
 			own:  map[string]comparisons{"a#": {}, "b#": {}},
-			want: map[string]float64{"a#": flat, "b#": flat},
+			want: map[string]float64{"a#": 0.0225, "b#": 0.0225},
 		},
 		{
 			name: "a prefix of one tablet beside one of ten",
 			own:  map[string]comparisons{"a#": {sum: 9 * agree, pairs: 9}, "b#": {}},
-			want: map[string]float64{
-				"a#": (densityPriorWeight*(densityPriorWeight*flat+9*agree)/(densityPriorWeight+9) + 9*agree) / (densityPriorWeight + 9),
-				"b#": (densityPriorWeight*flat + 9*agree) / (densityPriorWeight + 9),
-			},
+			// b#: 0.00585/9.1; a#: (0.1·that + 0.0036)/9.1.
+			want: map[string]float64{"a#": 0.000402669, "b#": 0.000642857},
 		},
 		{
 			name: "names do not speak for the others",
 			own:  map[string]comparisons{"a#": {sum: 9 * 1.0, pairs: 9, names: true}, "b#": {}},
-			want: map[string]float64{"a#": (densityPriorWeight*flat + 9) / (densityPriorWeight + 9), "b#": flat},
+			// a#: (0.1·0.0225 + 9)/9.1.
+			want: map[string]float64{"a#": 0.989258, "b#": 0.0225},
 		},
 	} {
 		got := modelRelVars(tc.own)
 		for prefix, want := range tc.want {
-			if math.Abs(got[prefix]-want) > 1e-12*want {
+			if math.Abs(got[prefix]-want) > 1e-5*want {
 				t.Errorf("%s: %s's relative variance %.6g, want %.6g", tc.name, prefix, got[prefix], want)
 			}
 		}
-	}
-	// The prefix of one tablet is trusted about as far as the table's
-	// comparisons say: 2%, not densityPrior's 15%.
-	got := modelRelVars(map[string]comparisons{"a#": {sum: 9 * agree, pairs: 9}, "b#": {}})
-	if sd := math.Sqrt(got["b#"]); sd > 0.03 {
-		t.Errorf("a prefix with no comparisons beside one whose nine agree to 2%%: relative sd %.3f, want at most 0.03", sd)
 	}
 }

@@ -426,19 +426,17 @@ func (p *plan) namesPiece(pc piece) bool {
 	return pc.prefix != "" && m != nil && m.namesLike()
 }
 
-// pieceSpanRows returns the rows the spans of piece pc aim to read (see
-// [spanRowsByPrefix]); pieceSpanRows for a piece of names.
-func (p *plan) pieceSpanRows(pc piece) float64 {
+// spanRowsOf returns the rows the spans of piece pc aim to read (see
+// [spanRowsByPrefix]): pieceSpanRows for a piece of names, 0 (the same,
+// see [pieceBudget.fit]) before the tablets inside prefixes are read.
+func (p *plan) spanRowsOf(pc piece) float64 {
 	if p.namesPiece(pc) {
 		return pieceSpanRows
 	}
-	if rows, ok := p.spanRows[pc.prefix]; ok && pc.prefix != "" {
+	if rows, ok := p.spanRows[pc.prefix]; ok {
 		return rows
 	}
-	if p.spanRowsElse > 0 {
-		return p.spanRowsElse
-	}
-	return pieceSpanRows
+	return p.spanRowsElse
 }
 
 // eachTablet runs fn on the tablets todo, several at once (the scan's

@@ -20,7 +20,7 @@ type pieceBudget struct {
 	headLimit int64
 	spans     int
 	limit     int64
-	spanRows  float64 // the rows a span aims to read; pieceSpanRows when 0
+	spanRows  float64 // the rows a span aims to read; pieceSpanRows when 0 or less
 }
 
 // confidentModel is the largest relative variance of a model's
@@ -301,7 +301,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	plan := s.plan.tablets[i]
 	tablet := s.plan.ranges[i]
 	rng := rand.New(rand.NewPCG(s.plan.seed+uint64(i), positionSeedStream))
-	budgets := budgetPieces(plan, pieces, plan.rowBytes, s.plan.fraction, s.plan.pieceSpanRows)
+	budgets := budgetPieces(plan, pieces, plan.rowBytes, s.plan.fraction, s.plan.spanRowsOf)
 	r := w.tabletReader(i)
 	r.tagging = true
 	reads := make([]readTag, 0, 4*len(pieces))

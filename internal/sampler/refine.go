@@ -2,6 +2,8 @@ package sampler
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sync"
 )
 
@@ -19,10 +21,10 @@ import (
 // the spans of its pieces read.
 type refinement struct {
 	mu       sync.Mutex
-	runs     [][]string            // keys its spans read together, first keys first
-	measured map[string]dispersion // per prefix, what its tablets' spans say of c²
-	pending  int                   // tablets of one prefix not yet read
-	done     chan struct{}         // closed once none are left
+	runs     [][]string           // keys its spans read together, first keys first
+	measured map[int]tabletCounts // per tablet inside a prefix, its spans' counts
+	pending  int                  // tablets of one prefix not yet read
+	done     chan struct{}        // closed once none are left
 	once     sync.Once
 }
 
@@ -62,18 +64,35 @@ func (s *scanner) learned(runs [][]string) {
 	}
 }
 
-// measuredSpans records the row counts of the spans of a tablet inside
-// prefix (all of one width, none cut short by its limit).
-func (s *scanner) measuredSpans(prefix string, counts []float64) {
+// tabletCounts is the row counts of the spans of tablet inside prefix.
+type tabletCounts struct {
+	prefix string
+	counts []float64
+}
+
+// measuredSpans records the row counts of the spans of tablet i inside
+// prefix (all of one width, each read over its whole width).
+func (s *scanner) measuredSpans(i int, prefix string, counts []float64) {
 	r := &s.refine
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.measured == nil {
-		r.measured = map[string]dispersion{}
+		r.measured = map[int]tabletCounts{}
 	}
-	d := r.measured[prefix]
-	d.add(counts)
-	r.measured[prefix] = d
+	r.measured[i] = tabletCounts{prefix: prefix, counts: counts}
+}
+
+// dispersions sums the tablets' measures per prefix in tablet order, so
+// that a scan's figures do not depend on which tablet finished first.
+func (r *refinement) dispersions() map[string]dispersion {
+	byPrefix := map[string]dispersion{}
+	for _, i := range slices.Sorted(maps.Keys(r.measured)) {
+		m := r.measured[i]
+		d := byPrefix[m.prefix]
+		d.add(m.counts)
+		byPrefix[m.prefix] = d
+	}
+	return byPrefix
 }
 
 // refined waits until the tablets of one prefix are read and the maps
@@ -91,7 +110,7 @@ func (s *scanner) refined(ctx context.Context) error {
 		}
 		p.maps.judge()
 		p.fitModel()
-		p.spanRows, p.spanRowsElse = spanRowsByPrefix(s.refine.measured, func(prefix string) bool {
+		p.spanRows, p.spanRowsElse = spanRowsByPrefix(s.refine.dispersions(), func(prefix string) bool {
 			m := p.maps.maps[prefix]
 			return m != nil && m.namesLike()
 		})
