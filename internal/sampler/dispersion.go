@@ -36,18 +36,29 @@ const minPieceSpanRows = 4
 // the tablets that measured it) a measure of c² needs to be used.
 const minDispersionDF = 8
 
-// dispersion sums what the spans of the tablets inside one prefix say
-// of c²: each tablet's estimate, (s² − m)/m² for spans of mean count m
-// and variance s² (the Poisson part taken out), weighed by its degrees of
+// minDispersionMean is the fewest rows the spans of a sounding tablet's
+// piece must average for their spread to be measured (see
+// [refinement]): below it a measure is mostly Poisson noise (its
+// variance, 2/((n−1)·m²), is an eighth per degree of freedom at 4 rows,
+// a half at 2), and the pieces whose spans read a row or two drowned the
+// measure of timestamps in it. The tablets inside prefixes, whose spans
+// read more, are all measured.
+const minDispersionMean = 4
+
+// dispersion sums what the spans of a prefix's lines (its tablets inside
+// it, and the pieces of the tablets that sound it, see [refinement]) say
+// of c²: each line's estimate, (s² − m)/m² for spans of mean count m and
+// variance s² (the Poisson part taken out), weighed by its degrees of
 // freedom; and noise, the variance of that sum were the counts Poisson's
-// (2/((n−1)·m²) for each tablet's, times (n−1)²).
+// (2/((n−1)·m²) for each line's, times (n−1)²).
 type dispersion struct {
 	extra, df, noise float64
 }
 
-// add records the row counts of one tablet's spans, all of one width;
-// spans cut short by their limit are left out by the caller.
-func (d *dispersion) add(counts []float64) {
+// add records the row counts of one line's spans, all of one width
+// (spans cut short by their limit are left out by the caller); a line
+// whose spans average fewer than least rows is left out.
+func (d *dispersion) add(counts []float64, least float64) {
 	n := float64(len(counts))
 	if n < 2 {
 		return
@@ -57,7 +68,7 @@ func (d *dispersion) add(counts []float64) {
 		sum += c
 	}
 	mean := sum / n
-	if mean <= 0 {
+	if mean <= 0 || mean < least {
 		return
 	}
 	var squares float64
@@ -105,29 +116,41 @@ func spanRowsFor(c2 float64) float64 {
 	return max(minPieceSpanRows, math.Round(1/c2))
 }
 
-// spanRowsByPrefix returns, for each prefix whose tablets measured c²
-// well enough, the rows its pieces' spans aim to read, and the rows of a
-// prefix that has no measure of its own: that of the table's other
-// prefixes pooled (a table's prefixes are most often keyed alike), or
-// pieceSpanRows. names says which prefixes are names, whose pieces keep
+// spanRowsByPrefix returns, for each prefix whose tablets inside it
+// measured c² well enough, the rows its pieces' spans aim to read, and
+// the rows of a prefix that has no measure of its own: that of the
+// table's other prefixes pooled (a table's prefixes are most often keyed
+// alike), and where those measured too little (pooled is then false),
+// that of the sounding tablets' pieces pooled with them (see
+// [refinement]), else pieceSpanRows. A piece's measure is not its
+// prefix's own: a few short spans of one piece say too little of one
+// prefix. names says which prefixes are names, whose pieces keep
 // pieceSpanRows and whose measures (their rows cluster by user) are left
-// out of the pool.
-func spanRowsByPrefix(measured map[string]dispersion, names func(string) bool) (map[string]float64, float64) {
-	rows := map[string]float64{}
-	var pooled dispersion
-	for _, prefix := range slices.Sorted(maps.Keys(measured)) {
-		d := measured[prefix]
+// out of the pools.
+func spanRowsByPrefix(inside, pieces map[string]dispersion, names func(string) bool) (rows map[string]float64, fallback float64, pooled bool) {
+	rows = map[string]float64{}
+	var pool dispersion
+	for _, prefix := range slices.Sorted(maps.Keys(inside)) {
+		d := inside[prefix]
 		if names(prefix) {
 			continue
 		}
-		pooled.merge(d)
+		pool.merge(d)
 		if c2, ok := d.c2(); ok {
 			rows[prefix] = spanRowsFor(c2)
 		}
 	}
-	fallback := float64(pieceSpanRows)
-	if c2, ok := pooled.c2(); ok {
+	if c2, ok := pool.c2(); ok {
+		return rows, spanRowsFor(c2), true
+	}
+	for _, prefix := range slices.Sorted(maps.Keys(pieces)) {
+		if !names(prefix) {
+			pool.merge(pieces[prefix])
+		}
+	}
+	fallback = pieceSpanRows
+	if c2, ok := pool.c2(); ok {
 		fallback = spanRowsFor(c2)
 	}
-	return rows, fallback
+	return rows, fallback, false
 }

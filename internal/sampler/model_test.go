@@ -170,7 +170,7 @@ func TestSpansFollowTheirPrefixsCycle(t *testing.T) {
 			for j, v := range pr.values {
 				counts[j] = v / size
 			}
-			d.add(counts)
+			d.add(counts, 0)
 		}
 		c2, ok := d.c2()
 		if !ok {

@@ -306,6 +306,8 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	r.tagging = true
 	reads := make([]readTag, 0, 4*len(pieces))
 	found := make([]pieceRead, len(pieces))
+	sounding := s.sounding(i)
+	spread := make([]spanCounts, len(pieces)) // a sounding tablet's pieces' spans' counts
 	// read reads [start, end) with a row limit (none when 0) as a read of
 	// piece h, and returns the rows it returned and the last one's key;
 	// a span's read goes on where its limit cuts it short (see
@@ -412,9 +414,11 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		// the same chance, the coverage.
 		var spanReads []int
 		values := make([]float64, b.spans)
+		spread[h] = newSpanCounts(b.spans)
 		after := ""
 		for _, pt := range stratified(b.spans, width, rng) {
 			start, end, empty := spanKeys(pc.line.at, pt.from, pt.to, pc.from, pc.to, after)
+			spread[h].placed(pt, empty, after, pc.line.at)
 			if empty {
 				continue
 			}
@@ -430,6 +434,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			if cut {
 				factor = cutFactor(pt.from, pt.to, pc.line.share(last), returned)
 			}
+			spread[h].read(pt, returned, cut)
 			reads[k].weight = factor
 			spanReads = append(spanReads, k)
 			values[pt.unit] += factor * bytes
@@ -574,6 +579,17 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			}
 		}
 		r.variance.add(variance{rows: v.rows + (rho-meanRho)*(rho-meanRho)*variances[h], bytes: v.bytes})
+	}
+	if sounding {
+		// Its pieces' spans measure their prefixes' spread for the
+		// tablets read after it (see [refinement]); a piece read whole or
+		// swept, or a tablet read again in full above, is not measured,
+		// as on a tablet's line.
+		for h, pc := range pieces {
+			if pr := &found[h]; pc.prefix != "" && !pr.exact && !pr.swept {
+				s.measuredSpans(i, pc.prefix, spread[h].whole(), true)
+			}
+		}
 	}
 	w.release(r)
 	w.done(r, false)

@@ -92,9 +92,18 @@ func (w *worker) readTablet(ctx context.Context, i int, name string) error {
 		if err := s.refined(ctx); err != nil {
 			return err
 		}
+		if !s.sounding(i) {
+			if err := s.soundingDone(ctx); err != nil {
+				return err
+			}
+		}
 		w.watch.begin(w.id, name)
 		defer w.watch.end(w.id)
-		return w.readPieces(ctx, i, s.plan.pieces[i])
+		err := w.readPieces(ctx, i, s.plan.pieces[i])
+		if err == nil && s.sounding(i) {
+			s.sounded() // a failure stops the scan, and the tablets waiting with it
+		}
+		return err
 	}
 	var keys [][]string
 	defer func() { s.learned(keys) }()
@@ -171,19 +180,14 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 	width := min(float64(plan.budget)/max(plan.rows, 1), 1/float64(plan.spans))
 	coverage := float64(plan.spans) * width
 	units := make([][3]float64, plan.spans) // each span's rows, logical and offset bytes, scaled
-	counts := make([]float64, plan.spans)   // each span's rows as read, for [dispersion]
-	unmeasured := make([]bool, plan.spans)  // cut short, or not read over its whole width
+	counts := newSpanCounts(plan.spans)     // each span's rows as read, for [dispersion]
 	var spanRows int64
 	var starts []string
 	var factors []float64
 	after := "" // where the last read ended
 	for _, pt := range stratified(plan.spans, width, rng) {
 		start, end, empty := spanKeys(line.at, pt.from, pt.to, pc.from, pc.to, after)
-		if empty || after != "" && pt.from > 0 && after > line.at(pt.from) {
-			// Its keys round to one, or the last read took its start: its
-			// count is not of its width.
-			unmeasured[pt.unit] = true
-		}
+		counts.placed(pt, empty, after, line.at)
 		if empty {
 			continue // no key lies in it: no rows
 		}
@@ -216,8 +220,7 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 		if cut {
 			factor = cutFactor(pt.from, pt.to, line.share(last), returned)
 		}
-		counts[pt.unit] += float64(returned)
-		unmeasured[pt.unit] = unmeasured[pt.unit] || cut
+		counts.read(pt, returned, cut)
 		starts, factors = append(starts, start), append(factors, factor)
 		scale := factor / coverage
 		u := &units[pt.unit]
@@ -268,17 +271,51 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 	if pc.prefix != "" {
 		// A tablet swept or read again in full above is not measured:
 		// its spans missed what it holds, and their spread says little.
-		var whole []float64
-		for j, c := range counts {
-			if !unmeasured[j] {
-				whole = append(whole, c)
-			}
-		}
-		s.measuredSpans(i, pc.prefix, whole)
+		s.measuredSpans(i, pc.prefix, counts.whole(), false)
 	}
 	w.release(r)
 	w.done(r, false)
 	return nil
+}
+
+// spanCounts gathers the row counts of a line's spans for [dispersion]
+// (see [scanner.measuredSpans]): a span's count measures its width's
+// density only when it was read over its whole width.
+type spanCounts struct {
+	counts     []float64
+	unmeasured []bool // cut short, or not read over its whole width
+}
+
+// newSpanCounts returns the counts of n spans.
+func newSpanCounts(n int) spanCounts {
+	return spanCounts{counts: make([]float64, n), unmeasured: make([]bool, n)}
+}
+
+// placed records where part pt of a span was placed on a line (at):
+// a part whose keys round to one (empty), or whose start the last read,
+// which ended at after, took, does not count its width.
+func (c *spanCounts) placed(pt part, empty bool, after string, at func(float64) string) {
+	if empty || after != "" && pt.from > 0 && after > at(pt.from) {
+		c.unmeasured[pt.unit] = true
+	}
+}
+
+// read records the rows part pt returned, and whether its row limit
+// still cut it short.
+func (c *spanCounts) read(pt part, returned int64, cut bool) {
+	c.counts[pt.unit] += float64(returned)
+	c.unmeasured[pt.unit] = c.unmeasured[pt.unit] || cut
+}
+
+// whole returns the counts of the spans read over their whole widths.
+func (c spanCounts) whole() []float64 {
+	var whole []float64
+	for j, n := range c.counts {
+		if !c.unmeasured[j] {
+			whole = append(whole, n)
+		}
+	}
+	return whole
 }
 
 // spanSpread returns the standard error of the sum of the spans' offset
