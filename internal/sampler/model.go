@@ -123,9 +123,7 @@ func (p *plan) fitModel() {
 				c.pairs++
 			}
 		}
-		if m := p.maps.maps[prefix]; m != nil && m.namesLike() {
-			c.names = true
-		}
+		c.names = p.namesPrefix(prefix)
 		own[prefix] = c
 	}
 	model.relVar = modelRelVars(own)

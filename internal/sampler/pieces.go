@@ -422,8 +422,14 @@ func (p *plan) needsKeys(pc piece, count int) bool {
 
 // namesPiece reports whether piece pc is of a prefix of names.
 func (p *plan) namesPiece(pc piece) bool {
-	m := p.maps.maps[pc.prefix]
-	return pc.prefix != "" && m != nil && m.namesLike()
+	return pc.prefix != "" && p.namesPrefix(pc.prefix)
+}
+
+// namesPrefix reports whether the key map of prefix judges its keys
+// names.
+func (p *plan) namesPrefix(prefix string) bool {
+	m := p.maps.maps[prefix]
+	return m != nil && m.namesLike()
 }
 
 // spanRowsOf returns the rows the spans of piece pc aim to read (see

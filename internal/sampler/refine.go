@@ -204,10 +204,7 @@ func (s *scanner) measureSpread() bool {
 	p := s.plan
 	inside, pieces := s.refine.dispersions()
 	var pooled bool
-	p.spanRows, p.spanRowsElse, pooled = spanRowsByPrefix(inside, pieces, func(prefix string) bool {
-		m := p.maps.maps[prefix]
-		return m != nil && m.namesLike()
-	})
+	p.spanRows, p.spanRowsElse, pooled = spanRowsByPrefix(inside, pieces, p.namesPrefix)
 	return pooled
 }
 
