@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -382,6 +383,9 @@ func debugPieces(t *testing.T, shape tableshape.Shape) func(int, tabletPieces, [
 					t.Logf("    T%d.%d: map %q knows %d keys, %d witnesses, names %v%s", tablet, h, m.prefix, len(m.known), len(m.witnesses), m.namesLike(), kin)
 				}
 				t.Logf("    T%d.%d: %d of %d spans read a row; true quantiles on the line %v", tablet, h, hits, len(pr.values), quantiles)
+				if gaps, users := lineGaps(pc.line, keys[lo:hi]); users > 0 {
+					t.Logf("    T%d.%d: its %d users leave %.2f of its line in gaps over 5 times their mean (%.2f when the line is even in users)", tablet, h, users, gaps, evenGaps)
+				}
 				if os.Getenv("BTVIZ_DEBUG") == "2" {
 					t.Logf("    T%d.%d: values %.0f budget %+v", tablet, h, pr.values, budgets[h])
 				}
