@@ -10,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -384,7 +383,7 @@ func debugPieces(t *testing.T, shape tableshape.Shape) func(int, tabletPieces, [
 				}
 				t.Logf("    T%d.%d: %d of %d spans read a row; true quantiles on the line %v", tablet, h, hits, len(pr.values), quantiles)
 				if gaps, users := lineGaps(pc.line, keys[lo:hi]); users > 0 {
-					t.Logf("    T%d.%d: its %d users leave %.2f of its line in gaps over 5 times their mean (%.2f when the line is even in users)", tablet, h, users, gaps, evenGaps)
+					t.Logf("    T%d.%d: its %d users leave %.2f of its line in gaps over 5 times their mean (%.2f where users fall on it at random, evenly)", tablet, h, users, gaps, evenGaps)
 				}
 				if os.Getenv("BTVIZ_DEBUG") == "2" {
 					t.Logf("    T%d.%d: values %.0f budget %+v", tablet, h, pr.values, budgets[h])

@@ -617,9 +617,9 @@ func (m *keyMap) roomOf(node string, parent bool) (room, bool) {
 	// pieces of four generated shapes; 0.04 when users fall evenly), and
 	// the median worst share error of the README's 34 shapes of names
 	// from 3.02, 2.09 and 0.65 to 1.78, 1.36 and 0.25 pp (see the README's
-	// "Names on their kin's line, by segments"). The pooled map keeps
-	// its own branching where it knows a few keys: its segments are of
-	// many prefixes' keys.
+	// "Names on their kin's line, by segments"). The pooled map borrows
+	// only at a node of fewer than nodeJudgedKeys known keys, as before:
+	// its segments are of many prefixes' keys.
 	if n < nodeJudgedKeys || m.prefix != "" {
 		if segBytes, segCum, segEnds, segN := m.segmentRoom(node); segN >= nodeJudgedKeys && segN > n {
 			bytes, cum, ends, n = segBytes, segCum, segEnds, segN

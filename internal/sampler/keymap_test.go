@@ -142,25 +142,52 @@ func TestRunsDoNotMakeIdsNames(t *testing.T) {
 	t.Logf("the same runs as witnesses: names %v", witnessed.namesLike())
 }
 
+// namesOfKin returns the names of the largest prefix of a generated shape
+// of names (seed), each key dealt at random to one of the prefixes a#,
+// b# and c#: three datasets keyed by the same users.
+func namesOfKin(seed uint64) map[string][]string {
+	_, names := keysOfForm(tableshape.Name, seed)
+	rng := rand.New(rand.NewPCG(seed, 5))
+	byPrefix := map[string][]string{}
+	for _, key := range names {
+		prefix := string("abc"[rng.IntN(3)]) + "#"
+		byPrefix[prefix] = append(byPrefix[prefix], prefix+key[strings.IndexByte(key, '#')+1:])
+	}
+	return byPrefix
+}
+
+// learnDrawn teaches maps n keys of prefix drawn at random from
+// byPrefix[prefix] (repeats possible), the draw fixed by seed, prefix
+// and n.
+func learnDrawn(maps *keyMaps, byPrefix map[string][]string, seed uint64, prefix string, n int) {
+	keys := byPrefix[prefix]
+	r := rand.New(rand.NewPCG(seed, uint64(len(prefix)+n)))
+	for range n {
+		maps.learn(keys[r.IntN(len(keys))])
+	}
+}
+
+// lineOfC returns the line of c#'s keys in byPrefix, from its first key
+// to just past its last, on maps.
+func lineOfC(maps *keyMaps, byPrefix map[string][]string) segment {
+	keys := byPrefix["c#"]
+	return maps.of("c#", "c$").segmentOf(keys[0], keys[len(keys)-1]+"\x00")
+}
+
 // A prefix of names whose map knows a dozen keys takes the line its kin
 // teach (see [keyMaps.judgeKin]): of three datasets keyed by the same
 // user names, two of whose maps know 300 keys each and the third 12, the
 // third's spans of 16 rows' width find its keys nearly everywhere, where
 // on its own map they mostly miss. Measured (seeds 0–3): alone 30–52% of
 // the spans find no key, with kin 0%; on a map of 300 of its own keys,
-// 0–2%. Beside them, prefixes of hex and base-36 ids (letters, but no
+// 0% (0–2% before its nodes borrowed their segment's keys whenever those
+// are more: see [keyMap.roomOf]). Beside them, prefixes of hex and base-36 ids (letters, but no
 // first word any other prefix's keys hold), one of 300 known keys and
 // two of 12, keep their own lines and stay out of the kin's. The seeds
 // are fixed: the test is deterministic.
 func TestFewNamesTakeTheirKinsLine(t *testing.T) {
 	for seed := range uint64(4) {
-		_, names := keysOfForm(tableshape.Name, seed)
-		rng := rand.New(rand.NewPCG(seed, 5))
-		byPrefix := map[string][]string{}
-		for _, key := range names {
-			prefix := string("abc"[rng.IntN(3)]) + "#"
-			byPrefix[prefix] = append(byPrefix[prefix], prefix+key[strings.IndexByte(key, '#')+1:])
-		}
+		byPrefix := namesOfKin(seed)
 		_, hex := keysOfForm(tableshape.Hex, seed)
 		_, base36 := keysOfForm(tableshape.Base36, seed)
 		reprefix := func(prefix string, keys []string) []string {
@@ -171,17 +198,9 @@ func TestFewNamesTakeTheirKinsLine(t *testing.T) {
 			return out
 		}
 		byPrefix["h#"], byPrefix["y#"], byPrefix["z#"] = reprefix("h#", hex), reprefix("y#", base36), reprefix("z#", base36)
-		learn := func(maps *keyMaps, prefix string, n int) {
-			keys := byPrefix[prefix]
-			r := rand.New(rand.NewPCG(seed, uint64(len(prefix)+n)))
-			for range n {
-				maps.learn(keys[r.IntN(len(keys))])
-			}
-		}
+		learn := func(maps *keyMaps, prefix string, n int) { learnDrawn(maps, byPrefix, seed, prefix, n) }
 		emptyShare := func(maps *keyMaps) float64 {
-			keys := byPrefix["c#"]
-			line := maps.of("c#", "c$").segmentOf(keys[0], keys[len(keys)-1]+"\x00")
-			return float64(emptySpans(line, keys, 16, 200)) / 200
+			return float64(emptySpans(lineOfC(maps, byPrefix), byPrefix["c#"], 16, 200)) / 200
 		}
 		alone := newKeyMaps(topPrefixer("#"))
 		learn(alone, "c#", 12)
@@ -409,33 +428,22 @@ func TestNodeSides(t *testing.T) {
 // A map of names lays its users out about evenly on its line when it
 // takes its kin's line, whatever it knows of its own, and its nodes
 // borrow their segment's known keys (see [keyMap.roomOf]): of three
-// datasets keyed by the same 20,000 rows of user names, two of whose
-// maps know 300 keys each and the third 100 (more witnesses than the
-// 32 past which it used to keep its own line), the share of the third's
-// line in gaps over 5 times the mean gap between its users is 0.00–0.06
-// (seeds 0–3; 0.04 when users fall evenly), where its own map of those
+// datasets keyed by the same users (the names of a generated table of
+// 20,000 rows' largest prefix, dealt at random among them: 802–2,050
+// keys each), two of whose maps know 300 keys each and the third 100
+// (more witnesses than the 32 past which it used to keep its own line),
+// the share of the third's line in gaps over 5 times the mean gap
+// between its users is 0.00–0.06 (seeds 0–3; 0.04 where users fall at
+// random, evenly), where its own map of those
 // 100 keys leaves 0.13–0.33, as the rule before did (it kept its own
 // line), and the kin's line without the segments 0.00–0.14. The seeds are
 // fixed: the test is deterministic.
 func TestNamesLinesFollowTheirUsers(t *testing.T) {
 	for seed := range uint64(4) {
-		_, names := keysOfForm(tableshape.Name, seed)
-		rng := rand.New(rand.NewPCG(seed, 5))
-		byPrefix := map[string][]string{}
-		for _, key := range names {
-			prefix := string("abc"[rng.IntN(3)]) + "#"
-			byPrefix[prefix] = append(byPrefix[prefix], prefix+key[strings.IndexByte(key, '#')+1:])
-		}
-		learn := func(maps *keyMaps, prefix string, n int) {
-			keys := byPrefix[prefix]
-			r := rand.New(rand.NewPCG(seed, uint64(len(prefix)+n)))
-			for range n {
-				maps.learn(keys[r.IntN(len(keys))])
-			}
-		}
+		byPrefix := namesOfKin(seed)
+		learn := func(maps *keyMaps, prefix string, n int) { learnDrawn(maps, byPrefix, seed, prefix, n) }
 		gaps := func(maps *keyMaps) float64 {
-			keys := byPrefix["c#"]
-			g, _ := lineGaps(maps.of("c#", "c$").segmentOf(keys[0], keys[len(keys)-1]+"\x00"), keys)
+			g, _ := lineGaps(lineOfC(maps, byPrefix), byPrefix["c#"])
 			return g
 		}
 		own := newKeyMaps(topPrefixer("#"))
@@ -447,7 +455,7 @@ func TestNamesLinesFollowTheirUsers(t *testing.T) {
 		learn(kin, "c#", 100)
 		kin.judge()
 		o, k := gaps(own), gaps(kin)
-		t.Logf("seed %d: %d keys of c#, the map knowing 100 with %d witnesses: its line leaves %.2f in gaps over 5 times the mean between users on its own map, %.2f on its kin's (%.2f when users fall evenly)",
+		t.Logf("seed %d: %d keys of c#, the map knowing 100 with %d witnesses: its line leaves %.2f in gaps over 5 times the mean between users on its own map, %.2f on its kin's (%.2f where users fall at random, evenly)",
 			seed, len(byPrefix["c#"]), len(kin.maps["c#"].witnesses), o, k, evenGaps)
 		if kin.maps["c#"].kin == nil {
 			t.Errorf("seed %d: c#, of %d witnesses whose names its kin hold too, keeps its own line", seed, len(kin.maps["c#"].witnesses))

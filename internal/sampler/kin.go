@@ -13,9 +13,15 @@ const kinPrefix = "\x00"
 // its own still does better on its kin's line, which holds its keys
 // too: with 41 witnesses, it left 0.94 of its piece's line in gaps
 // over 5 times the mean gap between its users, where its kin's left
-// 0.54 (issue 26's seed 107052415558 at 10%; see the comment on
+// 0.54 (the 10% sample of seed 107052415558, the shape of the README's
+// "Names: where the error lies (traced, not fixed)"; see the comment on
 // [keyMap.roomOf]'s segments). Maps of names used to keep their own line
-// from 32 witnesses on.
+// from 32 witnesses on. The kin's line assumes that the kin share how
+// their names spread as well as their words: a prefix of names that
+// holds mostly a few of them (one user's many rows count once per run
+// anyway) would be better on a line of its own. Nothing here tells the
+// two apart; the README's "Names on their kin's line, by segments" says
+// what was measured.
 //
 // The kin of a prefix whose keys hold letters past the hex ones are the
 // other such prefixes whose known keys mostly begin (up to their first

@@ -29,8 +29,8 @@ import (
 //     maps their spans' first rows before the boundary tablets, which hold
 //     the prefixes' ends, are read (see [refinement]). A tablet's line, or
 //     each piece's, is its keys' order on that map; a prefix of names
-//     whose map knows few keys takes the map of its kin, the keys after
-//     every prefix that holds the same names (see [keyMaps.judgeKin]).
+//     takes the map of its kin, the keys after every prefix that holds
+//     the same names (see [keyMaps.judgeKin]).
 //   - Spans: the tablet's share of the rows to read is split into spans
 //     of equal width, one in every n-th of its line from a random place
 //     of that n-th (see [stratified]), a piece's over its own line (at
