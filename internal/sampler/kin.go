@@ -11,12 +11,12 @@ const kinPrefix = "\x00"
 // through every string of letters, where its spans find nothing, while
 // together the prefixes' maps know hundreds. A map that knows 83 keys of
 // its own still does better on its kin's line, which holds its keys
-// too: with 41 witnesses, it left 0.94 of its piece's line in gaps
+// too: with 36 witnesses, it left 0.94 of its piece's line in gaps
 // over 5 times the mean gap between its users, where its kin's left
-// 0.54 (the 10% sample of seed 107052415558, the shape of the README's
-// "Names: where the error lies (traced, not fixed)"; see the comment on
-// [keyMap.roomOf]'s segments). Maps of names used to keep their own line
-// from 32 witnesses on. The kin's line assumes that the kin share how
+// 0.57, and 0.34 with the segments of [keyMap.roomOf] (the 10% sample
+// of seed 107052415558, the shape of the README's "Names: where the
+// error lies (traced, not fixed)"). Maps of names used to keep their own
+// line from 32 witnesses on. The kin's line assumes that the kin share how
 // their names spread as well as their words, and nothing here checks it;
 // but the kin's line holds the prefix's own keys too, and a prefix whose
 // users crowd into two first names (six in ten, against one in fifteen
