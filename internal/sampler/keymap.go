@@ -595,13 +595,6 @@ func (m *keyMap) roomOf(node string, parent bool) (room, bool) {
 		return r, false
 	}
 	bytes, cum, ends, n := branches(m.suffixes, m.runStarts, node)
-	if n+int(ends) == 0 {
-		if segBytes, segCum, segEnds, segN := m.segmentRoom(node); segN >= nodeJudgedKeys {
-			bytes, cum, ends, n = segBytes, segCum, segEnds, segN
-		} else {
-			return r, false // no known key here: the classes, evenly
-		}
-	}
 	// A node borrows the known keys of its segment when they are more: a
 	// name's last name, the part after "_", is about the same whatever the
 	// first name, so every known key's part after its first "_" that begins
@@ -620,10 +613,13 @@ func (m *keyMap) roomOf(node string, parent bool) (room, bool) {
 	// 3.02, 2.09 and 0.65 to 1.78, 1.36 and 0.25 pp (see the README's "Names
 	// on their kin's line, by segments"). The pooled map borrows only at a
 	// node of fewer than nodeJudgedKeys known keys, as before: its segments
-	// are of many prefixes' keys.
+	// are of many prefixes' keys. A node no known key reaches takes its
+	// segment's, or else the classes, evenly.
 	if n < nodeJudgedKeys || m.prefix != "" {
 		if segBytes, segCum, segEnds, segN := m.segmentRoom(node); segN >= nodeJudgedKeys && segN > n {
 			bytes, cum, ends, n = segBytes, segCum, segEnds, segN
+		} else if n+int(ends) == 0 {
+			return r, false
 		}
 	}
 	// A node of many known keys is judged by its own branching; one of a
