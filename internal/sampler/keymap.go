@@ -1028,11 +1028,24 @@ type keyMaps struct {
 	// kin is the map of the keys after their prefix of the prefixes
 	// that hold names (see [keyMaps.judgeKin]).
 	kin *keyMap
+	// extremes are the first and last rows of prefixes that discovery
+	// read (see [keyMaps.learnEnd]).
+	extremes map[string]bool
+}
+
+// learnEnd adds the first or last row of a prefix, read by discovery
+// (see [scanner.discover]), as a run of its own; the kin's map leaves it
+// out (see [keyMaps.judgeKin]).
+func (k *keyMaps) learnEnd(key string) {
+	k.learnRun("", key)
+	if key != "" {
+		k.extremes[key] = true
+	}
 }
 
 // newKeyMaps returns empty maps for the top-level prefixes top gives.
 func newKeyMaps(top func(string) string) *keyMaps {
-	return &keyMaps{top: top, maps: map[string]*keyMap{}, pooled: newKeyMap("")}
+	return &keyMaps{top: top, maps: map[string]*keyMap{}, pooled: newKeyMap(""), extremes: map[string]bool{}}
 }
 
 // learn adds known keys spread over the table to their prefixes' maps

@@ -512,3 +512,36 @@ func TestModelRelVarsTakeTheTablesComparisons(t *testing.T) {
 		}
 	}
 }
+
+// Pieces of names alone share the tablet's rest by their own counts of
+// clusters (see [pieceEstimate.share]), not by the floor of their even
+// share: spans on their kin's shared places found two thirds of each
+// piece's bytes, 1,000,000 of 1,500,000 in 30 spans that read rows and
+// 20,000 of 30,000 in 2. By the floor, the small piece, of fifteen times
+// the large one's variance, takes 94% of the 510,000 missed and comes
+// out 17 times its bytes (498,125); by their counts it comes out at
+// 23,042, the large one at 1,506,958. The split's variance keeps the
+// floor's: the share moves the estimates, not how sure they are.
+func TestNamesShareByTheirOwnCounts(t *testing.T) {
+	const total, evenShare, c = 1_530_000, 765_000, 0.01
+	floor := func(hits float64) float64 { return evenShare * evenShare * (1 - c) / hits }
+	own := func(bytes, hits float64) float64 { return namesSpread * bytes * bytes * (1 - c) / hits }
+	spans := pieceRead{}
+	byFloor := []pieceEstimate{{bytes: 1_000_000, variance: floor(30)}, {bytes: 20_000, variance: floor(2)}}
+	byCounts := []pieceEstimate{{bytes: 1_000_000, variance: floor(30), share: own(1_000_000, 30)}, {bytes: 20_000, variance: floor(2), share: own(20_000, 2)}}
+	floorBytes, floorVars, _ := splitPieces(total, byFloor, []pieceRead{spans, spans})
+	countBytes, countVars, _ := splitPieces(total, byCounts, []pieceRead{spans, spans})
+	t.Logf("by the floor %.0f and %.0f (variances %.3g, %.3g); by their counts %.0f and %.0f (%.3g, %.3g)",
+		floorBytes[0], floorBytes[1], floorVars[0], floorVars[1], countBytes[0], countBytes[1], countVars[0], countVars[1])
+	if floorBytes[1] < 10*30_000 {
+		t.Errorf("by the floor the small piece came out %.0f: the test no longer builds the case (want over 300,000)", floorBytes[1])
+	}
+	if countBytes[1] < 20_000 || countBytes[1] > 45_000 || math.Abs(countBytes[0]+countBytes[1]-total) > 1e-6 {
+		t.Errorf("by their counts %.0f and %.0f, want the small piece within 1.5 times its 30,000, summing to %d", countBytes[0], countBytes[1], total)
+	}
+	for h := range countVars {
+		if countVars[h] < 0.5*floorVars[h] {
+			t.Errorf("piece %d's variance %.3g by the counts, %.3g by the floor: want the floor's uncertainty kept", h, countVars[h], floorVars[h])
+		}
+	}
+}

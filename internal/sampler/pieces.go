@@ -154,9 +154,8 @@ func (s *scanner) discover(ctx context.Context) error {
 	// rows share most of their bytes, as names do).
 	for _, pieces := range p.pieces {
 		for _, pc := range pieces {
-			for _, key := range []string{pc.first, pc.last} {
-				p.maps.learnRun("", key)
-			}
+			p.maps.learnEnd(pc.first)
+			p.maps.learnEnd(pc.last)
 		}
 	}
 	p.maps.judge()

@@ -121,8 +121,14 @@ func (b *pieceBudget) fit() {
 	if per <= 0 {
 		per = pieceSpanRows
 	}
-	b.spans = min(maxPieceSpans, max(minPieceSpans, int(math.Round(expected/per))))
-	b.limit = spanLimitFactor * max(minSpanRows, int64(math.Ceil(expected/float64(b.spans))))
+	b.fitSpans(min(maxPieceSpans, max(minPieceSpans, int(math.Round(expected/per)))))
+}
+
+// fitSpans sets the piece's spans, and their row limit for its expected
+// rows.
+func (b *pieceBudget) fitSpans(spans int) {
+	b.spans = spans
+	b.limit = spanLimitFactor * max(minSpanRows, int64(math.Ceil(b.coverage*max(b.rows, 1)/float64(spans))))
 }
 
 // pieceRead is what the reads of one piece found.
@@ -216,7 +222,7 @@ func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 	}
 	rows := max(pr.rows/c, 1/c, expected)
 	poisson := meanBytes * meanBytes * rows * max(0, 1-c) / c
-	var clusters float64
+	var clusters, share float64
 	if pr.evenShare > 0 {
 		// Names cluster at points of the line (a user's rows sort
 		// together): each span that read a row read about one cluster,
@@ -229,9 +235,17 @@ func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 			}
 		}
 		clusters = pr.evenShare * pr.evenShare * max(0, 1-c) / float64(max(hits, 1))
+		// Among pieces of names alone, the tablet's bytes are shared out
+		// by each piece's own count of clusters, as sure as the spread of
+		// names allows (see [namesSpread]): by the even share, the small
+		// pieces, of the greatest variance for their size, took what the
+		// large ones' spans missed (see [pieceEstimate.share]).
+		if hits > 0 {
+			share = max(between, poisson, namesSpread*bytes*bytes*max(0, 1-c)/float64(hits), 1e-9)
+		}
 	}
 	own := max(between, poisson, 1e-9)
-	return pieceEstimate{bytes: bytes, variance: max(own, clusters), spans: own}
+	return pieceEstimate{bytes: bytes, variance: max(own, clusters), spans: own, share: share}
 }
 
 // unreadBytes returns the bytes of a tablet of total bytes that its
@@ -408,15 +422,28 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			pieces[h].from, pieces[h].line = pc.from, pc.line // for the sweep
 			b.fit()
 		}
+	}
+	kin := s.plan.kinPositions(i, pieces, found, budgets)
+	for h, pc := range pieces {
+		b := &budgets[h]
+		pr := &found[h]
+		if pr.exact {
+			continue
+		}
 		width := b.coverage / float64(b.spans)
 		// The spans, one in every n-th of the line from a random place of
 		// it (see [stratified]): every point of the line falls in one with
-		// the same chance, the coverage.
+		// the same chance, the coverage. Names on their kin's line take
+		// the places their kin in the tablet share.
 		var spanReads []int
 		values := make([]float64, b.spans)
 		spread[h] = newSpanCounts(b.spans)
 		after := ""
-		for _, pt := range stratified(b.spans, width, rng) {
+		parts := kin.parts(h)
+		if parts == nil {
+			parts = stratified(b.spans, width, rng)
+		}
+		for _, pt := range parts {
 			start, end, empty := spanKeys(pc.line.at, pt.from, pt.to, pc.from, pc.to, after)
 			spread[h].placed(pt, empty, after, pc.line.at)
 			if empty {
@@ -475,6 +502,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	// The tablet's bytes split among the pieces: each piece's estimate of
 	// its bytes past its head, by its spans and, at the end of a prefix
 	// that fills tablets of its own, by the model.
+	total := float64(tablet.SampledBytes)
 	est := make([]pieceEstimate, len(pieces))
 	var spansSee, seeVariance float64 // the tablet's bytes as the reads see them
 	for h := range pieces {
@@ -484,9 +512,19 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			if pr.sweptOnLine() {
 				// Past what was read, as uncertain as it is large: the
 				// line's own estimate, which the pieces' reconciliation
-				// weighs against the spans' (see [splitPieces]).
-				more := pr.cutLine - pr.cutBytes
-				est[h] = pieceEstimate{bytes: more, variance: pr.cutLine * pr.cutLine}
+				// weighs against the spans' (see [splitPieces]), and
+				// never past the bytes the tablet's reads did not hold: a
+				// line that knew next to none of a prefix's names carried
+				// a piece's cut parts to 10¹² bytes and more in a tablet
+				// of 2·10⁷; of three such pieces, the two carried furthest
+				// were dropped to nothing and the third took nearly all the
+				// tablet's rest (a prefix of 719 kB came out at 11.9 MB,
+				// 15.9 pp, and the other two 98% short: the 0.1% sample of
+				// seed 64110878, the README's "Names: a kin's line without
+				// its prefixes' ends").
+				room := unreadBytes(total, found)
+				line := min(pr.cutLine, room)
+				est[h] = pieceEstimate{bytes: min(pr.cutLine-pr.cutBytes, room), variance: line * line}
 			}
 			continue
 		}
@@ -498,7 +536,18 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			est[h] = combine(e, pieceEstimate{bytes: max(m.bytes-pr.head, 0), variance: m.relVar * m.bytes * m.bytes})
 		}
 	}
-	total := float64(tablet.SampledBytes)
+	// Beside a piece of other keys, whose spans' variance holds, a piece
+	// of names keeps the floor of its even share in the split too: its
+	// line, not its spans, makes most of its error (see
+	// [pieceEstimate.share]).
+	for h := range pieces {
+		if reconciled(&found[h]) && !s.plan.namesPiece(pieces[h]) {
+			for k := range est {
+				est[k].share = 0
+			}
+			break
+		}
+	}
 	bytes, variances, scales := splitPieces(total, est, found)
 	if s.opts.StripValues {
 		bytes = make([]float64, len(pieces)) // no bytes read: the spans' rows alone
