@@ -1007,15 +1007,22 @@ func (s segment) share(key string) float64 {
 // length returns the segment's length on the prefix's whole line (from
 // the end of the prefix): the measure densities are taken in.
 func (m *keyMap) length(start, end string) float64 {
-	from := 0.0
+	from, to := m.stretch(start, end)
+	return max(0, to-from)
+}
+
+// stretch returns where the key range [start, end) starts and ends on
+// the prefix's whole line: from 0 and to 1 where a key lies outside the
+// prefix.
+func (m *keyMap) stretch(start, end string) (from, to float64) {
+	from, to = 0, 1
 	if strings.HasPrefix(start, m.prefix) {
 		from = m.position(start, len(m.prefix))
 	}
-	to := 1.0
 	if strings.HasPrefix(end, m.prefix) {
 		to = m.position(end, len(m.prefix))
 	}
-	return max(0, to-from)
+	return from, to
 }
 
 // keyMaps holds a key map per top-level prefix, and one of the table's

@@ -29,7 +29,7 @@ const kinPrefix = "\x00"
 // at each end of the names beside those drawn anywhere. Counted,
 // they gave the first first name (aaron) 0.26 of the kin's line and the
 // last (zoe) 0.32, where each holds 3% of the rows; left out, every first
-// name's place on the line lies within 0.07 of its share of the rows (the
+// name's place on the line lies within 0.08 of its share of the rows (the
 // 1% sample of seed 64110878, the README's "Names: a kin's line without
 // its prefixes' ends").
 //

@@ -74,7 +74,7 @@ func TestKinLineLeavesOutPrefixEnds(t *testing.T) {
 		const prefix = "p00#"
 		for _, maps := range []*keyMaps{counted, leftOut} {
 			if maps.maps[prefix].kin == nil {
-				t.Fatalf("seed %d: %s, of names its 29 kin hold too, does not take their line", seed, prefix)
+				t.Fatalf("seed %d: %s, of names its 59 kin hold too, does not take their line", seed, prefix)
 			}
 		}
 		var suffixes []string

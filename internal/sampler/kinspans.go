@@ -3,7 +3,6 @@ package sampler
 import (
 	"math/rand/v2"
 	"slices"
-	"strings"
 )
 
 // kinSeedStream is the random stream of the places the names pieces of
@@ -31,15 +30,18 @@ func (k kinParts) parts(h int) []part { return k[h] }
 // stretch of names after each prefix, and where the line gives those
 // names too little room or too much, it does so for every piece alike,
 // so that the tablet's bytes, shared among them by their own counts
-// (see [pieceEstimate.share]), cancel it. Placed apart, one piece's
-// spans fell in the line's gaps and a neighbour's where its names
-// crowd, and the two came out 0.2 and 1.5 times their bytes in the same
-// tablet (the 1% sample of seed 64110878, the README's "Names: a kin's
-// line without its prefixes' ends"). Every piece keeps its coverage of
-// its own line, each point of it in a span with the same chance; all
-// take as many spans as the one of most, and a piece of fewer than a
-// kinSpread-th of those places its own rather than read in many more
-// spans than it needs. Nil when fewer than two pieces share.
+// (see [pieceEstimate.share]), cancel it. Placed apart, three whole
+// prefixes of one tablet came out at 0.08, 0.25 and 3.4 times their
+// bytes by their spans, and a fourth's spans read no row (the 1% sample
+// of seed 64110878, the README's "Names: a kin's line without its
+// prefixes' ends"). Every piece keeps its coverage of its own line, each
+// point of it in a span with the same chance. The places are as many as
+// the spans of the piece of most, and every piece's budget is fitted to
+// them (a piece swept later sweeps in as many parts); a piece over part
+// of its prefix's line reads only the places on it, each its share of
+// its line the wider, and a piece of fewer than a kinSpread-th of those
+// spans places its own rather than read in many more than it needs. Nil
+// when fewer than two pieces share.
 func (p *plan) kinPositions(i int, pieces tabletPieces, found []pieceRead, budgets []pieceBudget) kinParts {
 	type member struct {
 		h        int
@@ -53,14 +55,8 @@ func (p *plan) kinPositions(i int, pieces tabletPieces, found []pieceRead, budge
 		if found[h].exact || pc.prefix == "" || m == nil || m.kin == nil || (kin != nil && (m.kin != kin || budgets[h].coverage != coverage)) {
 			continue
 		}
-		from, to := 0.0, 1.0
-		if strings.HasPrefix(pc.from, pc.prefix) {
-			from = m.position(pc.from, len(pc.prefix))
-		}
-		if strings.HasPrefix(pc.to, pc.prefix) {
-			to = m.position(pc.to, len(pc.prefix))
-		}
-		if to-from < kinShare {
+		from, to := m.stretch(pc.from, pc.to)
+		if !(to-from >= kinShare) {
 			continue
 		}
 		kin, coverage = m.kin, budgets[h].coverage
@@ -88,4 +84,23 @@ func (p *plan) kinPositions(i int, pieces tabletPieces, found []pieceRead, budge
 		byPiece[mb.h] = parts
 	}
 	return byPiece
+}
+
+// unitsPlaced returns the values of the units (spans) that parts place:
+// a piece on its kin's places over part of its prefix's line holds only
+// the units that reach it, and a unit outside it would count as a span
+// that read nothing in the spread between its spans (see
+// [pieceRead.estimate]).
+func unitsPlaced(values []float64, parts []part) []float64 {
+	placed := make([]bool, len(values))
+	for _, pt := range parts {
+		placed[pt.unit] = true
+	}
+	var out []float64
+	for j, v := range values {
+		if placed[j] {
+			out = append(out, v)
+		}
+	}
+	return out
 }

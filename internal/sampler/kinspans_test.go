@@ -43,11 +43,18 @@ func TestKinPiecesShareTheirPlaces(t *testing.T) {
 		{rows: 2000, coverage: coverage, spans: 6}, {rows: 1000, coverage: coverage, spans: 12},
 		{rows: 500, coverage: coverage, spans: 2}, {rows: 4000, coverage: coverage, spans: 12},
 	}
+	if from, _ := maps.maps["c#"].stretch(late, "c$"); from < 1-kinShare {
+		t.Fatalf("the late piece of c# starts at %.3f of its line: the test no longer builds the case (want past %.1f)", from, 1-kinShare)
+	}
 	p := &plan{maps: maps, seed: 42}
 	kin := p.kinPositions(3, pieces, make([]pieceRead, len(pieces)), budgets)
 	for h := range 3 {
 		if kin.parts(h) == nil || budgets[h].spans != 12 {
 			t.Errorf("piece %d: parts %v, %d spans: want shared places, 12 spans", h, kin.parts(h), budgets[h].spans)
+		}
+		// The row limit fitted to 12 spans of its coverage of its rows.
+		if want := spanLimitFactor * max(minSpanRows, int64(math.Ceil(coverage*budgets[h].rows/12))); budgets[h].limit != want {
+			t.Errorf("piece %d: row limit %d, want %d", h, budgets[h].limit, want)
 		}
 	}
 	for h := 3; h < len(pieces); h++ {

@@ -223,6 +223,14 @@ func (e pieceEstimate) shareVariance() float64 {
 	return max(e.variance, 0)
 }
 
+// movedVariance returns the variance of an estimate of variance v moved
+// by share q of the difference between the sum of estimates of total
+// variance vars and the total the tablet fixes: (1−q)² of its own and q²
+// of the others'. Shared by variance (q = v/vars) it is v(1−q).
+func movedVariance(v, vars, q float64) float64 {
+	return (1-q)*(1-q)*v + q*q*max(vars-v, 0)
+}
+
 // inconsistent is how many standard deviations of the pieces' estimates
 // the difference between their sum and the tablet's bytes may reach
 // before the split stops trusting their variances (see [splitPieces]).
@@ -349,7 +357,7 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 				q := adjust[h] / sum
 				v := max(est[h].variance, 0)
 				if left > 1 {
-					variances[h] = inflate * scale * scale * ((1-q)*(1-q)*v + q*q*(vars-v))
+					variances[h] = inflate * scale * scale * movedVariance(v, vars, q)
 				}
 				adjust[h] *= scale
 			}
@@ -382,29 +390,24 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 			}
 			return 1 / float64(left)
 		}
-		// shared is the variance of a piece's estimate moved by its share
-		// q of the others' errors and its own.
-		shared := func(h int, q float64) float64 {
-			v := max(est[h].variance, 0)
-			return (1-q)*(1-q)*v + q*q*(vars-v)
-		}
 		diff := rest - sum
-		var droppedNow float64 // the variance of the pieces this pass drops
+		var droppedNow, droppedShare float64 // the variance and share of the pieces this pass drops
 		dropped := false
 		for h := range est {
 			if free[h] && adjust[h]+diff*share(h) < 0 {
 				// It holds nothing past its head: the others take the rest.
-				variances[h] = shared(h, share(h))
+				variances[h] = movedVariance(max(est[h].variance, 0), vars, share(h))
 				droppedNow += max(est[h].variance, 0)
+				droppedShare += share(h)
 				adjust[h], free[h], dropped = 0, false, true
 				left--
 			}
 		}
 		if dropped {
-			// Their sum's, by least squares: the pieces' estimates are
-			// drawn together by the tablet's total, not independent.
+			// Their sum's, moved by their share: the pieces' estimates
+			// are drawn together by the tablet's total, not independent.
 			if vars > 0 {
-				droppedVars += droppedNow * (1 - droppedNow/vars)
+				droppedVars += movedVariance(droppedNow, vars, droppedShare)
 			}
 			continue
 		}
@@ -414,7 +417,7 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 				adjust[h] += diff * q
 				variances[h] = q * q * droppedVars
 				if left > 1 {
-					variances[h] += shared(h, q)
+					variances[h] += movedVariance(max(est[h].variance, 0), vars, q)
 				}
 			}
 		}

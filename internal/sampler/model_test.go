@@ -517,20 +517,33 @@ func TestModelRelVarsTakeTheTablesComparisons(t *testing.T) {
 // clusters (see [pieceEstimate.share]), not by the floor of their even
 // share: spans on their kin's shared places found two thirds of each
 // piece's bytes, 1,000,000 of 1,500,000 in 30 spans that read rows and
-// 20,000 of 30,000 in 2. By the floor, the small piece, of fifteen times
-// the large one's variance, takes 94% of the 510,000 missed and comes
-// out 17 times its bytes (498,125); by their counts it comes out at
-// 23,042, the large one at 1,506,958. The split's variance keeps the
-// floor's: the share moves the estimates, not how sure they are.
+// 20,000 of 30,000 in 2 of 30. By the floor, the small piece, of fifteen
+// times the large one's variance, takes 94% of the 510,000 missed and
+// comes out 17 times its bytes (497,372); by their counts it comes out at
+// 23,042, the large one at 1,506,958. The large one, which now takes
+// nearly all the difference, takes on the small one's uncertainty with
+// it: its split's variance rises from 1.9·10¹⁰ to 2.9·10¹¹ (the
+// variances add as if the pieces' errors were independent). Beside a
+// piece of other keys the floor stays (see [namesOnlyShares]).
 func TestNamesShareByTheirOwnCounts(t *testing.T) {
 	const total, evenShare, c = 1_530_000, 765_000, 0.01
-	floor := func(hits float64) float64 { return evenShare * evenShare * (1 - c) / hits }
-	own := func(bytes, hits float64) float64 { return namesSpread * bytes * bytes * (1 - c) / hits }
-	spans := pieceRead{}
-	byFloor := []pieceEstimate{{bytes: 1_000_000, variance: floor(30)}, {bytes: 20_000, variance: floor(2)}}
-	byCounts := []pieceEstimate{{bytes: 1_000_000, variance: floor(30), share: own(1_000_000, 30)}, {bytes: 20_000, variance: floor(2), share: own(20_000, 2)}}
-	floorBytes, floorVars, _ := splitPieces(total, byFloor, []pieceRead{spans, spans})
-	countBytes, countVars, _ := splitPieces(total, byCounts, []pieceRead{spans, spans})
+	read := func(bytes float64, hits int) pieceRead {
+		pr := pieceRead{coverage: c, values: make([]float64, 30), evenShare: evenShare, bytes: bytes * c, rows: bytes * c / 200}
+		for j := range hits {
+			pr.values[j] = bytes * c / float64(hits)
+		}
+		return pr
+	}
+	found := []pieceRead{read(1_000_000, 30), read(20_000, 2)}
+	est := []pieceEstimate{found[0].estimate(200, 0), found[1].estimate(200, 0)}
+	byFloor := slices.Clone(est)
+	for h := range byFloor {
+		byFloor[h].share = 0
+	}
+	floorBytes, floorVars, _ := splitPieces(total, byFloor, found)
+	names := slices.Clone(est)
+	namesOnlyShares(names, found, func(int) bool { return true })
+	countBytes, countVars, _ := splitPieces(total, names, found)
 	t.Logf("by the floor %.0f and %.0f (variances %.3g, %.3g); by their counts %.0f and %.0f (%.3g, %.3g)",
 		floorBytes[0], floorBytes[1], floorVars[0], floorVars[1], countBytes[0], countBytes[1], countVars[0], countVars[1])
 	if floorBytes[1] < 10*30_000 {
@@ -539,9 +552,16 @@ func TestNamesShareByTheirOwnCounts(t *testing.T) {
 	if countBytes[1] < 20_000 || countBytes[1] > 45_000 || math.Abs(countBytes[0]+countBytes[1]-total) > 1e-6 {
 		t.Errorf("by their counts %.0f and %.0f, want the small piece within 1.5 times its 30,000, summing to %d", countBytes[0], countBytes[1], total)
 	}
-	for h := range countVars {
-		if countVars[h] < 0.5*floorVars[h] {
-			t.Errorf("piece %d's variance %.3g by the counts, %.3g by the floor: want the floor's uncertainty kept", h, countVars[h], floorVars[h])
-		}
+	// The large piece's variance: (1−q)² of its own floor and q² of the
+	// small one's, q its share of the difference.
+	q := names[0].share / (names[0].share + names[1].share)
+	if want := (1-q)*(1-q)*est[0].variance + q*q*est[1].variance; math.Abs(countVars[0]-want) > 1e-9*want {
+		t.Errorf("the large piece's variance %.4g, want %.4g", countVars[0], want)
+	}
+	// Beside a piece of other keys, the floor.
+	mixed := slices.Clone(est)
+	namesOnlyShares(mixed, found, func(h int) bool { return h == 0 })
+	if mixed[0].share != 0 || mixed[1].share != 0 {
+		t.Errorf("beside a piece of other keys the shares stay (%g, %g): want the floor", mixed[0].share, mixed[1].share)
 	}
 }

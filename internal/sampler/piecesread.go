@@ -200,7 +200,8 @@ func (pr *pieceRead) sweptOnLine() bool {
 // its spans or as it was expected to hold, whichever is more (so that a
 // piece whose spans missed its rows, where its line gave them little
 // room, is not taken to be small for certain); for a piece of names, at
-// least that of a count of the clusters its spans found.
+// least that of a count of the clusters its spans found, and its share
+// of the split (see [pieceEstimate.share]) by that count.
 func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 	if pr.exact {
 		return pieceEstimate{bytes: pr.exactBytes}
@@ -248,6 +249,24 @@ func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 	return pieceEstimate{bytes: bytes, variance: max(own, clusters), spans: own, share: share}
 }
 
+// namesOnlyShares keeps the pieces' shares (see [pieceEstimate.share])
+// only where every piece the split reconciles is of names (names(h)):
+// beside a piece of other keys, whose spans' variance holds, a piece of
+// names keeps the floor of its even share in the split too, its line,
+// not its spans, making most of its error. Shares in every tablet made
+// 29 of 45 scans of mixed shapes worse at 1% (the README's "Names: a
+// kin's line without its prefixes' ends").
+func namesOnlyShares(est []pieceEstimate, found []pieceRead, names func(h int) bool) {
+	for h := range est {
+		if reconciled(&found[h]) && !names(h) {
+			for k := range est {
+				est[k].share = 0
+			}
+			return
+		}
+	}
+}
+
 // unreadBytes returns the bytes of a tablet of total bytes that its
 // pieces' reads did not return whole: past their heads, their exact
 // reads and their swept parts. Unlike the room [splitPieces] shares
@@ -269,7 +288,9 @@ func unreadBytes(total float64, found []pieceRead) float64 {
 }
 
 // namesSpread is how many times its split's variance a piece of names
-// adds to its prefix's variance: its interval widens, its estimate stays.
+// adds to its prefix's variance: its interval widens, its estimate stays
+// (among pieces of names alone, their shares of the split take it too:
+// see [pieceRead.estimate]).
 // A line of names squeezes some stretches of names into little width,
 // so now and then a span reads ten times the rows its neighbours read,
 // and the spread between a piece's spans understates the spread of its
@@ -304,8 +325,9 @@ type readTag struct {
 }
 
 // readPieces reads tablet i piece by piece (see [tabletPieces]): the
-// tiny pieces whole, the others in spans (at least minPieceSpans each)
-// on their own lines; then it splits the tablet's bytes among the pieces
+// heads first, the tiny pieces whole, then the others in spans (at least
+// minPieceSpans each) on their own lines, names on their kin's line at
+// the places their kin share (see [plan.kinPositions]); then it splits the tablet's bytes among the pieces
 // by model and spans ([splitPieces]), and a piece whose spans read no row
 // though it holds bytes is read from its first row for rows to carry
 // them. Each row stands for its piece's bytes over the bytes its reads
@@ -469,6 +491,9 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			pr.bytes += factor * bytes
 		}
 		pr.values = values
+		if kin.parts(h) != nil {
+			pr.values = unitsPlaced(values, parts)
+		}
 		pr.coverage = float64(b.spans) * width
 		for _, k := range spanReads {
 			reads[k].weight /= pr.coverage
@@ -503,6 +528,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	// its bytes past its head, by its spans and, at the end of a prefix
 	// that fills tablets of its own, by the model.
 	total := float64(tablet.SampledBytes)
+	room := unreadBytes(total, found)
 	est := make([]pieceEstimate, len(pieces))
 	var spansSee, seeVariance float64 // the tablet's bytes as the reads see them
 	for h := range pieces {
@@ -517,12 +543,13 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 				// line that knew next to none of a prefix's names carried
 				// a piece's cut parts to 10¹² bytes and more in a tablet
 				// of 2·10⁷; of three such pieces, the two carried furthest
-				// were dropped to nothing and the third took nearly all the
+				// came out 98% short and the third took nearly all the
 				// tablet's rest (a prefix of 719 kB came out at 11.9 MB,
-				// 15.9 pp, and the other two 98% short: the 0.1% sample of
+				// 15.9 pp: the 0.1% sample of
 				// seed 64110878, the README's "Names: a kin's line without
 				// its prefixes' ends").
-				room := unreadBytes(total, found)
+				// Its variance, the line's estimate squared, is bounded
+				// alike.
 				line := min(pr.cutLine, room)
 				est[h] = pieceEstimate{bytes: min(pr.cutLine-pr.cutBytes, room), variance: line * line}
 			}
@@ -536,18 +563,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			est[h] = combine(e, pieceEstimate{bytes: max(m.bytes-pr.head, 0), variance: m.relVar * m.bytes * m.bytes})
 		}
 	}
-	// Beside a piece of other keys, whose spans' variance holds, a piece
-	// of names keeps the floor of its even share in the split too: its
-	// line, not its spans, makes most of its error (see
-	// [pieceEstimate.share]).
-	for h := range pieces {
-		if reconciled(&found[h]) && !s.plan.namesPiece(pieces[h]) {
-			for k := range est {
-				est[k].share = 0
-			}
-			break
-		}
-	}
+	namesOnlyShares(est, found, func(h int) bool { return s.plan.namesPiece(pieces[h]) })
 	bytes, variances, scales := splitPieces(total, est, found)
 	if s.opts.StripValues {
 		bytes = make([]float64, len(pieces)) // no bytes read: the spans' rows alone
@@ -633,9 +649,10 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		// Its pieces' spans measure their prefixes' spread for the
 		// tablets read after it (see [refinement]); a piece read whole or
 		// swept, or a tablet read again in full above, is not measured,
-		// as on a tablet's line.
+		// as on a tablet's line, nor one on its kin's places, some of
+		// whose spans may lie outside it.
 		for h, pc := range pieces {
-			if pr := &found[h]; pc.prefix != "" && !pr.exact && !pr.swept {
+			if pr := &found[h]; pc.prefix != "" && !pr.exact && !pr.swept && kin.parts(h) == nil {
 				s.measuredSpans(i, pc.prefix, spread[h].whole(), true)
 			}
 		}
