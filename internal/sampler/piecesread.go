@@ -327,11 +327,12 @@ type readTag struct {
 // readPieces reads tablet i piece by piece (see [tabletPieces]): the
 // heads first, the tiny pieces whole, then the others in spans (at least
 // minPieceSpans each) on their own lines, names on their kin's line at
-// the places their kin share (see [plan.kinPositions]); then it splits the tablet's bytes among the pieces
-// by model and spans ([splitPieces]), and a piece whose spans read no row
-// though it holds bytes is read from its first row for rows to carry
-// them. Each row stands for its piece's bytes over the bytes its reads
-// returned; each piece's variance goes to its prefix.
+// the places their kin share (see [plan.kinPositions]); then it splits
+// the tablet's bytes among the pieces by model and spans
+// ([splitPieces]), and a piece whose spans read no row though it holds
+// bytes is read from its first row for rows to carry them. Each row
+// stands for its piece's bytes over the bytes its reads returned; each
+// piece's variance goes to its prefix.
 func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) error {
 	s := w.s
 	plan := s.plan.tablets[i]
@@ -538,18 +539,16 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			if pr.sweptOnLine() {
 				// Past what was read, as uncertain as it is large: the
 				// line's own estimate, which the pieces' reconciliation
-				// weighs against the spans' (see [splitPieces]), and
-				// never past the bytes the tablet's reads did not hold: a
-				// line that knew next to none of a prefix's names carried
-				// a piece's cut parts to 10¹² bytes and more in a tablet
-				// of 2·10⁷; of three such pieces, the two carried furthest
+				// weighs against the spans' (see [splitPieces]), and,
+				// with its variance (the line's estimate squared), never
+				// past the bytes the tablet's reads did not hold: a line
+				// that knew next to none of a prefix's names carried a
+				// piece's cut parts to 10¹² bytes and more in a tablet of
+				// 2·10⁷; of three such pieces, the two carried furthest
 				// came out 98% short and the third took nearly all the
 				// tablet's rest (a prefix of 719 kB came out at 11.9 MB,
-				// 15.9 pp: the 0.1% sample of
-				// seed 64110878, the README's "Names: a kin's line without
-				// its prefixes' ends").
-				// Its variance, the line's estimate squared, is bounded
-				// alike.
+				// 15.9 pp: the 0.1% sample of seed 64110878, the README's
+				// "Names: a kin's line without its prefixes' ends").
 				line := min(pr.cutLine, room)
 				est[h] = pieceEstimate{bytes: min(pr.cutLine-pr.cutBytes, room), variance: line * line}
 			}
