@@ -106,11 +106,26 @@ func loadShape(t *testing.T, shape tableshape.Shape) (addr string, counter *clou
 	return srv.Addr, counter
 }
 
+// sampleDraw is which of a shape's samples a run draws: $BTVIZ_DRAW, 0
+// by default, the sample seed being the shape's seed plus it (benchscan's
+// draws: "sample seed 107056138768" is draw 1 of shape 107056138767).
+func sampleDraw(t *testing.T) uint64 {
+	env := os.Getenv("BTVIZ_DRAW")
+	if env == "" {
+		return 0
+	}
+	draw, err := strconv.ParseUint(env, 10, 64)
+	if err != nil {
+		t.Fatalf("BTVIZ_DRAW=%q is not a draw; give a whole number, such as 1", env)
+	}
+	return draw
+}
+
 // Sampled scans stay accurate on generated shapes of tables (issue 26).
 // Each run draws fresh shapes (internal/tableshape.ForSeed: 0.6–1M rows,
 // the families in turn; seeds from internal/testkit/seeds, logged;
 // BTVIZ_SEED replays a run, its tablet maps too, BTVIZ_SHAPES sets how
-// many, 5 by default)
+// many, 5 by default, BTVIZ_DRAW which sample of each, see sampleDraw)
 // until it has checked that many without names, samples each at 0.1%,
 // 1% and 10% behind Cloud-like tablets, and checks against the shapes'
 // exact counts:
@@ -155,7 +170,8 @@ func TestSampleAccuracyOnGeneratedShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("seeds from %d (replay with %s=%d)", first, seeds.Env, first)
+	draw := sampleDraw(t)
+	t.Logf("seeds from %d (replay with %s=%d), sample draw %d (BTVIZ_DRAW)", first, seeds.Env, first, draw)
 	for seed, checked := first, 0; checked < shapeCount(t); seed++ {
 		shape := tableshape.ForSeed(seed, tableshape.MinRows, tableshape.MaxRows)
 		if shape.HasNames() && os.Getenv("BTVIZ_NAMES") == "" {
@@ -185,7 +201,7 @@ func TestSampleAccuracyOnGeneratedShapes(t *testing.T) {
 		for _, fc := range accuracyFractions {
 			counter.Reset()
 			began := time.Now()
-			opts := Options{Fraction: fc.fraction, Seed: seed, knownKeys: known}
+			opts := Options{Fraction: fc.fraction, Seed: seed + draw, knownKeys: known}
 			if os.Getenv("BTVIZ_DEBUG") != "" {
 				opts.debugPieces = debugPieces(t, shape)
 			}
@@ -280,7 +296,8 @@ func TestNamesIntervalsOnGeneratedShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("seeds from %d (replay with %s=%d)", first, seeds.Env, first)
+	draw := sampleDraw(t)
+	t.Logf("seeds from %d (replay with %s=%d), sample draw %d (BTVIZ_DRAW)", first, seeds.Env, first, draw)
 	var nodes, covered int
 	for seed, checked := first, 0; checked < namesShapes; seed++ {
 		shape := tableshape.ForSeed(seed, namesMinRows, namesMaxRows)

@@ -112,7 +112,8 @@
 // report's scan note names it). (A span sample reads such a span in full
 // from the start.) A tablet of a position sample whose spans found no
 // rows, or fewer than [fewSpanRows], is swept, not re-read: see
-// [worker.sweepTablet].
+// [worker.sweepTablet]; so is a tablet of pieces one of which was swept
+// and cut short (see [sweptCutShort]).
 //
 // # Delimiters
 //

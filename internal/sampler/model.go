@@ -196,6 +196,9 @@ func abs(x int) int {
 // and its variance, from the model, its spans, or both.
 type pieceEstimate struct {
 	bytes, variance float64
+	// unplaced is set when its line does not know where its rows are
+	// (see [pieceEstimate.unplace]).
+	unplaced bool
 	// spans is the variance of the spans' estimate alone, without the
 	// floor of a piece of names (see [pieceRead.estimate]): the reads'
 	// own, which judges whether they explain the tablet's bytes.
@@ -212,6 +215,25 @@ type pieceEstimate struct {
 	// kin's shared places (see [plan.kinPositions]) the pieces' errors
 	// are alike, shared out best in proportion to each piece.
 	share float64
+}
+
+// unplace returns the estimate of a piece whose line does not know
+// where its rows are (see [spanCounts.clustered]), among pieces whose
+// lines do, room the tablet's bytes its reads did not hold: as uncertain
+// as that room times its own bytes, so that it takes what the others
+// leave ([splitPieces]), several such pieces in proportion to their
+// estimates, however far below the others leave (the split does not
+// fall back to shares in proportion where such a piece takes the
+// difference: a piece of 20 kB by its spans, of 2.4 MB truly, would
+// scale every piece up alike). Among pieces of names alone, each shares
+// by its own count of clusters instead (see [pieceEstimate.share]); a
+// piece whose prefix fills tablets of its own keeps its model's
+// prediction (see [combine]), which the spans' variance no longer
+// weighs against.
+func (e pieceEstimate) unplace(room float64) pieceEstimate {
+	e.variance = max(e.variance, room*max(e.bytes, 0))
+	e.unplaced = true
+	return e
 }
 
 // shareVariance returns the variance by which the split shares out the
@@ -336,20 +358,24 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 	// variances explain says that they do not hold: the spans missed rows
 	// in every piece alike (a line that gives them little room), and the
 	// rest is shared in proportion to the estimates, each piece's
-	// variance scaled up by how far the difference was from explained.
+	// variance scaled up by how far the difference was from explained;
+	// unless a piece is unplaced (see [pieceEstimate.unplace]), which
+	// takes the difference.
 	adjust := make([]float64, n)
 	free := make([]bool, n) // in key order, so that the sums are the same every time
 	left := 0
 	var sum, vars float64
+	unplaced := false // a piece takes what the others leave, however much
 	for h := range est {
 		if reconciled(&found[h]) {
 			adjust[h], free[h] = max(est[h].bytes, 0), true
 			left++
 			sum += adjust[h]
 			vars += max(est[h].variance, 0)
+			unplaced = unplaced || est[h].unplaced
 		}
 	}
-	if diff := rest - sum; left > 0 && sum > 0 && diff*diff > inconsistent*inconsistent*vars {
+	if diff := rest - sum; left > 0 && sum > 0 && !unplaced && diff*diff > inconsistent*inconsistent*vars {
 		scale := rest / sum
 		inflate := diff * diff / max(vars, 1e-12)
 		for h := range est {

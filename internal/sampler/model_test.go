@@ -132,10 +132,7 @@ func cycleRead(rng *rand.Rand, b pieceBudget, rows, days, size float64) pieceRea
 	pr := pieceRead{coverage: b.coverage, values: make([]float64, b.spans)}
 	for _, pt := range stratified(b.spans, b.coverage/float64(b.spans), rng) {
 		mean := rows * (day(pt.to) - day(pt.from))
-		var n float64 // Poisson, by Knuth's product of uniforms
-		for l, p := math.Exp(-mean), rng.Float64(); p > l; p *= rng.Float64() {
-			n++
-		}
+		n := float64(poissonDraw(rng, mean))
 		pr.values[pt.unit] += n * size
 		pr.bytes += n * size
 		pr.rows += n
@@ -542,7 +539,7 @@ func TestNamesShareByTheirOwnCounts(t *testing.T) {
 	}
 	floorBytes, floorVars, _ := splitPieces(total, byFloor, found)
 	names := slices.Clone(est)
-	namesOnlyShares(names, found, func(int) bool { return true })
+	namesOnlyShares(names, namesOnly(found, func(int) bool { return true }))
 	countBytes, countVars, _ := splitPieces(total, names, found)
 	t.Logf("by the floor %.0f and %.0f (variances %.3g, %.3g); by their counts %.0f and %.0f (%.3g, %.3g)",
 		floorBytes[0], floorBytes[1], floorVars[0], floorVars[1], countBytes[0], countBytes[1], countVars[0], countVars[1])
@@ -560,7 +557,7 @@ func TestNamesShareByTheirOwnCounts(t *testing.T) {
 	}
 	// Beside a piece of other keys, the floor.
 	mixed := slices.Clone(est)
-	namesOnlyShares(mixed, found, func(h int) bool { return h == 0 })
+	namesOnlyShares(mixed, namesOnly(found, func(h int) bool { return h == 0 }))
 	if mixed[0].share != 0 || mixed[1].share != 0 {
 		t.Errorf("beside a piece of other keys the shares stay (%g, %g): want the floor", mixed[0].share, mixed[1].share)
 	}

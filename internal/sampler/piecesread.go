@@ -165,6 +165,9 @@ type pieceRead struct {
 	// cuts are the parts its sweep's limit cut short, for
 	// [worker.finishSweep].
 	cuts []sweptCut
+	// clustered is set when its spans found its rows in far fewer of
+	// them than its line says they would (see [spanCounts.clustered]).
+	clustered bool
 	// evenShare is, for a piece of a prefix of names, its even share of
 	// the tablet's bytes (see [pieceRead.estimate]); 0 for others.
 	evenShare float64
@@ -250,21 +253,51 @@ func (pr *pieceRead) estimate(meanBytes, expected float64) pieceEstimate {
 }
 
 // namesOnlyShares keeps the pieces' shares (see [pieceEstimate.share])
-// only where every piece the split reconciles is of names (names(h)):
+// only where every piece the split reconciles is of names (onlyNames,
+// see [namesOnly]):
 // beside a piece of other keys, whose spans' variance holds, a piece of
 // names keeps the floor of its even share in the split too, its line,
 // not its spans, making most of its error. Shares in every tablet made
 // 29 of 45 scans of mixed shapes worse at 1% (the README's "Names: a
 // kin's line without its prefixes' ends").
-func namesOnlyShares(est []pieceEstimate, found []pieceRead, names func(h int) bool) {
-	for h := range est {
-		if reconciled(&found[h]) && !names(h) {
-			for k := range est {
-				est[k].share = 0
-			}
-			return
+func namesOnlyShares(est []pieceEstimate, onlyNames bool) {
+	if !onlyNames {
+		for h := range est {
+			est[h].share = 0
 		}
 	}
+}
+
+// namesOnly reports whether every piece the split reconciles is of names
+// (names(h)).
+func namesOnly(found []pieceRead, names func(h int) bool) bool {
+	for h := range found {
+		if reconciled(&found[h]) && !names(h) {
+			return false
+		}
+	}
+	return true
+}
+
+// sweptCutShort reports whether a piece of a tablet was swept and its
+// sweep's limit cut some of its parts short. Those parts hold what the
+// tablet's reads did not return, as the parts of a tablet swept on its
+// line do (see [worker.sweepTablet]): the tablet is taken at its
+// offsets' word, not read again in full. Read again, a tablet of 18 MB
+// whose pieces' spans found no row (a prefix of names whose map knew 5
+// keys: its sweep came out 0.7% under) made a 0.1% sample read 29% of
+// its table (issue 26's generated shape seed 107056138775; with a piece
+// beside it read by its spans, 29% in two draws of three at 0.1%, and
+// in one at 1%). What a sweep gives up, as on a tablet's line, is the
+// re-read's word on an oversized row: one among the rows of a piece read
+// by its spans would be taken for the swept parts' rows.
+func sweptCutShort(found []pieceRead) bool {
+	for h := range found {
+		if found[h].swept && found[h].cutBytes > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // unreadBytes returns the bytes of a tablet of total bytes that its
@@ -344,7 +377,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	reads := make([]readTag, 0, 4*len(pieces))
 	found := make([]pieceRead, len(pieces))
 	sounding := s.sounding(i)
-	spread := make([]spanCounts, len(pieces)) // a sounding tablet's pieces' spans' counts
+	spread := make([]spanCounts, len(pieces)) // the pieces' spans' counts: clustered? and, sounding, their spread
 	// read reads [start, end) with a row limit (none when 0) as a read of
 	// piece h, and returns the rows it returned and the last one's key;
 	// a span's read goes on where its limit cuts it short (see
@@ -499,6 +532,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		for _, k := range spanReads {
 			reads[k].weight /= pr.coverage
 		}
+		pr.clustered = spread[h].clustered()
 	}
 
 	// A piece whose spans read no row though they were placed on its
@@ -531,6 +565,8 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	total := float64(tablet.SampledBytes)
 	room := unreadBytes(total, found)
 	est := make([]pieceEstimate, len(pieces))
+	names := func(h int) bool { return s.plan.namesPiece(pieces[h]) }
+	onlyNames := namesOnly(found, names)
 	var spansSee, seeVariance float64 // the tablet's bytes as the reads see them
 	for h := range pieces {
 		pr := &found[h]
@@ -557,12 +593,15 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		e := pr.estimate(plan.rowBytes, budgets[h].rows)
 		spansSee += pr.head + e.bytes
 		seeVariance += e.spans // what the spans saw, not the names' floor
+		if pr.clustered && !onlyNames {
+			e = e.unplace(room)
+		}
 		est[h] = e
 		if m := pieces[h].model; m.relVar > 0 && !pr.exact {
 			est[h] = combine(e, pieceEstimate{bytes: max(m.bytes-pr.head, 0), variance: m.relVar * m.bytes * m.bytes})
 		}
 	}
-	namesOnlyShares(est, found, func(h int) bool { return s.plan.namesPiece(pieces[h]) })
+	namesOnlyShares(est, onlyNames)
 	bytes, variances, scales := splitPieces(total, est, found)
 	if s.opts.StripValues {
 		bytes = make([]float64, len(pieces)) // no bytes read: the spans' rows alone
@@ -605,8 +644,10 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 		b.rows = kept
 	}
 	// As on a tablet's line (see [worker.readLine]), at the top of the
-	// reads' 95% interval.
-	if !s.opts.StripValues && unexplained(tablet.SampledBytes, spansSee+keyspace.Z95*math.Sqrt(seeVariance), s.plan.rescanFloor) {
+	// reads' 95% interval; but a tablet of a piece swept is taken at its
+	// offsets' word, as a tablet swept on its line is (see
+	// [sweptCutShort]).
+	if !s.opts.StripValues && !sweptCutShort(found) && unexplained(tablet.SampledBytes, spansSee+keyspace.Z95*math.Sqrt(seeVariance), s.plan.rescanFloor) {
 		if !s.mayReread(tablet.SampledBytes) {
 			r.unexplained = true // the read cap is spent: the reads stand
 		} else {

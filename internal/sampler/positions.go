@@ -57,7 +57,8 @@ import (
 //     is what the tablet would hold if it were like its spans. A tablet
 //     whose bytes are far above even the top of that figure's 95%
 //     interval (see [unexplained]) holds something no span saw, an
-//     oversized row most likely, and is read in full (Range.Rescanned).
+//     oversized row most likely, and is read in full (Range.Rescanned),
+//     unless a piece of it was swept (see [sweptCutShort]).
 //
 // A tablet that the scan's bounds cut is read at positions over the whole
 // tablet, since its bytes are the whole tablet's; rows outside the bounds

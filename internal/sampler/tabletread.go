@@ -284,11 +284,15 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 type spanCounts struct {
 	counts     []float64
 	unmeasured []bool // cut short, or not read over its whole width
+	// reached marks a span read at all: not one whose keys round to one
+	// key, nor one of a kin's places that lies outside the piece's
+	// stretch of the line (see [plan.kinPositions]).
+	reached []bool
 }
 
 // newSpanCounts returns the counts of n spans.
 func newSpanCounts(n int) spanCounts {
-	return spanCounts{counts: make([]float64, n), unmeasured: make([]bool, n)}
+	return spanCounts{counts: make([]float64, n), unmeasured: make([]bool, n), reached: make([]bool, n)}
 }
 
 // placed records where part pt of a span was placed on a line (at):
@@ -305,6 +309,7 @@ func (c *spanCounts) placed(pt part, empty bool, after string, at func(float64) 
 func (c *spanCounts) read(pt part, returned int64, cut bool) {
 	c.counts[pt.unit] += float64(returned)
 	c.unmeasured[pt.unit] = c.unmeasured[pt.unit] || cut
+	c.reached[pt.unit] = true
 }
 
 // whole returns the counts of the spans read over their whole widths.
