@@ -297,8 +297,8 @@ func TestUnplacedPieceTakesTheRest(t *testing.T) {
 // [TestClusteredPieceIsJudgedOnItsReads]), its second tablet the last
 // 500 ids and all of "c#". At 1% the spans of "c#" read no row, and the
 // piece is swept; its parts cut short hold what the tablet's reads did
-// not return (see [sweptCutShort]), and the tablet, a third of the
-// table, is not read again in full: over ten seeds every scan that swept
+// not return (see [sweptCutShort]), and the tablet, 35% of the table,
+// is not read again in full: over ten seeds every scan that swept
 // "c#" reads under 5% of the table (1.8% measured; 35.3% when it was read
 // again), and "c#" comes out within 2 points of its share (0.03–0.50
 // measured).
