@@ -154,7 +154,9 @@ func sampleDraw(t *testing.T) uint64 {
 // TestNamesIntervalsOnGeneratedShapes their intervals). BTVIZ_NAMES=1
 // checks them too, to trace them: with BTVIZ_DEBUG=1 every tablet and
 // piece is logged beside its truth (see debugPieces), with BTVIZ_DEBUG=2
-// each piece's spans' bytes and budget as well. BTVIZ_ORACLE=s
+// each piece's spans' bytes and budget as well, with BTVIZ_DEBUG=3 the
+// first keys its kin know (see [keyMaps.judgeKin]) and where its first
+// rows lie on its line. BTVIZ_ORACLE=s
 // has the key maps know a share s of the table's keys, drawn at random,
 // before the scan reads a row (1: every key, the true line), to measure
 // what the maps' line costs a shape. See accuracyFractions for how the
@@ -402,13 +404,25 @@ func debugPieces(t *testing.T, shape tableshape.Shape) func(int, tabletPieces, [
 				if gaps, users := lineGaps(pc.line, keys[lo:hi]); users > 0 {
 					t.Logf("    T%d.%d: its %d users leave %.2f of its line in gaps over 5 times their mean (%.2f where users fall on it at random, evenly)", tablet, h, users, gaps, evenGaps)
 				}
+				if m := pc.line.m; os.Getenv("BTVIZ_DEBUG") == "3" && m != nil && m.kin != nil {
+					var near []string
+					for k := range m.kin.known {
+						near = append(near, k)
+					}
+					slices.Sort(near)
+					t.Logf("    T%d.%d: from %q; kin knows %d keys, first %q, last %q", tablet, h, pc.from, len(near), near[:min(5, len(near))], near[max(0, len(near)-3):])
+					for _, q := range []float64{0, 0.01, 0.05, 0.1, 0.2, 0.25} {
+						k := keys[lo+int(q*float64(n))]
+						t.Logf("    T%d.%d: q %.2f key %q at %.5f", tablet, h, q, k, pc.line.share(k))
+					}
+				}
 				if os.Getenv("BTVIZ_DEBUG") == "2" {
 					t.Logf("    T%d.%d: values %.0f budget %+v", tablet, h, pr.values, budgets[h])
 				}
 			}
-			t.Logf("    T%d.%d %q: true %d rows %d B; model %.0f (rel sd %.3f); spans %d cov %.4f read %d rows, HT %.0f B (sd %.0f) exact %v swept %v; combined %.0f, split %.0f (%+.1f%%)",
+			t.Logf("    T%d.%d %q: true %d rows %d B; model %.0f (rel sd %.3f); spans %d cov %.4f read %d rows, HT %.0f B (sd %.0f) exact %v swept %v blind %v; combined %.0f, split %.0f (%+.1f%%)",
 				tablet, h, pc.prefix, hi-lo, v, pc.model.bytes, math.Sqrt(pc.model.relVar), len(pr.values), pr.coverage, int(pr.units.r),
-				pr.bytes/max(pr.coverage, 1e-12), math.Sqrt(pr.estimate(0, 0).variance), pr.exact, pr.swept, est[h].bytes, bytes[h], 100*(bytes[h]-float64(v))/max(float64(v), 1))
+				pr.bytes/max(pr.coverage, 1e-12), math.Sqrt(pr.estimate(0, 0).variance), pr.exact, pr.swept, pr.blindHead(), est[h].bytes, bytes[h], 100*(bytes[h]-float64(v))/max(float64(v), 1))
 		}
 	}
 }

@@ -1,5 +1,7 @@
 package sampler
 
+import "strings"
+
 // kinPrefix is the prefix of the kin map's keys, which are the keys of
 // other prefixes after their own.
 const kinPrefix = "\x00"
@@ -91,6 +93,23 @@ func (k *keyMaps) judgeKin() {
 
 // wordyPrefix reports whether map m of a top-level prefix holds letters
 // past the hex ones.
+// kinBlindBefore reports whether the map takes its kin's line and the
+// kin know no key before key, a key of the map's prefix: the kin's line
+// then gives the stretch up to key next to no room (see
+// [pieceRead.blindHead]).
+func (m *keyMap) kinBlindBefore(key string) bool {
+	if m.kin == nil || !strings.HasPrefix(key, m.prefix) {
+		return false
+	}
+	at := kinPrefix + key[len(m.prefix):]
+	for known := range m.kin.known {
+		if known <= at {
+			return false
+		}
+	}
+	return true
+}
+
 func wordyPrefix(prefix string, m *keyMap) bool {
 	return prefix != "" && m.wordy && len(m.known) > 0
 }

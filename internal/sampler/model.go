@@ -218,8 +218,9 @@ type pieceEstimate struct {
 }
 
 // unplace returns the estimate of a piece whose line does not know
-// where its rows are (see [spanCounts.clustered]), among pieces whose
-// lines do, room the tablet's bytes its reads did not hold: as uncertain
+// where its rows are (see [spanCounts.clustered] and [unplaceBlind]),
+// among pieces whose lines do, room the tablet's bytes its reads did
+// not hold: as uncertain
 // as that room times its own bytes, so that it takes what the others
 // leave ([splitPieces]), several such pieces in proportion to their
 // estimates, however far below the others leave (the split does not

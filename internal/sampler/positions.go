@@ -50,9 +50,11 @@ import (
 //     bytes among them (see [splitPieces]) by each piece's spans
 //     (Horvitz–Thompson) and, for the first and last piece of a prefix
 //     that also fills tablets of its own, by the density of the nearest
-//     such tablet (see [densityModel]); each piece's rows then stand for
-//     its share, and its variance goes to its prefix
-//     (keyspace.ScanInfo.PrefixVariances).
+//     such tablet (see [densityModel]); a piece whose spans cannot know
+//     its rows (clustered, see [spanCounts.clustered], or its head where
+//     its kin's line is blind, see [unplaceBlind]) takes what the others
+//     leave. Each piece's rows then stand for its share, and its variance
+//     goes to its prefix (keyspace.ScanInfo.PrefixVariances).
 //   - Oversized rows: the spans cover a known share c of the line, so b/c
 //     is what the tablet would hold if it were like its spans. A tablet
 //     whose bytes are far above even the top of that figure's 95%

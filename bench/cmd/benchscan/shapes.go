@@ -83,6 +83,7 @@ func shapes(args []string) error {
 	fractionList := flags.String("fractions", "0.001,0.01,0.1", "fractions to sample each shape at")
 	runsFile := flags.String("runs", "", "file to write each scan's figures to, one JSON object a line")
 	seedList := flags.String("seeds", "", "comma-separated seeds of the shapes to draw, in place of -seed and -count (to replay some shapes of a run)")
+	withNames := flags.String("names", "any", "which shapes to keep of those drawn: any, only (shapes with a prefix of names, tableshape.Shape.HasNames) or none; -count counts the kept")
 	draws := flags.Int("draws", 1, "samples of each shape at each fraction, with sample seeds the shape's seed, +1, +2, …: more than 1 measures how often a shape's draws meet the bounds (a miss of the draw against one of the code)")
 	if err := flags.Parse(args); err != nil {
 		return err
@@ -98,9 +99,19 @@ func shapes(args []string) error {
 	if *first == 0 {
 		*first = uint64(time.Now().UnixNano()) >> 24
 	}
+	keep := map[string]func(tableshape.Shape) bool{
+		"any":  func(tableshape.Shape) bool { return true },
+		"only": tableshape.Shape.HasNames,
+		"none": func(s tableshape.Shape) bool { return !s.HasNames() },
+	}[*withNames]
+	if keep == nil {
+		return fmt.Errorf("-names %s: give any, only or none", *withNames)
+	}
 	var seeds []uint64
-	for i := range *count {
-		seeds = append(seeds, *first+uint64(i))
+	for seed := *first; len(seeds) < *count; seed++ {
+		if keep(tableshape.ForSeed(seed, *minRows, *maxRows)) {
+			seeds = append(seeds, seed)
+		}
 	}
 	if *seedList != "" {
 		seeds = nil
@@ -113,7 +124,7 @@ func shapes(args []string) error {
 		}
 		fmt.Fprintf(os.Stderr, "shapes: the %d shapes of seeds %s\n", len(seeds), *seedList)
 	} else {
-		fmt.Fprintf(os.Stderr, "shapes: %d shapes from seed %d (replay: benchscan shapes -seed %d -count %d)\n", *count, *first, *first, *count)
+		fmt.Fprintf(os.Stderr, "shapes: %d shapes from seed %d (replay: benchscan shapes -seed %d -count %d -names %s)\n", *count, *first, *first, *count, *withNames)
 	}
 	if len(seeds) == 0 {
 		return fmt.Errorf("-count %d draws no shape: give at least 1, or -seeds", *count)
