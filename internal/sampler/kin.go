@@ -91,14 +91,12 @@ func (k *keyMaps) judgeKin() {
 	}
 }
 
-// wordyPrefix reports whether map m of a top-level prefix holds letters
-// past the hex ones.
 // kinBlindBefore reports whether the map takes its kin's line and the
 // kin know no key before key, a key of the map's prefix: the kin's line
 // then gives the stretch up to key next to no room (see
-// [pieceRead.blindHead]).
+// [pieceRead.blindHead] and [sweptCut.placed]). A nil map takes no line.
 func (m *keyMap) kinBlindBefore(key string) bool {
-	if m.kin == nil || !strings.HasPrefix(key, m.prefix) {
+	if m == nil || m.kin == nil || !strings.HasPrefix(key, m.prefix) {
 		return false
 	}
 	at := kinPrefix + key[len(m.prefix):]
@@ -110,6 +108,8 @@ func (m *keyMap) kinBlindBefore(key string) bool {
 	return true
 }
 
+// wordyPrefix reports whether map m of a top-level prefix holds letters
+// past the hex ones.
 func wordyPrefix(prefix string, m *keyMap) bool {
 	return prefix != "" && m.wordy && len(m.known) > 0
 }
