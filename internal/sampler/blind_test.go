@@ -73,7 +73,8 @@ func TestBlindPieceTakesWhatTheReadsMissed(t *testing.T) {
 // part's end they would stand for 64–119 times the rows the part holds
 // (seeds 0–3); the part is not placed. A part whose read ended where the
 // kin know keys (the fifth eighth) is placed, and its carry lies within
-// a factor 3 of the truth (4–8% off). The seeds are fixed: the test is deterministic.
+// a factor 3 of the truth (4–8% off). The seeds are fixed: the test is
+// deterministic.
 func TestSweptPartWhereTheKinAreBlindIsNotPlaced(t *testing.T) {
 	for seed := range uint64(4) {
 		byPrefix := namesOfKin(seed)
