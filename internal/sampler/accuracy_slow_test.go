@@ -3,6 +3,7 @@
 package sampler
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -156,7 +157,8 @@ func sampleDraw(t *testing.T) uint64 {
 // piece is logged beside its truth (see debugPieces), with BTVIZ_DEBUG=2
 // each piece's spans' bytes and budget as well, with BTVIZ_DEBUG=3 the
 // first keys its kin know (see [keyMaps.judgeKin]) and where its first
-// rows lie on its line. BTVIZ_ORACLE=s
+// rows lie on its line, with BTVIZ_DEBUG=4 how well its line serves its
+// spans (see logLineQuality). BTVIZ_ORACLE=s
 // has the key maps know a share s of the table's keys, drawn at random,
 // before the scan reads a row (1: every key, the true line), to measure
 // what the maps' line costs a shape. See accuracyFractions for how the
@@ -416,6 +418,9 @@ func debugPieces(t *testing.T, shape tableshape.Shape) func(int, tabletPieces, [
 						t.Logf("    T%d.%d: q %.2f key %q at %.5f", tablet, h, q, k, pc.line.share(k))
 					}
 				}
+				if os.Getenv("BTVIZ_DEBUG") == "4" {
+					logLineQuality(t, fmt.Sprintf("T%d.%d", tablet, h), pc, pr, keys[lo:hi], values[lo:hi])
+				}
 				if os.Getenv("BTVIZ_DEBUG") == "2" {
 					t.Logf("    T%d.%d: values %.0f budget %+v", tablet, h, pr.values, budgets[h])
 				}
@@ -424,5 +429,95 @@ func debugPieces(t *testing.T, shape tableshape.Shape) func(int, tabletPieces, [
 				tablet, h, pc.prefix, hi-lo, v, pc.model.bytes, math.Sqrt(pc.model.relVar), len(pr.values), pr.coverage, int(pr.units.r),
 				pr.bytes/max(pr.coverage, 1e-12), math.Sqrt(pr.estimate(0, 0).variance), pr.exact, pr.swept, pr.blindHead(), est[h].bytes, bytes[h], 100*(bytes[h]-float64(v))/max(float64(v), 1))
 		}
+	}
+}
+
+// lineQualityDraws is how many stratified samples logLineQuality draws.
+const lineQualityDraws = 400
+
+// logLineQuality logs, with BTVIZ_DEBUG=4, how well a piece's line
+// serves its spans, from the piece's true keys and value bytes: the mean
+// and standard deviation of the Horvitz–Thompson estimate of its bytes
+// over lineQualityDraws stratified samples of as many spans, at the same
+// coverage, read in full on the line as the scan left it (an ideal that
+// the spans' row limits, sweeps and splits only add to), beside the
+// estimate the scan's spans made; the rows in the line's heaviest
+// thousandths; and, where one thousandth holds more than a twentieth of
+// the rows, each first segment's rows and stretch of the line, with the
+// keys the kin's map knows of each first segment when the map takes its
+// kin's line (see [keyMaps.judgeKin]). A first segment whose rows lie on
+// a sliver of the line is one the map learned too few keys of: spans
+// seldom land on it, and one that does holds far more rows than its
+// width's share.
+func logLineQuality(t *testing.T, name string, pc piece, pr pieceRead, keys []string, values []int64) {
+	if pr.coverage <= 0 || len(pr.values) == 0 || len(keys) == 0 {
+		return
+	}
+	pos := make([]float64, len(keys))
+	order := make([]int, len(keys))
+	for j, k := range keys {
+		pos[j], order[j] = pc.line.share(k), j
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(pos[a], pos[b]) })
+	sorted := make([]float64, len(keys))
+	cum := make([]float64, len(keys)+1) // value bytes up to each place, in line order
+	for j, o := range order {
+		sorted[j] = pos[o]
+		cum[j+1] = cum[j] + float64(values[o])
+	}
+	truth := cum[len(keys)]
+	spans := len(pr.values)
+	width := pr.coverage / float64(spans)
+	rng := rand.New(rand.NewPCG(uint64(len(keys)), uint64(spans)))
+	var sum, sumSq float64
+	for range lineQualityDraws {
+		var read float64
+		for _, p := range stratified(spans, width, rng) {
+			a, _ := slices.BinarySearch(sorted, p.from)
+			b, _ := slices.BinarySearch(sorted, p.to)
+			read += cum[b] - cum[a]
+		}
+		e := read/pr.coverage/truth - 1
+		sum, sumSq = sum+e, sumSq+e*e
+	}
+	mean := sum / lineQualityDraws
+	sd := math.Sqrt(max(sumSq/lineQualityDraws-mean*mean, 0))
+	t.Logf("    %s: on its line, %d spans read in full would estimate its bytes %+.3f off (sd %.3f) over %d draws; its spans, %+.3f", name, spans, mean, sd, lineQualityDraws, pr.bytes/pr.coverage/truth-1)
+	bins := make([]int, 1000)
+	for _, x := range sorted {
+		bins[min(len(bins)-1, max(0, int(x*float64(len(bins)))))]++
+	}
+	heaviest := slices.Sorted(slices.Values(bins))
+	slices.Reverse(heaviest)
+	t.Logf("    %s: its line's heaviest thousandths hold %v of its %d rows", name, heaviest[:5], len(keys))
+	if heaviest[0] <= len(keys)/20 {
+		return
+	}
+	type stretch struct {
+		rows     int
+		from, to float64
+	}
+	segments := map[string]*stretch{}
+	var firsts []string
+	for j, k := range keys {
+		first := firstSegment(k[len(pc.prefix):])
+		s := segments[first]
+		if s == nil {
+			s = &stretch{from: 2, to: -1}
+			segments[first] = s
+			firsts = append(firsts, first)
+		}
+		s.rows++
+		s.from, s.to = min(s.from, pos[j]), max(s.to, pos[j])
+	}
+	knows := map[string]int{}
+	if m := pc.line.m; m != nil && m.kin != nil {
+		for k := range m.kin.known {
+			knows[firstSegment(k[len(kinPrefix):])]++
+		}
+	}
+	for _, first := range firsts {
+		s := segments[first]
+		t.Logf("    %s: %-12q %6d rows on [%.5f, %.5f]; the kin know %d of its keys", name, first, s.rows, s.from, s.to, knows[first])
 	}
 }
