@@ -443,12 +443,13 @@ const lineQualityDraws = 400
 // the spans' row limits, sweeps and splits only add to), beside the
 // estimate the scan's spans made; the rows in the line's heaviest
 // thousandths; and, where one thousandth holds more than a twentieth of
-// the rows, each first segment's rows and stretch of the line, with the
-// keys the kin's map knows of each first segment when the map takes its
-// kin's line (see [keyMaps.judgeKin]). A first segment whose rows lie on
-// a sliver of the line is one the map learned too few keys of: spans
-// seldom land on it, and one that does holds far more rows than its
-// width's share.
+// the rows (in every piece with BTVIZ_SEGMENTS=1), each first segment's
+// rows and stretch of the line, with the keys the kin's map knows of
+// each first segment when the map takes its kin's line (see
+// [keyMaps.judgeKin]). A first segment whose rows lie on a sliver of the
+// line is one the map learned too few keys of: spans seldom land on it,
+// and one that does holds far more rows than its width's share (see
+// [keyMap.withMarks]).
 func logLineQuality(t *testing.T, name string, pc piece, pr pieceRead, keys []string, values []int64) {
 	if pr.coverage <= 0 || len(pr.values) == 0 || len(keys) == 0 {
 		return
@@ -490,7 +491,7 @@ func logLineQuality(t *testing.T, name string, pc piece, pr pieceRead, keys []st
 	heaviest := slices.Sorted(slices.Values(bins))
 	slices.Reverse(heaviest)
 	t.Logf("    %s: its line's heaviest thousandths hold %v of its %d rows", name, heaviest[:5], len(keys))
-	if heaviest[0] <= len(keys)/20 {
+	if heaviest[0] <= len(keys)/20 && os.Getenv("BTVIZ_SEGMENTS") == "" {
 		return
 	}
 	type stretch struct {

@@ -80,6 +80,10 @@ func (k *keyMaps) judgeKin() {
 				kin.learnRun(kinPrefix + key[len(prefix):])
 			}
 		}
+		for _, rest := range m.marks {
+			kin.mark(kinPrefix + rest)
+		}
+		kin.marksCut = kin.marksCut || m.marksCut && len(m.marks) > 0
 	}
 	kin.judge()
 	k.kin = kin

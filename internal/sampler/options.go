@@ -109,6 +109,11 @@ type Options struct {
 	// read (every key of a table gives them its true line: see
 	// TestSampleAccuracyOnGeneratedShapes); other plans ignore them.
 	knownKeys []string
+	// noNameMarks, for tests, skips reading the first segments of the
+	// prefixes of names (see [scanner.markNames]): their lines then leave
+	// first names they miss on slivers, which the sweeps of tablets whose
+	// spans read a few rows are tested on.
+	noNameMarks bool
 	// debugSweep, for tests, is called with the rows its spans read when
 	// a tablet read on its line is swept (see [worker.readLine]).
 	debugSweep func(tablet int, spanRows int64)

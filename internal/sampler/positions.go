@@ -30,7 +30,9 @@ import (
 //     the prefixes' ends, are read (see [refinement]). A tablet's line, or
 //     each piece's, is its keys' order on that map; a prefix of names
 //     takes the map of its kin, the keys after every prefix that holds
-//     the same names (see [keyMaps.judgeKin]).
+//     the same names (see [keyMaps.judgeKin]), and is read once for
+//     each of its first segments (the first names), so that none lies
+//     where the line gives no room (see [scanner.markNames]).
 //   - Spans: the tablet's share of the rows to read is split into spans
 //     of equal width, one in every n-th of its line from a random place
 //     of that n-th (see [stratified]), a piece's over its own line (at

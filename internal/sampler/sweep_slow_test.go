@@ -89,9 +89,12 @@ func TestSweptPieceIsReadOnWhereItsLineRunsPastItsTablet(t *testing.T) {
 // swept (see [worker.sweepTablet]) rather than read again in full: so few
 // rows say nothing of an oversized row, and on names, whose keys cluster
 // where the line gives them little room, they are the common case at
-// 0.1%. The generated shape of issue 26 at seed 64110870 (names, five
-// prefixes, 944,484 rows) has tablets of up to 33.6 MB inside one prefix
-// whose spans read 1 to 7 rows at 0.1%. Of four scans at 0.1% (the
+// 0.1% when the first names are not read first (noNameMarks: read, none
+// of these tablets' spans reads so few rows, and no tablet is swept on
+// them; see [scanner.markNames]). The generated shape of issue 26 at
+// seed 64110870 (names, five prefixes, 944,484 rows) has tablets of up
+// to 33.6 MB inside one prefix whose spans read 1 to 7 rows at 0.1%
+// without the marks. Of four scans at 0.1% (the
 // shape's seed and seeds 1 to 3), the shape's own must sweep a tablet
 // whose spans read some rows, none may re-read a range or leave one
 // unexplained, and each reads at most 1% of the rows. Read again in
@@ -107,7 +110,7 @@ func TestFewSpanRowsSweepTheirTabletNotReadItAgain(t *testing.T) {
 		counter.Reset()
 		var mu sync.Mutex
 		few := 0 // tablets swept though their spans read rows
-		opts := Options{Fraction: 0.001, Seed: s}
+		opts := Options{Fraction: 0.001, Seed: s, noNameMarks: true}
 		opts.debugSweep = func(_ int, spanRows int64) {
 			mu.Lock()
 			defer mu.Unlock()
