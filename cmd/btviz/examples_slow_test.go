@@ -184,6 +184,12 @@ func (s *exampleScript) run(t *testing.T, line string) {
 	}
 }
 
+// serveReadyWithin is how long a server example may take to be ready:
+// `btviz emulator --seed all`, built with -race, loads 23 demo tables
+// first, which took over 2 minutes on CI's two cores while the slow
+// tier's other packages ran beside it (73daceb's run).
+const serveReadyWithin = 6 * time.Minute
+
 // serve starts a server example in the background and waits until it is
 // ready.
 func (s *exampleScript) serve(t *testing.T, line string, args []string) {
@@ -213,7 +219,7 @@ func (s *exampleScript) serve(t *testing.T, line string, args []string) {
 			return err == nil
 		}
 	}
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := time.Now().Add(serveReadyWithin)
 	for !ready() {
 		if srv.cmd.ProcessState != nil || time.Now().After(deadline) {
 			t.Fatalf("example %q is not ready:\nstdout: %s\nstderr: %s", line, srv.stdout.String(), srv.stderr.String())
