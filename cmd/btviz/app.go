@@ -26,6 +26,9 @@ type app struct {
 	// windDown is how long (ns) the command may take to stop after a
 	// signal, when it asked for more than [stopGrace].
 	windDown atomic.Int64
+	// signalEnds is set by a command that Ctrl+C ends normally (record):
+	// a failure then is its own and exits with its own code.
+	signalEnds atomic.Bool
 }
 
 // resolve turns the target flags into a [connect.Target], reading

@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		select {
 		case code := <-done:
-			if (code == exitUsage || code == exitPartial) && a.windDown.Load() == 0 {
+			if (code == exitUsage || code == exitPartial) && !a.signalEnds.Load() {
 				// Failed because the signal cut it short (a read
 				// cancelled before any row came, a scan that wrote what
 				// it read): the signal's code, as the README promises.
@@ -74,10 +74,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // allowWindDown gives the running command up to d to stop by itself
-// after SIGINT or SIGTERM instead of [stopGrace]: for a command that
-// Ctrl+C ends normally and that has work to finish then (a recording
-// writes its file).
+// after SIGINT or SIGTERM instead of [stopGrace]: for a command that has
+// work to finish then (a scan writes what it read, a recording writes
+// its file).
 func (a *app) allowWindDown(d time.Duration) { a.windDown.Store(int64(d)) }
+
+// endsBySignal marks the running command as one that Ctrl+C ends
+// normally (record): its exit code is its own, not the signal's.
+func (a *app) endsBySignal() { a.signalEnds.Store(true) }
 
 // stopNow abandons a command that did not stop when asked: it removes
 // the temporary files of writes in progress, puts the terminal back and

@@ -108,7 +108,8 @@ func (a *app) record(ctx context.Context, f recordFlags) error {
 			return err
 		}
 	}
-	a.allowWindDown(recordWindDown) // Ctrl+C is how a recording ends, and writes it
+	a.endsBySignal() // Ctrl+C is how a recording ends, and writes it
+	a.allowWindDown(recordWindDown)
 	session, err := a.recordUpstream(ctx, f)
 	if err != nil {
 		return err

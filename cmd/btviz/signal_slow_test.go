@@ -247,11 +247,12 @@ func TestSignalStopsAScanWithItsCodeAndWritesWhatItRead(t *testing.T) {
 				"sh", "-c", `echo $$ > "$0"; exec "$1" scan --table bus-locations --full --concurrency 1 --out "$2"`, pidFile, btviz, out)
 			pid := readPID(t, pidFile)
 			term.WaitUntil(t, time.Minute, "the progress line counting rows read", readRows.MatchString)
+			sent := time.Now()
 			if err := syscall.Kill(pid, sig); err != nil {
 				t.Fatal(err)
 			}
 			screen := term.WaitFor(t, time.Minute, tuitest.ExitMarker)
-			t.Logf("screen: %s", screen)
+			t.Logf("scan exited %v after %v; screen: %s", time.Since(sent).Round(time.Millisecond), sig, screen)
 			if want := tuitest.ExitMarker + strconv.Itoa(128+int(sig)); !strings.Contains(screen, want) {
 				t.Errorf("want %s", want)
 			}
