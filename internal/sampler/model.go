@@ -218,7 +218,7 @@ type pieceEstimate struct {
 }
 
 // unplace returns the estimate of a piece whose line does not know
-// where its rows are (see [spanCounts.clustered] and [unplaceBlind]),
+// where its rows are (see [unplaceClustered] and [unplaceBlind]),
 // among pieces whose lines do, room the tablet's bytes its reads did
 // not hold: as uncertain
 // as that room times its own bytes, so that it takes what the others
