@@ -295,52 +295,57 @@ func TestUnplacedPieceTakesTheRest(t *testing.T) {
 // A clustered piece is unplaced where the tablet's reads fall short of
 // its bytes, and where they overshoot only if its spans' estimate is as
 // uncertain as it is large (see [unplaceClustered]): three tablets of
-// issue 26's generated shapes, each piece's estimate and standard
-// deviation as read. In seed 64110839's at 10%, a piece of names 26%
-// over by its spans overshoots, and the clustered piece beside it,
-// within 6%, keeps its bytes; in seed 64110927's at 10%, the clustered
-// piece, 30% under, takes the rest, not the piece of 128 rows beside
-// it; in seed 64110919's at 1%, the clustered piece that one span put
-// at three times its bytes gives up the excess.
+// issue 26's generated shapes, each piece's estimate, standard deviation
+// and its spans' own as read (BTVIZ_DEBUG=1, draw 0). In seed 64110839's
+// at 10%, a piece of names 26% over by its spans overshoots, and the
+// clustered piece beside it, within 6%, keeps its bytes; in seed
+// 64110927's at 10%, the clustered piece, 30% under, takes the rest, not
+// the piece of 128 rows beside it (whose standard deviation is the floor
+// of a piece of names, its spans' own 300 times smaller); in seed
+// 64110919's at 1%, the clustered piece that one span put at three times
+// its bytes gives up the excess. And it is its spans' own deviation
+// that judges: 64110839's clustered piece, given the floor of a piece of
+// names as large as its estimate, is still not unplaced.
 func TestClusteredPieceTakesOnlyWhatTheOthersLeave(t *testing.T) {
 	type piece struct {
-		prefix           string
-		bytes, sd, truth float64
-		clustered        bool
+		prefix                    string
+		bytes, sd, spansSD, truth float64
+		clustered                 bool
+	}
+	kjfomz := []piece{
+		{"j9b5768ou#", 1_342_452, 30_657, 30_657, 1_304_412, false},
+		{"kjfomzntrqelio12fn6sweybce0#", 1_068_071, 73_078, 73_078, 1_003_883, true},
+		{"l95vu63ilm#", 2_522_290, 491_527, 491_527, 1_995_306, false},
 	}
 	for _, c := range []struct {
 		seed     int
 		fraction float64
 		pieces   []piece
 	}{
-		{64110839, 0.1, []piece{
-			{"j9b5768ou#", 1_342_452, 30_657, 1_304_412, false},
-			{"kjfomzntrqelio12fn6sweybce0#", 1_068_071, 73_078, 1_003_883, true},
-			{"l95vu63ilm#", 2_522_290, 491_527, 1_995_306, false},
-		}},
+		{64110839, 0.1, kjfomz},
 		{64110927, 0.1, []piece{
-			{"i3m6o#", 1_578_732, 29_800, 1_584_899, false},
-			{"i3m6olv#", 5_586, 1_230_496, 49_911, false},
-			{"ioisnclzbcgt84bb8e6fydwst1#", 2_769_903, 385_521, 3_931_579, true},
+			{"i3m6o#", 1_578_732, 29_800, 29_800, 1_584_899, false},
+			{"i3m6olv#", 5_586, 1_230_496, 4_119, 49_911, false},
+			{"ioisnclzbcgt84bb8e6fydwst1#", 2_769_903, 385_521, 385_521, 3_931_579, true},
 		}},
 		{64110919, 0.01, []piece{
-			{"cmxb8y7o0#", 499_482, 48_592, 607_467, false},
-			{"cp40qzvab28o#", 8_241_141, 8_152_307, 1_453_051, false},
-			{"d#", 1_096_952, 975_103, 390_267, false},
-			{"dln#", 2_074_166, 2_064_800, 631_727, true},
-			{"dtsorp5t5m#", 608_012, 54_355, 539_550, false},
-			{"dvxbewz0gi5n0y3llxjiiopwz4ps#", 289_413, 62_486, 248_936, false},
-			{"e7o2rlm4dk16qlgq#", 254_457, 61_344, 282_928, false},
-			{"e7uuav3o1dvghmvd4ajk59twa55971#", 65_140, 15_105, 79_480, false},
-			{"ej#", 3_789_673, 3_772_559, 1_622_008, false},
-			{"f#", 287_083, 84_468, 353_247, false},
+			{"cmxb8y7o0#", 499_482, 48_592, 48_592, 607_467, false},
+			{"cp40qzvab28o#", 8_241_141, 8_152_307, 8_152_307, 1_453_051, false},
+			{"d#", 1_096_952, 975_103, 975_103, 390_267, false},
+			{"dln#", 2_074_166, 2_064_800, 2_064_800, 631_727, true},
+			{"dtsorp5t5m#", 608_012, 54_355, 54_355, 539_550, false},
+			{"dvxbewz0gi5n0y3llxjiiopwz4ps#", 289_413, 62_486, 62_486, 248_936, false},
+			{"e7o2rlm4dk16qlgq#", 254_457, 61_344, 61_344, 282_928, false},
+			{"e7uuav3o1dvghmvd4ajk59twa55971#", 65_140, 15_105, 15_105, 79_480, false},
+			{"ej#", 3_789_673, 3_772_559, 3_772_559, 1_622_008, false},
+			{"f#", 287_083, 84_468, 84_468, 353_247, false},
 		}},
 	} {
 		est := make([]pieceEstimate, len(c.pieces))
 		found := make([]pieceRead, len(c.pieces))
 		var total, seen float64
 		for h, pc := range c.pieces {
-			est[h] = pieceEstimate{bytes: pc.bytes, variance: pc.sd * pc.sd, spans: pc.sd * pc.sd}
+			est[h] = pieceEstimate{bytes: pc.bytes, variance: pc.sd * pc.sd, spans: pc.spansSD * pc.spansSD}
 			found[h].clustered = pc.clustered
 			total += pc.truth
 			seen += pc.bytes
@@ -355,6 +360,18 @@ func TestClusteredPieceTakesOnlyWhatTheOthersLeave(t *testing.T) {
 				t.Errorf("seed %d: the clustered piece %s came out %.0f, truly %.0f: %+.0f%%", c.seed, pc.prefix, bytes[h], pc.truth, 100*off)
 			}
 		}
+	}
+	floored := make([]pieceEstimate, len(kjfomz))
+	var total, seen float64
+	for h, pc := range kjfomz {
+		floored[h] = pieceEstimate{bytes: pc.bytes, variance: pc.sd * pc.sd, spans: pc.spansSD * pc.spansSD}
+		total += pc.truth
+		seen += pc.bytes
+	}
+	floored[1].variance = kjfomz[1].bytes * kjfomz[1].bytes
+	unplaceClustered(floored, []pieceRead{{}, {clustered: true}, {}}, false, total, seen, 0.9*total)
+	if floored[1].unplaced {
+		t.Errorf("seed 64110839: the clustered piece was unplaced by the floor of its variance, its spans' own standard deviation 7%% of its estimate")
 	}
 	// Among pieces of names alone, none is unplaced.
 	est := []pieceEstimate{{bytes: 10, variance: 1}}

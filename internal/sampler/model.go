@@ -283,6 +283,9 @@ func combine(spans, model pieceEstimate) pieceEstimate {
 	if d := spans.bytes - model.bytes; d*d > 4*(spans.variance+model.variance) {
 		spans.variance = d*d - model.variance
 	}
+	// The result is placed (not unplaced, see [pieceEstimate.unplace]):
+	// the model knows where the prefix's bytes lie, and a piece the
+	// spans could not place keeps the model's prediction.
 	w := (1 / spans.variance) / (1/spans.variance + 1/model.variance)
 	return pieceEstimate{bytes: w*spans.bytes + (1-w)*model.bytes, variance: 1 / (1/spans.variance + 1/model.variance)}
 }

@@ -735,6 +735,10 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			continue
 		}
 		est[h] = pr.estimate(plan.rowBytes, budgets[h].rows)
+		if pr.exact {
+			spansSee += pr.exactBytes // its head, read whole
+			continue
+		}
 		spansSee += pr.head + est[h].bytes
 		seeVariance += est[h].spans // what the spans saw, not the names' floor
 	}
