@@ -291,26 +291,20 @@ func (s *scanner) markNames(ctx context.Context) error {
 		byTablet[i] = append(byTablet[i], prefix)
 	}
 	slices.Sort(todo)
-	found := make(map[int][]string, len(todo))
-	cut := map[string]bool{}
-	var mu sync.Mutex
+	// Each tablet's worker writes only its own entries: no lock.
+	found := make([][]string, len(p.ranges))
+	cut := make([][]string, len(p.ranges))
 	err := s.eachTablet(ctx, todo, func(w *worker, i int) error {
-		var keys []string
 		for _, prefix := range byTablet[i] {
 			chain, short, err := w.firstSegments(ctx, prefix)
-			keys = append(keys, chain...)
+			found[i] = append(found[i], chain...)
 			if err != nil {
 				return err
 			}
 			if short {
-				mu.Lock()
-				cut[prefix] = true
-				mu.Unlock()
+				cut[i] = append(cut[i], prefix)
 			}
 		}
-		mu.Lock()
-		found[i] = keys
-		mu.Unlock()
 		return nil
 	})
 	if err != nil {
@@ -318,9 +312,9 @@ func (s *scanner) markNames(ctx context.Context) error {
 	}
 	for _, i := range todo {
 		p.maps.mark(found[i]...)
-	}
-	for prefix := range cut {
-		p.maps.mapOf(prefix).marksCut = true
+		for _, prefix := range cut[i] {
+			p.maps.mapOf(prefix).marksCut = true
+		}
 	}
 	p.maps.judge()
 	return nil
