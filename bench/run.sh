@@ -7,7 +7,8 @@
 # their own so that the scanner's memory is measured alone, loads the
 # benchmark tables (20 top-level prefixes of Zipf-distributed sizes, one
 # 8-byte cell per row), runs every measurement in a fresh process, the
-# 1M-row ones in interleaved rounds (bare, full, sample), and prints the
+# 1M-row ones in interleaved rounds (bare, full, sample, and the
+# SampleRowKeys call alone), and prints the
 # table the README quotes with a PASS or FAIL line per requirement; then
 # the same for a 2M-row table behind an emulator answering SampleRowKeys
 # with tablets, as Cloud Bigtable does (bench/cmd/benchscan cloud). Exits
