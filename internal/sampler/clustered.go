@@ -25,8 +25,8 @@ import "math"
 // many of its spans, or more, are empty with a chance under
 // clusterAlpha: beside pieces whose lines know theirs, it then takes
 // what they leave where their reads fall short of the tablet, and gives
-// up what they overshoot only where its spans' estimate is as uncertain
-// as it is large (see [unplaceClustered]). Spans cut short count
+// up what they overshoot only where its spans' standard deviation is
+// half their estimate or more (see [unplaceClustered]). Spans cut short count
 // the rows they read, fewer than they would have, which lowers the mean
 // and makes the test expect more empty spans: it errs towards not
 // judging the piece clustered.

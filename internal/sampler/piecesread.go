@@ -392,6 +392,31 @@ func unplaceClustered(est []pieceEstimate, found []pieceRead, onlyNames bool, to
 	}
 }
 
+// readsSee returns a tablet's bytes as its pieces' reads see them (seen):
+// what a piece swept and a piece read whole returned, and the head and
+// the spans' estimate (est) of every other piece; and variance, the
+// spans' own (see [pieceEstimate.spans]), not the floor of a piece of
+// names. A piece read whole counts once: its estimate is its head,
+// which was counted twice before (see the README's "A clustered piece
+// takes what the others leave"). The rules that unplace a piece
+// ([unplaceClustered], [unplaceBlind]) and the re-read of a tablet the
+// reads cannot explain weigh seen against the tablet's bytes.
+func readsSee(found []pieceRead, est []pieceEstimate) (seen, variance float64) {
+	for h := range found {
+		pr := &found[h]
+		switch {
+		case pr.swept:
+			seen += pr.head + pr.complete + pr.cutBytes
+		case pr.exact:
+			seen += pr.exactBytes // its head, read whole
+		default:
+			seen += pr.head + est[h].bytes
+			variance += est[h].spans
+		}
+	}
+	return seen, variance
+}
+
 // namesOnlyShares keeps the pieces' shares (see [pieceEstimate.share])
 // only where every piece the split reconciles is of names (onlyNames,
 // see [namesOnly]):
@@ -711,11 +736,9 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	est := make([]pieceEstimate, len(pieces))
 	names := func(h int) bool { return s.plan.namesPiece(pieces[h]) }
 	onlyNames := namesOnly(found, names)
-	var spansSee, seeVariance float64 // the tablet's bytes as the reads see them
 	for h := range pieces {
 		pr := &found[h]
 		if pr.swept {
-			spansSee += pr.head + pr.complete + pr.cutBytes
 			if pr.sweptOnLine() {
 				// Past what was read, as uncertain as it is large: the
 				// line's own estimate, which the pieces' reconciliation
@@ -735,13 +758,8 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 			continue
 		}
 		est[h] = pr.estimate(plan.rowBytes, budgets[h].rows)
-		if pr.exact {
-			spansSee += pr.exactBytes // its head, read whole
-			continue
-		}
-		spansSee += pr.head + est[h].bytes
-		seeVariance += est[h].spans // what the spans saw, not the names' floor
 	}
+	spansSee, seeVariance := readsSee(found, est)
 	unplaceClustered(est, found, onlyNames, total, spansSee, room)
 	for h := range pieces {
 		pr := &found[h]

@@ -4,7 +4,7 @@
 //	benchscan serve  -addr-file F        run an in-process emulator (bttest) until killed
 //	benchscan load   -emulator ADDR      create and load the benchmark tables
 //	benchscan report -emulator ADDR      run every measurement, each in a fresh process, and print the table
-//	benchscan measure -emulator ADDR -table T -how bare|full|sample [-fraction F] [-seed S]
+//	benchscan measure -emulator ADDR -table T -how bare|full|sample|keys [-fraction F] [-seed S]
 //	                                     one measurement, printed as a JSON line
 //	benchscan cloud -emulator ADDR -control ADDR
 //	                                     the Cloud-like measurements of cloud2m behind serve -tablets

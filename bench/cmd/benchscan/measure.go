@@ -34,9 +34,9 @@ type result struct {
 	Table    string  `json:"table"`
 	Fraction float64 `json:"fraction"`
 	Method   string  `json:"method,omitempty"`
-	Rows     int64   `json:"rows"`  // rows read
+	Rows     int64   `json:"rows"`  // rows read; of -how keys, SampleRowKeys's answers
 	Cells    int64   `json:"cells"` // cells read
-	Calls    int     `json:"calls"` // ReadRows calls of the bare loop
+	Calls    int     `json:"calls"` // ReadRows calls of the bare loop; of -how keys, the one call
 	// Concurrency is the number of reads in flight.
 	Concurrency int     `json:"concurrency"`
 	Seconds     float64 `json:"seconds"` // wall time of the scan, SampleRowKeys included
@@ -141,7 +141,7 @@ func measure(args []string) error {
 // how much faster than a full scan a sample can be. Rows counts the
 // answers, Calls the one call.
 func sampleRowKeysAlone(ctx context.Context, conn *connect.Conn, table string, res *result) error {
-	stream, err := conn.Data.SampleRowKeys(ctx, &btpb.SampleRowKeysRequest{TableName: conn.TableName(table)})
+	stream, err := conn.Data.SampleRowKeys(ctx, &btpb.SampleRowKeysRequest{TableName: conn.TableName(table), AppProfileId: conn.Target.AppProfile})
 	if err != nil {
 		return err
 	}
