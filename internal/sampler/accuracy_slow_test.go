@@ -352,6 +352,12 @@ func logTablets(t *testing.T, snap *keyspace.Snapshot, shape tableshape.Shape) {
 		if math.Abs(r.Rows-truth) > 0.05*truth+20 {
 			flag = " <<<"
 		}
+		if r.Rescanned {
+			flag += " re-read in full"
+		}
+		if r.Unexplained {
+			flag += " unexplained, not re-read"
+		}
 		t.Logf("    tablet %2d [%s, %s): %8.0f rows, true %7.0f%s", i, keyspace.Printable(string(r.Start)), keyspace.Printable(string(r.End)), r.Rows, truth, flag)
 	}
 }
