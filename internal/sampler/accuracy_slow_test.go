@@ -431,9 +431,10 @@ func debugPieces(t *testing.T, shape tableshape.Shape) func(int, tabletPieces, [
 					t.Logf("    T%d.%d: values %.0f budget %+v", tablet, h, pr.values, budgets[h])
 				}
 			}
+			own := pr.estimate(0, 0)
 			t.Logf("    T%d.%d %q: true %d rows %d B; model %.0f (rel sd %.3f); spans %d cov %.4f read %d rows, HT %.0f B (sd %.0f, the spans' own %.0f) exact %v swept %v blind %v clustered %v unplaced %v; combined %.0f, split %.0f (%+.1f%%)",
 				tablet, h, pc.prefix, hi-lo, v, pc.model.bytes, math.Sqrt(pc.model.relVar), len(pr.values), pr.coverage, int(pr.units.r),
-				pr.bytes/max(pr.coverage, 1e-12), math.Sqrt(pr.estimate(0, 0).variance), math.Sqrt(pr.estimate(0, 0).spans), pr.exact, pr.swept, pr.blindHead(), pr.clustered, est[h].unplaced, est[h].bytes, bytes[h], 100*(bytes[h]-float64(v))/max(float64(v), 1))
+				pr.bytes/max(pr.coverage, 1e-12), math.Sqrt(own.variance), math.Sqrt(own.spans), pr.exact, pr.swept, pr.blindHead(), pr.clustered, est[h].unplaced, est[h].bytes, bytes[h], 100*(bytes[h]-float64(v))/max(float64(v), 1))
 		}
 	}
 }

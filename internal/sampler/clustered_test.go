@@ -315,6 +315,18 @@ func TestClusteredPieceTakesOnlyWhatTheOthersLeave(t *testing.T) {
 		bytes, sd, spansSD, truth float64
 		clustered                 bool
 	}
+	// read returns the pieces as their reads found them, their true
+	// total and the bytes their spans see.
+	read := func(pieces []piece) (est []pieceEstimate, found []pieceRead, total, seen float64) {
+		est, found = make([]pieceEstimate, len(pieces)), make([]pieceRead, len(pieces))
+		for h, pc := range pieces {
+			est[h] = pieceEstimate{bytes: pc.bytes, variance: pc.sd * pc.sd, spans: pc.spansSD * pc.spansSD}
+			found[h].clustered = pc.clustered
+			total += pc.truth
+			seen += pc.bytes
+		}
+		return est, found, total, seen
+	}
 	kjfomz := []piece{
 		{"j9b5768ou#", 1_342_452, 30_657, 30_657, 1_304_412, false},
 		{"kjfomzntrqelio12fn6sweybce0#", 1_068_071, 73_078, 73_078, 1_003_883, true},
@@ -344,15 +356,7 @@ func TestClusteredPieceTakesOnlyWhatTheOthersLeave(t *testing.T) {
 			{"f#", 287_083, 84_468, 84_468, 353_247, false},
 		}},
 	} {
-		est := make([]pieceEstimate, len(c.pieces))
-		found := make([]pieceRead, len(c.pieces))
-		var total, seen float64
-		for h, pc := range c.pieces {
-			est[h] = pieceEstimate{bytes: pc.bytes, variance: pc.sd * pc.sd, spans: pc.spansSD * pc.spansSD}
-			found[h].clustered = pc.clustered
-			total += pc.truth
-			seen += pc.bytes
-		}
+		est, found, total, seen := read(c.pieces)
 		// The bytes the reads did not hold: all but the fraction read.
 		unplaceClustered(est, found, false, total, seen, (1-c.fraction)*total)
 		bytes, _, _ := splitPieces(total, est, found)
@@ -364,15 +368,9 @@ func TestClusteredPieceTakesOnlyWhatTheOthersLeave(t *testing.T) {
 			}
 		}
 	}
-	floored := make([]pieceEstimate, len(kjfomz))
-	var total, seen float64
-	for h, pc := range kjfomz {
-		floored[h] = pieceEstimate{bytes: pc.bytes, variance: pc.sd * pc.sd, spans: pc.spansSD * pc.spansSD}
-		total += pc.truth
-		seen += pc.bytes
-	}
+	floored, found, total, seen := read(kjfomz)
 	floored[1].variance = kjfomz[1].bytes * kjfomz[1].bytes
-	unplaceClustered(floored, []pieceRead{{}, {clustered: true}, {}}, false, total, seen, 0.9*total)
+	unplaceClustered(floored, found, false, total, seen, 0.9*total)
 	if floored[1].unplaced {
 		t.Errorf("seed 64110839: the clustered piece was unplaced by the floor of its variance, its spans' own standard deviation 7%% of its estimate")
 	}

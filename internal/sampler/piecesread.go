@@ -404,13 +404,9 @@ func unplaceClustered(est []pieceEstimate, found []pieceRead, onlyNames bool, to
 func readsSee(found []pieceRead, est []pieceEstimate) (seen, variance float64) {
 	for h := range found {
 		pr := &found[h]
-		switch {
-		case pr.swept:
-			seen += pr.head + pr.complete + pr.cutBytes
-		case pr.exact:
-			seen += pr.exactBytes // its head, read whole
-		default:
-			seen += pr.head + est[h].bytes
+		seen += pr.returned()
+		if !pr.exact && !pr.swept {
+			seen += est[h].bytes
 			variance += est[h].spans
 		}
 	}
@@ -472,17 +468,23 @@ func sweptCutShort(found []pieceRead) bool {
 // line says of them.
 func unreadBytes(total float64, found []pieceRead) float64 {
 	for h := range found {
-		pr := &found[h]
-		switch {
-		case pr.exact:
-			total -= pr.exactBytes
-		case pr.swept:
-			total -= pr.head + pr.complete + pr.cutBytes
-		default:
-			total -= pr.head
-		}
+		total -= found[h].returned()
 	}
 	return max(total, 0)
+}
+
+// returned returns the bytes the piece's reads returned whole: all of a
+// piece read whole, a swept piece's head, complete and cut parts, and
+// another piece's head (its spans' bytes are a sample, not returned
+// whole).
+func (pr *pieceRead) returned() float64 {
+	switch {
+	case pr.exact:
+		return pr.exactBytes
+	case pr.swept:
+		return pr.head + pr.complete + pr.cutBytes
+	}
+	return pr.head
 }
 
 // namesSpread is how many times its split's variance a piece of names
