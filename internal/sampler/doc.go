@@ -111,9 +111,10 @@
 // leaves unread keeps its sample and is marked (Range.Unexplained; the
 // report's scan note names it). (A span sample reads such a span in full
 // from the start.) A tablet of a position sample whose spans found no
-// rows, or fewer than [fewSpanRows], is swept, not re-read: see
-// [worker.sweepTablet]; so is a tablet of pieces one of which was swept
-// and cut short (see [sweptCutShort]).
+// rows is swept (see [worker.sweepTablet]), and so is a flagged one
+// whose spans read fewer than [fewSpanRows] rows or lie on a line of
+// names, not re-read; a tablet of pieces one of which was swept and cut
+// short is not re-read either (see [sweptCutShort]).
 //
 // # Delimiters
 //

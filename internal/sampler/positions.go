@@ -62,7 +62,9 @@ import (
 //     whose bytes are far above even the top of that figure's 95%
 //     interval (see [unexplained]) holds something no span saw, an
 //     oversized row most likely, and is read in full (Range.Rescanned),
-//     unless a piece of it was swept (see [sweptCutShort]).
+//     unless a piece of it was swept (see [sweptCutShort]) or its spans
+//     read too little to tell, or lie on a line of names, which does
+//     not know where the names cluster (it is swept: see [fewSpanRows]).
 //
 // A tablet that the scan's bounds cut is read at positions over the whole
 // tablet, since its bytes are the whole tablet's; rows outside the bounds
