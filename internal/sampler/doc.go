@@ -111,10 +111,11 @@
 // leaves unread keeps its sample and is marked (Range.Unexplained; the
 // report's scan note names it). (A span sample reads such a span in full
 // from the start.) A tablet of a position sample whose spans found no
-// rows is swept (see [worker.sweepTablet]), and so is a flagged one
-// whose spans read fewer than [fewSpanRows] rows or lie on a line of
-// names, not re-read; a tablet of pieces one of which was swept and cut
-// short is not re-read either (see [sweptCutShort]).
+// rows is swept (see [worker.sweepTablet]). So is a flagged one whose
+// spans read fewer than [fewSpanRows] rows, or lie on a line of names
+// and fall short by less than 64 MB (see [judgeLine]): such a tablet is
+// not re-read. Nor is a tablet of pieces one of which was swept and cut
+// short (see [sweptCutShort]).
 //
 // # Delimiters
 //

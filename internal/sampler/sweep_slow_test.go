@@ -107,12 +107,13 @@ func TestFewSpanRowsSweepTheirTabletNotReadItAgain(t *testing.T) {
 }
 
 // Spans on a line of names that read more than a few rows, but far fewer
-// bytes than their tablet holds, have missed where its names cluster,
-// not an oversized row: the tablet is swept too (see [fewSpanRows]). The
-// generated shape of issue 26 at seed 64111231 (mixed ids, 77 prefixes,
-// 948,042 rows) holds a tablet of 51,257 rows inside one prefix of names
-// whose 4 spans read 19 rows at 1% (the plan's 180) and saw 2.2 MB of its
-// 19.3 MB, 3.4 MB at the top of their 95% interval. Read again in full,
+// bytes than their tablet holds (short of a row Bigtable's large-row
+// limit flags), most likely missed where its names' users cluster: the
+// tablet is swept too (see [judgeLine]). The generated shape of issue 26
+// at seed 64111231 (mixed ids, 77 prefixes, 948,042 rows) holds a tablet
+// of 51,257 rows inside one prefix of names whose 4 spans read 19 rows
+// at 1% (the plan's 180) and put it at 2.2 MB of its 19.3 MB, 3.4 MB at
+// the top of their 95% interval. Read again in full,
 // the scan read 6.60% of the table; swept, 1.23%. Of four scans at 1%
 // (the shape's seed and seeds 1 to 3), the shape's own must sweep a
 // tablet whose spans read fewSpanRows rows or more, none may re-read a
@@ -159,13 +160,13 @@ func sweptNotReadAgain(t *testing.T, seed uint64, opts Options, least int64, mos
 			}
 		}
 		read := float64(counter.Rows()) / float64(shape.TotalRows())
-		t.Logf("seed %d at %g: %d tablets swept whose spans read %d rows or more, %d ranges re-read in full, %d unexplained; the server read %.3f%% of the rows",
-			s, opts.Fraction, few, least, rescanned, unexplained, 100*read)
+		t.Logf("shape %d, sample seed %d at %g%%: %d tablets swept whose spans read %d rows or more, %d ranges re-read in full, %d unexplained; the server read %.3f%% of the rows",
+			seed, s, 100*opts.Fraction, few, least, rescanned, unexplained, 100*read)
 		if s == seed && few == 0 {
-			t.Errorf("seed %d: no tablet swept whose spans read %d rows or more; the test no longer reaches what it checks", s, least)
+			t.Errorf("shape %d, sample seed %d: no tablet swept whose spans read %d rows or more; the test no longer reaches what it checks", seed, s, least)
 		}
 		if rescanned > 0 || unexplained > 0 || read > most {
-			t.Errorf("seed %d: %d ranges re-read in full, %d unexplained and %.3f%% of the rows read, want none, none and at most %g%%", s, rescanned, unexplained, 100*read, 100*most)
+			t.Errorf("shape %d, sample seed %d: %d ranges re-read in full, %d unexplained and %.3f%% of the rows read, want none, none and at most %g%%", seed, s, rescanned, unexplained, 100*read, 100*most)
 		}
 	}
 }

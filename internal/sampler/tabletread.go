@@ -232,15 +232,9 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 	for _, u := range units {
 		sums.add(u[0], u[1], u[2])
 	}
-	// The spans' bytes can fall short of the tablet's by chance when its
-	// keys cluster where the line gives them little room: the test takes
-	// them at the top of their 95% interval, so that only what no span
-	// could have missed by chance is read again. Spans that read fewer
-	// than fewSpanRows rows say too little for that, and so do spans on a
-	// line of names, whichever rows they read (see [fewSpanRows]): their
-	// tablet is swept, as one whose spans read none.
-	unexplainedBytes := !s.opts.StripValues && unexplained(tablet.SampledBytes, sums.b+keyspace.Z95*spanSpread(units), s.plan.rescanFloor)
-	if tablet.SampledBytes > 0 && (spanRows == 0 || unexplainedBytes && (spanRows < fewSpanRows || names)) {
+	top := sums.b + keyspace.Z95*spanSpread(units)
+	verdict := judgeLine(tablet.SampledBytes, top, spanRows, names, s.opts.StripValues, s.plan.rescanFloor)
+	if verdict == sweepLine {
 		if s.opts.debugSweep != nil {
 			s.opts.debugSweep(i, spanRows)
 		}
@@ -258,7 +252,7 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 			b.rows[j].Weight = weight * factors[k]
 		}
 	}
-	if unexplainedBytes {
+	if verdict == rereadLine {
 		if !s.mayReread(tablet.SampledBytes) {
 			r.unexplained = true // the read cap is spent: the spans stand
 		} else {
@@ -277,6 +271,43 @@ func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string
 	w.release(r)
 	w.done(r, false)
 	return nil
+}
+
+// lineVerdict is what becomes of a tablet read on one line once its
+// spans are read (see [worker.readLine]).
+type lineVerdict int
+
+const (
+	keepLine   lineVerdict = iota // the spans' rows stand for the tablet
+	sweepLine                     // swept (see [worker.sweepTablet])
+	rereadLine                    // read again in full (see [unexplained])
+)
+
+// judgeLine returns what becomes of a tablet of bytes (in offset units)
+// whose spans read spanRows rows and put it at top bytes at the top of
+// their 95% interval: its spans' bytes can fall short of the tablet's by
+// chance when its keys cluster where the line gives them little room,
+// so only what no span could have missed by chance (see [unexplained],
+// at floor) is read again in full, an oversized row most likely. A
+// tablet whose spans read no rows is swept, and so is one they cannot
+// explain when they read fewer than fewSpanRows rows, or lie on a line
+// of names (names) and fall short by less than rescanMinUnexplainedBytes
+// (see [fewSpanRows]). A scan without values (strip) sees no bytes and
+// re-reads nothing.
+func judgeLine(bytes int64, top float64, spanRows int64, names, strip bool, floor int64) lineVerdict {
+	if bytes <= 0 {
+		return keepLine
+	}
+	if spanRows == 0 {
+		return sweepLine
+	}
+	if strip || !unexplained(bytes, top, floor) {
+		return keepLine
+	}
+	if spanRows < fewSpanRows || names && float64(bytes)-top < rescanMinUnexplainedBytes {
+		return sweepLine
+	}
+	return rereadLine
 }
 
 // spanCounts gathers the row counts of a line's spans for [dispersion]
@@ -388,22 +419,30 @@ func (z rowSizes) countVariance(bytes float64) float64 {
 // as its offsets give them, and finds such a row only where its parts'
 // limits reach it.
 //
-// On a line of names (see [plan.namesPiece]) the spans say too little
-// however many rows they read: the line does not know where the names
-// cluster, so a shortfall tells of the line, not of a row, and the
-// tablet is swept. A tablet of 51,257 rows of names inside one prefix
-// (issue 26's generated shape seed 64111231) had 4 spans that read 19
-// rows at 1% and saw 2.2 MB of its 19.3 MB; read again in full, the scan
-// read 6.60% of its table, swept 1.23%. The price is the same: an
-// oversized row under a name is found where a part's limit reaches it.
+// On a line of names (see [plan.namesPiece]) the spans cannot tell the
+// two apart either, however many rows they read: the line places names
+// by the first names it knows (see [scanner.markNames]), not where each
+// name's users cluster, and their spread understates a clustered
+// count's. There a shortfall under rescanMinUnexplainedBytes is swept
+// too; one at or above it, the size of a row Bigtable's large-row limit
+// flags, is still read again in full (or, the read cap spent, marked).
+// A tablet of 51,257 rows of names inside one prefix (issue 26's
+// generated shape seed 64111231) had 4 spans that read 19 rows at 1%
+// (the plan's 180) and put it at 2.2 MB of its 19.3 MB, 3.4 MB at the top
+// of their 95% interval; read again in full, the scan read 6.60% of its
+// table, swept 1.23%. What this gives up, on such a line, is the word on
+// a row of under 64 MB: a sweep spreads the bytes its parts did not reach
+// over the rows they read. Telling a cluster the spans missed from a row
+// (a re-read at a few times the coverage before a full one, say) would
+// keep it; that is not built.
 const fewSpanRows = 8
 
-// sweepTablet reads a tablet whose spans found no rows, or fewer than
-// [fewSpanRows] (any, on a line of names) and too few bytes, though it
-// holds bytes (it used to
-// count as empty, or, above the re-read floor, be read again in full: a
-// sixth of a names table for its one large tablet): its
-// keys lie where the key map puts next to none — names, which cluster at
+// sweepTablet reads a tablet whose spans found no rows, or too few bytes
+// on fewer than [fewSpanRows] rows or on a line of names (see
+// [judgeLine]), though it holds bytes (it used to count as empty, or,
+// above the re-read floor, be read again in full: a sixth of a names
+// table for its one large tablet): its keys lie where the key map puts
+// next to none — names, which cluster at
 // points of the line, rather than numbers, which spread over it. The
 // spans' rows are dropped (they were read all the same), and the line is
 // cut into as many equal parts as the tablet has spans, each read from
