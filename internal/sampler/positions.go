@@ -64,9 +64,9 @@ import (
 //     oversized row most likely, and is read in full (Range.Rescanned),
 //     unless a piece of it was swept (see [sweptCutShort]) or its spans
 //     read too little to tell, or lie on a line of names, which does
-//     not know where each name's users cluster, and miss less than a
-//     row Bigtable's large-row limit flags (it is swept: see
-//     [judgeLine]).
+//     not know where each name's users cluster, and miss less than
+//     64 MB, below the 100 MB at which a row is flagged as large (it is
+//     swept: see [judgeLine]).
 //
 // A tablet that the scan's bounds cut is read at positions over the whole
 // tablet, since its bytes are the whole tablet's; rows outside the bounds

@@ -154,8 +154,9 @@ func spanKeys(at func(float64) string, from, to float64, lineFrom, lineTo, after
 
 // readLine reads tablet i, a piece of one prefix (or a line on the
 // pooled map): spans on its line, then the weights; a tablet whose bytes
-// its spans cannot explain is read again in full, one whose spans found
-// no rows, or fewer than fewSpanRows and too few bytes, is swept.
+// its spans cannot explain is read again in full (or, the read cap
+// spent, marked), or swept, and one whose spans found no rows is swept
+// (see [judgeLine]).
 func (w *worker) readLine(ctx context.Context, i int, pc piece, keys *[][]string) error {
 	s := w.s
 	plan := s.plan.tablets[i]
@@ -424,8 +425,10 @@ func (z rowSizes) countVariance(bytes float64) float64 {
 // by the first names it knows (see [scanner.markNames]), not where each
 // name's users cluster, and their spread understates a clustered
 // count's. There a shortfall under rescanMinUnexplainedBytes is swept
-// too; one at or above it, the size of a row Bigtable's large-row limit
-// flags, is still read again in full (or, the read cap spent, marked).
+// too; one at or above it (below the 100 MB at which a row is flagged as
+// large) is still read again in full (or, the read cap spent, marked).
+// The offsets count stored bytes on Cloud Bigtable: a row that compresses
+// well falls under it there and is swept.
 // A tablet of 51,257 rows of names inside one prefix (issue 26's
 // generated shape seed 64111231) had 4 spans that read 19 rows at 1%
 // (the plan's 180) and put it at 2.2 MB of its 19.3 MB, 3.4 MB at the top

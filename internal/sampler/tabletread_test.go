@@ -78,12 +78,13 @@ func TestCutSpansAreUnbiased(t *testing.T) {
 	}
 }
 
-// What becomes of a tablet read on one line (judgeLine): the tablet of
-// issue 26's shape seed 64111231 (19.3 MB of names, its 4 spans' 19
-// rows at 3.4 MB at the top of their interval) is swept, not re-read;
+// What becomes of a tablet read on one line (judgeLine): a tablet like
+// that of issue 26's shape seed 64111231 (19.3 MB of names, its 4 spans'
+// 19 rows at 3.4 MB at the top of their interval; here 19 MB in a table
+// of 300 MB) is swept, not re-read;
 // the same shortfall on a line that is not names is re-read, and on a
-// line of names a shortfall of a row Bigtable's large-row limit flags is
-// still re-read.
+// line of names a shortfall of 64 MB or more (below the 100 MB at which
+// a row is flagged as large) is still re-read.
 func TestJudgeLineSweepsNamesButNotAnOversizedRow(t *testing.T) {
 	const mb = 1 << 20
 	floor := rescanFloor(300 * mb) // a table of 300 MB: 15 MB
@@ -105,12 +106,14 @@ func TestJudgeLineSweepsNamesButNotAnOversizedRow(t *testing.T) {
 		{"names, an oversized row", 3*mb + rescanMinUnexplainedBytes, 3 * mb, 400, true, false, rereadLine},
 		{"names, just under", 3*mb + rescanMinUnexplainedBytes - 1, 3 * mb, 400, true, false, sweepLine},
 		{"without values", 19 * mb, 3.4 * mb, 19, false, true, keepLine},
+		{"without values, no rows read", 19 * mb, 0, 0, false, true, sweepLine},
 		{"below the floor", 19 * mb, 4.5 * mb, 19, false, false, keepLine},
 	}
+	verdicts := map[lineVerdict]string{keepLine: "keep", sweepLine: "sweep", rereadLine: "re-read"}
 	for _, c := range cases {
 		if got := judgeLine(c.bytes, c.top, c.spanRows, c.names, c.strip, floor); got != c.want {
-			t.Errorf("%s: %d bytes, top %.0f, %d span rows, names %v, strip %v: verdict %d, want %d",
-				c.name, c.bytes, c.top, c.spanRows, c.names, c.strip, got, c.want)
+			t.Errorf("%s: %d bytes, top %.0f, %d span rows, names %v, strip %v: %s, want %s",
+				c.name, c.bytes, c.top, c.spanRows, c.names, c.strip, verdicts[got], verdicts[c.want])
 		}
 	}
 }
