@@ -35,7 +35,7 @@ import (
 // between prefixes badly. Measured on 125 shapes without names
 // (benchscan shapes -count 40 from seeds 64110811, 64110851,
 // 107051708224 and 911230001; each load draws its own tablet layout; the
-// README's "Accuracy on generated shapes"): worst errors median 0.60,
+// docs/MEASUREMENTS.md's "Accuracy on generated shapes"): worst errors median 0.60,
 // 0.27 and 0.083 pp, 90th percentile 1.19, 0.50 and 0.15, largest 1.75,
 // 0.73 and 0.25 (1.56 at 1% before spans far from the density model took
 // the variance their distance says: see [combine]). A bound on every scan that a run breaks less than once

@@ -312,7 +312,7 @@ type nodeSide struct{ n, distinct, kinds float64 }
 // hex ids, read in full at 10%, gave 35 of its 60 witnesses, all after
 // "fed0", and judged over the whole class, the bytes after "f" and "fe"
 // looked as few as names' (the generated shape seed 64110815 of the
-// README's "A tablet boundary no longer makes ids look like names",
+// docs/MEASUREMENTS.md's "A tablet boundary no longer makes ids look like names",
 // mixed: the prefix judged names, and its piece of the tablet before came
 // out 18% under). A side keeps the byte its boundary takes next, which
 // keys on both sides may take. A boundary, a witness too (the maps learn
@@ -762,8 +762,8 @@ func (m *keyMap) roomOf(node string, parent bool) (room, bool) {
 	// in gaps over 5 times the mean gap between its users fell from 0.75,
 	// 0.73 and 0.71 to 0.45, 0.41 and 0.23 at 0.1%, 1% and 10% (94 pieces of
 	// four generated shapes; 0.04 where users fall at random, evenly), and
-	// the median worst share error of the README's 34 shapes of names from
-	// 3.02, 2.09 and 0.65 to 1.78, 1.36 and 0.25 pp (see the README's "Names
+	// the median worst share error of docs/MEASUREMENTS.md's 34 shapes of names from
+	// 3.02, 2.09 and 0.65 to 1.78, 1.36 and 0.25 pp (see docs/MEASUREMENTS.md's "Names
 	// on their kin's line, by segments"). The pooled map borrows only at a
 	// node of fewer than nodeJudgedKeys known keys, as before: its segments
 	// are of many prefixes' keys. A node no known key reaches takes its

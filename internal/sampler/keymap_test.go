@@ -323,7 +323,7 @@ func TestKeyMapsLearnARunPerPrefix(t *testing.T) {
 // witnesses of a tablet that holds the prefix's last 0.4% crowd the
 // nodes the boundary cuts (see [keyMap.sides]). Of random ids of each
 // alphabet, 25 keys drawn over the prefix and 35 after the boundary (the
-// figures of the generated shape seed 64110815 at 10%, in the README's
+// figures of the generated shape seed 64110815 at 10%, in docs/MEASUREMENTS.md's
 // "A tablet boundary no longer makes ids look like names"), for seeds
 // 0–19: judged names in none, with the boundary known; without it (as
 // before the maps knew their boundaries), hex, base-36 and UUIDs in all

@@ -16,7 +16,7 @@ const kinPrefix = "\x00"
 // too: with 36 witnesses, it left 0.94 of its piece's line in gaps
 // over 5 times the mean gap between its users, where its kin's left
 // 0.57, and 0.34 with the segments of [keyMap.roomOf] (the 10% sample
-// of seed 107052415558, the shape of the README's "Names: where the
+// of seed 107052415558, the shape of docs/MEASUREMENTS.md's "Names: where the
 // error lies (traced, not fixed)"). Maps of names used to keep their own
 // line from 32 witnesses on. The kin's line assumes that the kin share how
 // their names spread as well as their words, and nothing here checks it;
@@ -32,7 +32,7 @@ const kinPrefix = "\x00"
 // they gave the first first name (aaron) 0.26 of the kin's line and the
 // last (zoe) 0.32, where each holds 3% of the rows; left out, every first
 // name's place on the line lies within 0.08 of its share of the rows (the
-// 1% sample of seed 64110878, the README's "Names: a kin's line without
+// 1% sample of seed 64110878, docs/MEASUREMENTS.md's "Names: a kin's line without
 // its prefixes' ends").
 //
 // The kin of a prefix whose keys hold letters past the hex ones are the

@@ -33,7 +33,7 @@ func (k kinParts) parts(h int) []part { return k[h] }
 // (see [pieceEstimate.share]), cancel it. Placed apart, three whole
 // prefixes of one tablet came out at 0.08, 0.25 and 3.4 times their
 // bytes by their spans, and a fourth's spans read no row (the 1% sample
-// of seed 64110878, the README's "Names: a kin's line without its
+// of seed 64110878, docs/MEASUREMENTS.md's "Names: a kin's line without its
 // prefixes' ends"). Every piece keeps its coverage of its own line, each
 // point of it in a span with the same chance. The places are as many as
 // the spans of the piece of most, and every piece's budget is fitted to

@@ -72,7 +72,7 @@ type comparisons struct {
 // tablet inside its prefix was predicted to 1.4% and given
 // densityPrior's 15%: its eleven spans, which fell in the busy half of
 // the day, put it 40% over, and the split left it 8.6% over (issue 26's
-// seed 911230021 at 1%; see the README's "The table's comparisons as a
+// seed 911230021 at 1%; see docs/MEASUREMENTS.md's "The table's comparisons as a
 // model's prior").
 func modelRelVars(own map[string]comparisons) map[string]float64 {
 	sum, pairs := densityPriorWeight*densityPrior*densityPrior, densityPriorWeight
@@ -401,7 +401,7 @@ func splitPieces(total float64, est []pieceEstimate, found []pieceRead) (bytes, 
 	// pieces' sum, each by the square of its share. Dropped with none, a
 	// prefix of names of 7,538 rows came out at 16 rows, [13, 19], and
 	// the piece its tablet was left to was as sure (a generated shape of
-	// issue 26, seed 64110814, at 1%; the README's "A first pass for
+	// issue 26, seed 64110814, at 1%; docs/MEASUREMENTS.md's "A first pass for
 	// names, measured and left out").
 	var droppedVars float64
 	for left > 0 {

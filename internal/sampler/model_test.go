@@ -257,7 +257,7 @@ func TestSplitPieces(t *testing.T) {
 	// 2,000: the 6,000 bytes the estimates leave go by their variances,
 	// nine tenths to the large piece, whose spans are 6,000 bytes
 	// uncertain. The cut parts used to take all of them (on generated
-	// shapes, 34,800% of a tiny prefix: the README's "Accuracy on
+	// shapes, 34,800% of a tiny prefix: docs/MEASUREMENTS.md's "Accuracy on
 	// generated shapes").
 	tiny := pieceRead{swept: true, complete: 2000, cutBytes: 1000, cutLine: 2000}
 	bytes, _, scales = splitPieces(50_000, []pieceEstimate{{bytes: 40_000, variance: 6000 * 6000}, {bytes: 1000, variance: 2000 * 2000}}, []pieceRead{spans, tiny})

@@ -48,7 +48,7 @@ import (
 // fill a sliver its spans seldom meet: a tablet of 25 prefixes, 100,000
 // rows, whose last prefixes held half of them, lost a prefix of 4.6% of
 // its table at 1% with one piece every 24 rows read (a generated shape:
-// see the README's "Accuracy on generated shapes"); one every 12 found
+// see docs/MEASUREMENTS.md's "Accuracy on generated shapes"); one every 12 found
 // it, reading 1.34% of the table where it had read 1.19%. At 0.1% a
 // tablet's plan reads so few rows that minPieces decides: a last tablet
 // of 20 prefixes lost one of 7.5% of its table in the rest of 16 pieces

@@ -93,6 +93,41 @@ func TestEvenShareRowsAtTheHeadsRowSize(t *testing.T) {
 	}
 }
 
+// A sweep reads at most sweepShare times its piece's even share of its
+// tablet's planned reads, in at least minTabletSpans parts of
+// 2·minSpanRows rows; a sweep within it keeps its piece's budget. The
+// first case is a piece of the trace in sweepBudget's comment: 77 parts
+// of 34 rows in a tablet that plans about 1,000 rows among ten pieces.
+func TestSweepBudgetKeepsToTheTabletsPlan(t *testing.T) {
+	sweep := func(b pieceBudget) (parts int, rows int64) {
+		return max(b.spans, minTabletSpans), b.limit / spanLimitFactor * 2
+	}
+	for _, c := range []struct {
+		name      string
+		b         pieceBudget
+		plan      float64
+		n         int
+		wantParts int
+		wantRows  int64
+	}{
+		{"a crowded piece of small rows", pieceBudget{spans: 77, limit: spanLimitFactor * 17}, 1000, 10, 25, 8},
+		{"within its share", pieceBudget{spans: 4, limit: spanLimitFactor * 20}, 1000, 10, 4, 40},
+		{"at its share", pieceBudget{spans: 5, limit: spanLimitFactor * 20}, 1000, 10, 5, 40},
+		{"a share of a few rows", pieceBudget{spans: 9, limit: spanLimitFactor * 30}, 40, 10, minTabletSpans, 2 * minSpanRows},
+		{"a share of wide parts", pieceBudget{spans: 6, limit: spanLimitFactor * 400}, 3000, 2, 6, 500},
+		{"fewer spans than a sweep's parts", pieceBudget{spans: 2, limit: spanLimitFactor * 100}, 1000, 10, minTabletSpans, 50},
+	} {
+		got := sweepBudget(c.b, c.plan, c.n)
+		parts, rows := sweep(got)
+		if parts != c.wantParts || rows != c.wantRows {
+			t.Errorf("%s: %d parts of %d rows, want %d of %d", c.name, parts, rows, c.wantParts, c.wantRows)
+		}
+		if most := sweepShare * c.plan / float64(c.n); float64(parts)*float64(rows) > max(most, float64(minTabletSpans*2*minSpanRows)) {
+			t.Errorf("%s: %d parts of %d rows read past %.0f", c.name, parts, rows, most)
+		}
+	}
+}
+
 // How many pieces a tablet is cut into: one for every pieceRows rows its
 // plan reads or every pieceTabletRows rows it holds, minPieces to
 // maxPieces.

@@ -48,7 +48,7 @@ const pieceSpanRows = 16
 // with four). The spans cover the same share of the line whatever their
 // number, so four read about the rows two did. Over the 63 shapes
 // without names of two runs (benchscan shapes -count 40 -seed 64110811
-// and -seed 64110851, the README's "Accuracy on generated shapes"), the
+// and -seed 64110851, docs/MEASUREMENTS.md's "Accuracy on generated shapes"), the
 // largest worst errors went from 3.26, 1.21 and 0.32 pp to 1.52, 0.68
 // and 0.24 at 0.1%, 1% and 10%, the shapes within issue 26's bounds
 // from 59, 55 and 60 to 61, 57 and 61; eight spans gave 2.56, 1.26 and
@@ -397,7 +397,7 @@ func unplaceClustered(est []pieceEstimate, found []pieceRead, onlyNames bool, to
 // the spans' estimate (est) of every other piece; and variance, the
 // spans' own (see [pieceEstimate.spans]), not the floor of a piece of
 // names. A piece read whole counts once: its estimate is its head,
-// which was counted twice before (see the README's "A clustered piece
+// which was counted twice before (see docs/MEASUREMENTS.md's "A clustered piece
 // takes what the others leave"). The rules that unplace a piece
 // ([unplaceClustered], [unplaceBlind]) and the re-read of a tablet the
 // reads cannot explain weigh seen against the tablet's bytes.
@@ -419,7 +419,7 @@ func readsSee(found []pieceRead, est []pieceEstimate) (seen, variance float64) {
 // beside a piece of other keys, whose spans' variance holds, a piece of
 // names keeps the floor of its even share in the split too, its line,
 // not its spans, making most of its error. Shares in every tablet made
-// 29 of 45 scans of mixed shapes worse at 1% (the README's "Names: a
+// 29 of 45 scans of mixed shapes worse at 1% (docs/MEASUREMENTS.md's "Names: a
 // kin's line without its prefixes' ends").
 func namesOnlyShares(est []pieceEstimate, onlyNames bool) {
 	if !onlyNames {
@@ -506,7 +506,7 @@ func (pr *pieceRead) returned() float64 {
 // The top-level intervals of eight fresh shapes of names (seeds 64110854
 // to 64110910, every eighth) held the truth for 80.6%, 82.6% and 85.2%
 // of the prefixes at 0.1%, 1% and 10% before, and 92.3%, 94.8% and 98.7%
-// after (the README's "Accuracy on generated shapes").
+// after (docs/MEASUREMENTS.md's "Accuracy on generated shapes").
 const namesSpread = 4
 
 // readTag says how the rows of one read of a tablet's pieces are
@@ -709,10 +709,15 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 	// A piece whose spans read no row though they were placed on its
 	// line holds its rows where its line puts next to none (names its
 	// prefix's key map knows too few of): it is swept (see
-	// [worker.sweepPiece]).
+	// [worker.sweepPiece]), from 0.5% up within its share of the
+	// tablet's plan (see [sweepBudget]).
 	for h, pc := range pieces {
 		if pr := &found[h]; !pr.exact && pr.rows == 0 {
-			if err := w.sweepPiece(ctx, r, h, pc, budgets[h], pr, &reads, read); err != nil {
+			b := budgets[h]
+			if s.plan.fraction >= thinFraction {
+				b = sweepBudget(b, plan.readRows, len(pieces))
+			}
+			if err := w.sweepPiece(ctx, r, h, pc, b, pr, &reads, read); err != nil {
 				return err
 			}
 		}
@@ -752,7 +757,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 				// 2·10⁷; of three such pieces, the two carried furthest
 				// came out 98% short and the third took nearly all the
 				// tablet's rest (a prefix of 719 kB came out at 11.9 MB,
-				// 15.9 pp: the 0.1% sample of seed 64110878, the README's
+				// 15.9 pp: the 0.1% sample of seed 64110878, docs/MEASUREMENTS.md's
 				// "Names: a kin's line without its prefixes' ends").
 				line := min(pr.cutLine, room)
 				est[h] = pieceEstimate{bytes: min(pr.cutLine-pr.cutBytes, room), variance: line * line}
@@ -923,7 +928,7 @@ func (w *worker) sweepPiece(ctx context.Context, r *rangeReader, h int, pc piece
 // estimates leave in [splitPieces] (a tiny prefix of 282 rows, 9.7 kB,
 // carried to 947 GB, took 156 kB of its tablet; taking the parts to
 // hold as much again as they read instead left a prefix of 6,983 rows
-// 98% short: see the README's "Accuracy on generated shapes"), so what
+// 98% short: see docs/MEASUREMENTS.md's "Accuracy on generated shapes"), so what
 // they hold is read rather than guessed. A part read to its end holds
 // exactly its rows; one cut short again is carried along the line from
 // its new last row.
@@ -961,6 +966,43 @@ func (w *worker) finishSweep(ctx context.Context, r *rangeReader, h int, pc piec
 	}
 	return nil
 }
+
+// sweepBudget returns the budget of a sweep of a piece of budget b
+// among n pieces of a tablet whose plan reads plan rows: b's, unless
+// its parts' limits would read more than sweepShare times the piece's
+// even share of the plan; then as many parts, each of as many rows, as
+// that share allows (at least minTabletSpans parts of 2·minSpanRows).
+//
+// A piece of names keeps at least its even share of its tablet's bytes
+// in rows of its head's size (see [worker.readPieces]), so a prefix of
+// small rows in a tablet of many plans many times the rows its tablet
+// does; where its spans find none, its sweep used to read up to twice
+// them. A generated shape of names in 195 prefixes over 21 tablets
+// (seed 107068213838) read 3.13% of its rows at 1%, sweeps 14,850 of
+// them, one piece planning 77 parts of 34 rows; capped, it reads
+// 1.39%, with the worst error 3.49 → 3.47 pp and 118 of 125 intervals
+// holding the truth, not 113. Over the 60 scans of names at 1% of the
+// README's figures (seeds 64110811, 64110900, 64111000) the most read
+// fell from 1.66% to 1.58%, 15 scans within the bounds as before, two
+// better by more than 0.05 pp and one worse; the 48 scans without names
+// did not change. Below thinFraction it is not capped: at 0.1% a
+// tablet's plan is a few rows a piece, the capped parts were cut short
+// and carried along lines of names that do not know them, and 11 of
+// those 60 scans came out worse by more than 0.05 pp (two from 2.7 to
+// 6.2–6.5 pp), 5 better; issue 26 bounds only a 1% sample's reads.
+func sweepBudget(b pieceBudget, plan float64, n int) pieceBudget {
+	most := sweepShare * plan / float64(max(n, 1))
+	if float64(max(b.spans, minTabletSpans))*float64(b.limit/spanLimitFactor*2) <= most {
+		return b
+	}
+	b.spans = max(minTabletSpans, min(b.spans, int(most/(2*minSpanRows))))
+	b.limit = spanLimitFactor * max(minSpanRows, int64(most/float64(2*b.spans)))
+	return b
+}
+
+// sweepShare is how many times its even share of its tablet's planned
+// reads a sweep of a piece may read (see [sweepBudget]).
+const sweepShare = 2
 
 // readOrAbandon runs a read of r's tablet, and hands on what r read when
 // it fails.
