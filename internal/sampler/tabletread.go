@@ -429,6 +429,7 @@ func (z rowSizes) countVariance(bytes float64) float64 {
 // large) is still read again in full (or, the read cap spent, marked).
 // The offsets count stored bytes on Cloud Bigtable: a row that compresses
 // well falls under it there and is swept.
+//
 // A tablet of 51,257 rows of names inside one prefix (issue 26's
 // generated shape seed 64111231) had 4 spans that read 19 rows at 1%
 // (the plan's 180) and put it at 2.2 MB of its 19.3 MB, 3.4 MB at the top
