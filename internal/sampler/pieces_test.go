@@ -99,9 +99,6 @@ func TestEvenShareRowsAtTheHeadsRowSize(t *testing.T) {
 // first case is a piece of the trace in sweepBudget's comment: 77 parts
 // of 34 rows in a tablet that plans about 1,000 rows among ten pieces.
 func TestSweepBudgetKeepsToTheTabletsPlan(t *testing.T) {
-	sweep := func(b pieceBudget) (parts int, rows int64) {
-		return max(b.spans, minTabletSpans), b.limit / spanLimitFactor * 2
-	}
 	for _, c := range []struct {
 		name      string
 		b         pieceBudget
@@ -118,7 +115,7 @@ func TestSweepBudgetKeepsToTheTabletsPlan(t *testing.T) {
 		{"fewer spans than a sweep's parts", pieceBudget{spans: 2, limit: spanLimitFactor * 100}, 1000, 10, minTabletSpans, 50},
 	} {
 		got := sweepBudget(c.b, c.plan, c.n)
-		parts, rows := sweep(got)
+		parts, rows := got.sweep()
 		if parts != c.wantParts || rows != c.wantRows {
 			t.Errorf("%s: %d parts of %d rows, want %d of %d", c.name, parts, rows, c.wantParts, c.wantRows)
 		}

@@ -887,7 +887,7 @@ func (w *worker) readPieces(ctx context.Context, i int, pieces tabletPieces) err
 // [worker.finishSweep]).
 func (w *worker) sweepPiece(ctx context.Context, r *rangeReader, h int, pc piece, b pieceBudget, pr *pieceRead, reads *[]readTag,
 	read func(h int, start, end string, limit int64, tag readTag) (int64, float64, string, error)) error {
-	parts, limit := max(b.spans, minTabletSpans), b.limit/spanLimitFactor*2
+	parts, limit := b.sweep()
 	pr.swept = true
 	after := ""
 	for j := range parts {
@@ -967,6 +967,13 @@ func (w *worker) finishSweep(ctx context.Context, r *rangeReader, h int, pc piec
 	return nil
 }
 
+// sweep returns how a sweep of a piece of budget b reads it (see
+// [worker.sweepPiece]): in parts, each with a row limit of twice a
+// span's budget.
+func (b pieceBudget) sweep() (parts int, limit int64) {
+	return max(b.spans, minTabletSpans), b.limit / spanLimitFactor * 2
+}
+
 // sweepBudget returns the budget of a sweep of a piece of budget b
 // among n pieces of a tablet whose plan reads plan rows: b's, unless
 // its parts' limits would read more than sweepShare times the piece's
@@ -992,7 +999,7 @@ func (w *worker) finishSweep(ctx context.Context, r *rangeReader, h int, pc piec
 // 6.2–6.5 pp), 5 better; issue 26 bounds only a 1% sample's reads.
 func sweepBudget(b pieceBudget, plan float64, n int) pieceBudget {
 	most := sweepShare * plan / float64(max(n, 1))
-	if float64(max(b.spans, minTabletSpans))*float64(b.limit/spanLimitFactor*2) <= most {
+	if parts, limit := b.sweep(); float64(parts)*float64(limit) <= most {
 		return b
 	}
 	b.spans = max(minTabletSpans, min(b.spans, int(most/(2*minSpanRows))))
