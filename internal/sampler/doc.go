@@ -43,7 +43,8 @@
 //     estimator: the tablet's bytes come out exact, its rows, cells and
 //     prefixes in proportion to what the spans saw, and every row of the
 //     tablet has the same chance to be read), a piece's for its share of
-//     the tablet's bytes by its spans and a model of its prefix's density.
+//     the tablet's bytes by its spans and a model of its prefix's density
+//     (for names, of the density its kin share: see [kinProfile]).
 //     No RowSampleFilter: the server reads about the rows the scan gets. A
 //     tablet whose bytes the spans cannot explain is read in full (an
 //     oversized row); see the comment above [spanRows] for the details.

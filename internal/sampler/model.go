@@ -28,6 +28,12 @@ type pieceModel struct {
 	bytes, relVar float64
 }
 
+// past returns the prediction of the piece's bytes past its head, as an
+// estimate to weigh against its spans'.
+func (m pieceModel) past(head float64) pieceEstimate {
+	return pieceEstimate{bytes: max(m.bytes-head, 0), variance: m.relVar * m.bytes * m.bytes}
+}
+
 // densityPrior is the relative error a density model is given before any
 // neighbouring tablets of the table are compared, with the weight of one
 // comparison (see [modelRelVars]): a table with one pair of neighbours
@@ -50,6 +56,17 @@ type interiorDensity struct {
 type densityModel struct {
 	densities map[string][]interiorDensity
 	relVar    map[string]float64
+	// kin is the profile of the names of the kin (see [kinProfile]),
+	// kinVar the relative variance of predicting a tablet by it, and
+	// kinIndex the kin's prefixes' indexes in it; no profile when kinVar
+	// is 0.
+	kin      kinProfile
+	kinVar   float64
+	kinIndex map[string]int
+	// kinSpread is the jackknife variance of the profile's prediction of
+	// the first and last piece of each tablet of several that every fit
+	// without a group of tablets predicts (see [kinRelVar]).
+	kinSpread map[kinPart]float64
 }
 
 // comparisons sums one prefix's comparisons of neighbouring tablets:
@@ -127,6 +144,9 @@ func (p *plan) fitModel() {
 		own[prefix] = c
 	}
 	model.relVar = modelRelVars(own)
+	if !p.noKinProfile {
+		model.fitKin(p)
+	}
 	for i, pieces := range p.pieces {
 		if len(pieces) < 2 {
 			continue
@@ -135,9 +155,11 @@ func (p *plan) fitModel() {
 		first, last := &pieces[0], &pieces[len(pieces)-1]
 		if start != "" && first.prefix != "" && first.last != "" {
 			first.model = model.predict(p, first.prefix, i, -1, first.from, first.to)
+			first.profile = model.predictKin(p, first.prefix, i, first.from, first.to)
 		}
 		if end != "" && last.prefix != "" && strings.HasPrefix(end, last.prefix) {
 			last.model = model.predict(p, last.prefix, i, +1, last.from, last.to)
+			last.profile = model.predictKin(p, last.prefix, i, last.from, last.to)
 		}
 	}
 }
@@ -168,10 +190,7 @@ func (model densityModel) predict(p *plan, prefix string, i, step int, from, to 
 	}
 	length := p.maps.maps[prefix].length(from, to)
 	bytes := ds[best].density * length
-	rows := 1.0
-	if rowBytes := p.tablets[i].rowBytes; rowBytes > 0 {
-		rows = max(1, bytes/rowBytes)
-	}
+	rows := p.tablets[i].rowsOf(bytes)
 	// The neighbours' disagreement, and the piece's own rows falling as
 	// they may (Poisson).
 	if p.maps.maps[prefix].namesLike() {
@@ -180,9 +199,21 @@ func (model densityModel) predict(p *plan, prefix string, i, step int, from, to 
 		// others gives their rows room unevenly: a density does not carry
 		// over from one stretch of the line to another (predictions came
 		// out 2 to 20 times off), whatever the neighbours' agreement.
+		// Where its kin fill tablets of their own, the kin's profile
+		// predicts it instead (see [densityModel.predictKin]).
 		return pieceModel{}
 	}
 	return pieceModel{bytes: bytes, relVar: model.relVar[prefix] + 1/rows}
+}
+
+// rowsOf returns the rows of bytes in the tablet by its row size, at
+// least 1 (1 when its row size is unknown): the Poisson part of a
+// prediction's relative variance is one over it.
+func (t tabletPlan) rowsOf(bytes float64) float64 {
+	if t.rowBytes > 0 {
+		return max(1, bytes/t.rowBytes)
+	}
+	return 1
 }
 
 func abs(x int) int {
@@ -283,11 +314,20 @@ func combine(spans, model pieceEstimate) pieceEstimate {
 	if d := spans.bytes - model.bytes; d*d > 4*(spans.variance+model.variance) {
 		spans.variance = d*d - model.variance
 	}
-	// The result is placed (not unplaced, see [pieceEstimate.unplace]):
-	// the model knows where the prefix's bytes lie, and a piece the
-	// spans could not place keeps the model's prediction.
-	w := (1 / spans.variance) / (1/spans.variance + 1/model.variance)
-	return pieceEstimate{bytes: w*spans.bytes + (1-w)*model.bytes, variance: 1 / (1/spans.variance + 1/model.variance)}
+	return weigh(spans, model)
+}
+
+// weigh returns the estimate that weighs the spans' estimate and a
+// prediction by their variances (inverse-variance weights); the spans'
+// alone when either is exact. The result is placed (not unplaced, see
+// [pieceEstimate.unplace]): the prediction knows where the prefix's
+// bytes lie, and a piece the spans could not place keeps it.
+func weigh(spans, prediction pieceEstimate) pieceEstimate {
+	if spans.variance <= 0 || prediction.variance <= 0 {
+		return spans
+	}
+	w := (1 / spans.variance) / (1/spans.variance + 1/prediction.variance)
+	return pieceEstimate{bytes: w*spans.bytes + (1-w)*prediction.bytes, variance: 1 / (1/spans.variance + 1/prediction.variance)}
 }
 
 // splitPieces shares a tablet's bytes, total, among its pieces: a piece

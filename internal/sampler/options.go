@@ -109,6 +109,9 @@ type Options struct {
 	// read (every key of a table gives them its true line: see
 	// TestSampleAccuracyOnGeneratedShapes); other plans ignore them.
 	knownKeys []string
+	// noKinProfile, for tests, leaves the pieces of names without their
+	// kin's profile (see [kinProfile]): the split as it was before.
+	noKinProfile bool
 	// noNameMarks, for tests, skips reading the first segments of the
 	// prefixes of names (see [scanner.markNames]): their lines then leave
 	// first names they miss on slivers, which the sweeps of tablets whose

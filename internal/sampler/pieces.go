@@ -111,6 +111,10 @@ type piece struct {
 	// model is what the tablet boundaries say of its bytes (see
 	// [densityModel]).
 	model pieceModel
+	// profile is what the tablets of its kin say of the bytes of a piece
+	// of names (see [kinProfile]): weighed against its spans, not
+	// planned by.
+	profile pieceModel
 }
 
 // tabletPieces is what discovery found of a tablet: its pieces in key

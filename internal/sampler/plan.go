@@ -75,6 +75,9 @@ type plan struct {
 	pieces       []tabletPieces
 	maps         *keyMaps
 	seed         uint64
+	// noKinProfile, for tests, leaves the pieces of names without their
+	// kin's profile (see [kinProfile]).
+	noKinProfile bool
 }
 
 // unit is one ReadRows call: the consecutive ranges [first, last).
@@ -95,6 +98,7 @@ func newPlan(spans []span, shape mapShape, opts Options) *plan {
 		p.method = keyspace.MethodRows
 		if shape.tablets {
 			p.planPositions(spans, opts.Seed, opts.knownKeys)
+			p.noKinProfile = opts.noKinProfile
 			return p
 		}
 		var calls []spanRead
