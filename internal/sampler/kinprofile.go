@@ -10,18 +10,18 @@ import (
 // and lie on one line, so that where that line gives a name too much
 // room or too little, it does so for each of them alike. Its room for a
 // first name is the share of the known keys that take it, a few dozen
-// keys each, and a piece's spans on it spread: the last piece of a prefix
-// of 12,906 rows came out at 1.5 times its bytes from 17 spans whose
-// estimate's deviation was 41% of it (docs/MEASUREMENTS.md's "Names: the
-// kin's profile"). The tablets say more: each holds
-// a known number of bytes (SampleRowKeys' offsets) over known stretches
-// of the line, one prefix's for a tablet inside a prefix, two or more
-// for a boundary tablet, and the prefixes' tablets end at different
-// names. A kinProfile is the density of names along the line that every
-// prefix of the kin shares, up to its own scale, by first name (the
-// line's nodes at the first byte that is not a letter or digit), fitted
-// to every tablet that holds pieces of the kin alone: a piece of names
-// in a boundary tablet is then predicted as its prefix's scale times the
+// keys each, and a piece's spans on it spread: the last piece of a
+// prefix of 12,906 rows came out at 1.5 times its bytes from 17 spans
+// whose estimate's deviation was 41% of it (docs/MEASUREMENTS.md's
+// "Names: the kin's profile"). The tablets say more: each holds a known
+// number of bytes (SampleRowKeys' offsets) over known stretches of the
+// line, one prefix's for a tablet inside a prefix, two or more for a
+// boundary tablet, and the prefixes' tablets end at different names. A
+// kinProfile is the density of names along the line that every prefix
+// of the kin shares, up to its own scale, by first name (the line's
+// nodes at the first byte that is not a letter or digit), fitted to
+// every tablet that holds pieces of the kin alone: a piece of names in a
+// boundary tablet is then predicted as its prefix's scale times the
 // profile's mass over its stretch (see [densityModel.predictKin]).
 
 // kinPart is one piece of a tablet of the kin: its prefix's index and
@@ -390,13 +390,15 @@ func (p *plan) kinTablets(index map[string]int) (tablets []kinTablet, pieces []k
 	return tablets, pieces
 }
 
-// maxKinNodes is the most first names a kin's profile fits;
-// kinLeastTablets the fewest tablets its fits without them must predict
-// for it to predict any piece: with three, fitted to five tablets of
-// three prefixes, it held each stretch where one tablet reached 20 first
-// names at the line's own room, and said it was sure to 13% (a shape of
-// names at 10% went from 0.59 to 3.98 pp off; docs/MEASUREMENTS.md's
-// "Names: the kin's profile").
+// maxKinNodes is the most first names a kin's profile fits (the
+// generated names hold 29; keys whose first segment is a user's whole
+// name hold thousands, and are left to their line). kinLeastTablets is
+// the fewest tablets the fits without a group must predict (see
+// [kinRelVar]) before the profile predicts any piece: from three, fitted
+// to five tablets of three prefixes, it held each stretch that one
+// tablet reached over 20 first names at the line's own room and said it
+// was sure to 13%, and a shape of names at 10% went from 0.59 to 3.98 pp
+// off (docs/MEASUREMENTS.md's "Names: the kin's profile").
 const (
 	maxKinNodes     = 200
 	kinLeastTablets = 10
